@@ -1,0 +1,1 @@
+"""Card games: card Muggins (the 31-capped adding game) and Cribbage."""

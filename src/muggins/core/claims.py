@@ -1,0 +1,94 @@
+"""The muggins rule, shared by every game: claims, the window, steals, forfeits and false calls.
+
+In ``manual`` claim mode the acting player announces his points with the move. The engine keeps what
+was announced when it is not more than the truth (an under-claim leaves the difference unclaimed); an
+over-claim is void. Whatever stays unclaimed is *muggable*: a window opens and any opponent may call
+"Muggins!" until the next player's first action. The first caller settles the window.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+ClaimMode = Literal["auto", "manual"]
+ClaimTiming = Literal["strict", "lenient"]
+MugginsOutcome = Literal["steal", "forfeit", "steal_and_deduct"]
+OverClaim = Literal["void", "opponent_scores"]
+FalseCall = Literal["none", "deduct", "award"]
+
+
+@dataclass(frozen=True)
+class MugginsOptions:
+    """Options of the muggins rule (RULES.md §2.8); a mixin of every game's rules."""
+
+    claims: ClaimMode = "manual"
+    claim_timing: ClaimTiming = "strict"
+    muggins: MugginsOutcome = "steal"
+    over_claim: OverClaim = "void"
+    false_call_penalty: FalseCall = "none"
+    false_call_points: int = 10
+
+
+class Window:
+    """An open muggins window: ``scorer`` made points and ``missed`` of them are still unclaimed."""
+
+    __slots__ = ("claimed", "may_claim", "missed", "reason", "scorer", "scorer_side")
+
+    def __init__(self, scorer: int, scorer_side: int, missed: int, claimed: int | None, reason: str,
+                 may_claim: bool) -> None:
+        self.scorer = scorer
+        self.scorer_side = scorer_side
+        self.missed = missed
+        self.claimed = claimed
+        self.reason = reason
+        self.may_claim = may_claim  # the scorer may still announce (lenient timing or a bonus)
+
+    def copy(self) -> Window:
+        return Window(self.scorer, self.scorer_side, self.missed, self.claimed, self.reason, self.may_claim)
+
+    def public(self) -> dict[str, object]:
+        """What everybody may know about the window: not how much (if anything) was missed."""
+        return {"scorer": self.scorer, "claimed": self.claimed, "reason": self.reason,
+                "scorer_may_claim": self.may_claim}
+
+
+def settle_claim(true_points: int, claim: int | None) -> tuple[int, int, bool]:
+    """(awarded, missed, over_claimed) for a claim made with a move.
+
+    ``None`` (said nothing) claims 0. A claim above the truth is void: nothing is awarded and the true
+    points stay unclaimed."""
+    c = 0 if claim is None else claim
+    if c <= true_points:
+        return c, true_points - c, False
+    return 0, true_points, True
+
+
+@dataclass(frozen=True)
+class CallResult:
+    """The result of a muggins call; the game credits the points to the sides."""
+
+    outcome: Literal["steal", "forfeit", "steal_and_deduct", "false_call"]
+    caller_gain: int = 0       # added to the caller's side
+    scorer_loss: int = 0       # taken off the scorer's side (steal_and_deduct)
+    caller_penalty: int = 0    # taken off the caller's side (false call, 'deduct')
+    scorer_award: int = 0      # given to the accused side (false call, 'award')
+
+
+def resolve_call(window: Window, amount: int | None, rule: MugginsOutcome, false_call: FalseCall,
+                 false_call_points: int) -> CallResult:
+    """Settle a call. ``amount`` is what the caller names (None: "all you missed"); he gets the lesser
+    of the named amount and the true shortfall (ACC Rule 10.4.a)."""
+    missed = window.missed
+    if missed <= 0 or amount == 0:
+        if false_call == "deduct":
+            return CallResult("false_call", caller_penalty=false_call_points)
+        if false_call == "award":
+            return CallResult("false_call", scorer_award=amount if amount else false_call_points)
+        return CallResult("false_call")
+    gain = missed if amount is None else min(amount, missed)
+    if rule == "forfeit":
+        return CallResult("forfeit")
+    if rule == "steal_and_deduct":
+        return CallResult("steal_and_deduct", caller_gain=gain, scorer_loss=gain)
+    return CallResult("steal", caller_gain=gain)

@@ -1,0 +1,187 @@
+"""The protocol every game speaks.
+
+Bots, records, the terminal, the server and the learning adapters see games only through
+:class:`GameState`: who may act now, the legal actions of a seat, ``apply``, the event log, per-seat views,
+``clone``/``undo`` and sampling of the hidden information consistent with one seat's view.
+
+A turn-based game usually waits for one seat; during a muggins window other seats *may* act (call
+"Muggins!") without being waited for, and in a simultaneous phase (the cribbage discard) several seats
+are waited for at once. Hence two sets: :meth:`GameState.to_act` (may act) and
+:meth:`GameState.waiting_for` (the game cannot go on until one of them acts).
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar, NamedTuple, Self
+
+from muggins.core.chance import Chance
+from muggins.core.errors import IllegalAction
+
+
+class Action(NamedTuple):
+    """A move. Immutable and hashable; its meaning is the game's.
+
+    ``kind`` names the move ("play", "draw", "pass", "knock", "go", "discard", "muggins", "claim", …);
+    ``subject`` is what is moved (a tile, a card, a tuple of cards, or a muggins amount);
+    ``target`` and ``part`` say where (a domino's layout tile and which free part of it);
+    ``claim`` is the points the player announces with the move in manual claim mode (None: says nothing).
+    """
+
+    kind: str
+    subject: Any = None
+    target: Any = None
+    part: str | None = None
+    claim: int | None = None
+
+    def with_claim(self, claim: int | None) -> Action:
+        return self._replace(claim=claim)
+
+
+class Event:
+    """One entry of the event log. ``secret`` names the keys of ``data`` that only ``seat`` may see."""
+
+    __slots__ = ("data", "kind", "seat", "secret")
+
+    def __init__(self, kind: str, seat: int | None, data: dict[str, Any] | None = None,
+                 secret: tuple[str, ...] = ()) -> None:
+        self.kind = kind
+        self.seat = seat
+        self.data = data if data is not None else {}
+        self.secret = secret
+
+    def to_dict(self, viewer: int | None | str = "all") -> dict[str, Any]:
+        """The event as a JSON-able dict, as ``viewer`` may see it ("all": unredacted)."""
+        d: dict[str, Any] = {"kind": self.kind}
+        if self.seat is not None:
+            d["seat"] = self.seat
+        if self.secret and viewer != "all" and viewer != self.seat:
+            d.update((k, v) for k, v in self.data.items() if k not in self.secret)
+        else:
+            d.update(self.data)
+        return d
+
+    @property
+    def points(self) -> int:
+        return int(self.data.get("points", 0)) if self.kind == "score" else 0
+
+    def __repr__(self) -> str:
+        return f"Event({self.kind!r}, {self.seat!r}, {self.data!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Event) and self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class GameState(ABC):
+    """One position of one game, mutable in :meth:`apply`, cheap to :meth:`clone`.
+
+    Scores are kept per *side*: a side is a seat, or a partnership in the team games
+    (:meth:`side_of`). A "score" event's ``data`` holds ``side`` and ``points``; the side scores always
+    equal the sums of those events.
+    """
+
+    game: ClassVar[str]
+
+    rules: Any
+    num_players: int
+    chance: Chance
+    history: list[tuple[int, Action]]
+    log: list[Event]
+
+    # --- who acts -----------------------------------------------------------------------------------
+    @abstractmethod
+    def to_act(self) -> frozenset[int]:
+        """Seats that may act now (empty once the game is over)."""
+
+    @abstractmethod
+    def waiting_for(self) -> frozenset[int]:
+        """Seats the game waits for; a subset of :meth:`to_act`. Others may act but need not."""
+
+    @abstractmethod
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every legal action of ``seat``. In manual claim mode a scoring move carries its true claim;
+        any other claim is legal too (an under- or over-claim is a mistake, not an illegal move)."""
+
+    @abstractmethod
+    def apply(self, seat: int, action: Action) -> None:
+        """Validate and apply, or raise :class:`IllegalAction` (a subclass) leaving the state unchanged."""
+
+    # --- outcome ------------------------------------------------------------------------------------
+    @abstractmethod
+    def is_over(self) -> bool: ...
+
+    @abstractmethod
+    def winners(self) -> frozenset[int]:
+        """Seats that won (partners both), empty while the game goes on."""
+
+    @abstractmethod
+    def side_of(self, seat: int) -> int: ...
+
+    @property
+    @abstractmethod
+    def num_sides(self) -> int: ...
+
+    @abstractmethod
+    def side_scores(self) -> list[int]: ...
+
+    def scores(self) -> list[int]:
+        """Score of each seat (a partner shows the team's score)."""
+        s = self.side_scores()
+        return [s[self.side_of(i)] for i in range(self.num_players)]
+
+    # --- information --------------------------------------------------------------------------------
+    @abstractmethod
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see (``None``: a spectator), as JSON-able data. Never holds a secret."""
+
+    def events_for(self, seat: int | None, start: int = 0) -> list[dict[str, Any]]:
+        """The event log from ``start`` as ``seat`` may see it."""
+        return [e.to_dict(seat) for e in self.log[start:]]
+
+    @abstractmethod
+    def sample_hidden(self, seat: int, rng: random.Random) -> Self:
+        """A full state consistent with everything ``seat`` has seen, hidden parts drawn from ``rng``."""
+
+    def muggable(self, seat: int) -> int:
+        """Points ``seat`` could take by calling muggins now (0 when there is nothing to take).
+
+        Derived from public information only (an attentive player can see it); interfaces must not
+        show it, it is for bots and statistics."""
+        return 0
+
+    # --- copies -------------------------------------------------------------------------------------
+    @abstractmethod
+    def clone(self) -> Self: ...
+
+    def undo(self, steps: int = 1) -> None:
+        """Take back the last ``steps`` actions (replays the game from its record with the same chance)."""
+        if steps < 0 or steps > len(self.history):
+            raise IllegalAction(f"cannot undo {steps} action(s); {len(self.history)} made")
+        fresh = type(self).new(self.rules, self.num_players, self.chance.rewound())
+        for seat, action in self.history[: len(self.history) - steps]:
+            fresh.apply(seat, action)
+        self.__dict__.clear()
+        self.__dict__.update(fresh.__dict__)
+
+    @classmethod
+    @abstractmethod
+    def new(cls, rules: Any, num_players: int, chance: Chance) -> Self:
+        """Start a game. All randomness comes from ``chance``."""
+
+    # --- notation -----------------------------------------------------------------------------------
+    @abstractmethod
+    def format_action(self, action: Action) -> str:
+        """Readable, unambiguous text of the move (without its claim)."""
+
+    @abstractmethod
+    def parse_action(self, text: str, seat: int | None = None) -> Action:
+        """Parse the text of a move (no claim) in the current position; raises UnknownAction."""
+
+    def action_to_json(self, seat: int, action: Action) -> dict[str, Any]:
+        d: dict[str, Any] = {"seat": seat, "move": self.format_action(action)}
+        if action.claim is not None:
+            d["claim"] = action.claim
+        return d

@@ -1,0 +1,109 @@
+"""Game records: a versioned JSON document holding the rules, the players, every chance outcome and
+every action, so that a record replays with no random generator. See docs/records.md."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from muggins.core.chance import Chance
+from muggins.core.errors import IllegalAction, RecordError, RulesError
+from muggins.core.protocol import GameState
+from muggins.core.rules import diff_options, get_game
+
+FORMAT = "muggins-record"
+VERSION = 1
+
+
+def to_record(state: GameState, players: list[dict[str, Any]] | None = None,
+              meta: dict[str, Any] | None = None) -> dict[str, Any]:
+    spec = get_game(state.game)
+    preset = state.rules.preset
+    base = spec.presets[preset] if preset in spec.presets else spec.rules()
+    rec: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "game": state.game,
+        "preset": preset,
+        "options": diff_options(state.rules, base),
+        "players": players if players is not None else [{"name": f"Seat {i}"} for i in range(state.num_players)],
+        "chance": [dict(o) for o in state.chance.outcomes[: state.chance.position]],
+        "actions": [state.action_to_json(seat, a) for seat, a in state.history],
+    }
+    if meta:
+        rec["meta"] = meta
+    rec["result"] = {"scores": state.scores(), "over": state.is_over(),
+                     "winners": sorted(state.winners())}
+    return rec
+
+
+def _require(cond: bool, msg: str, index: int | None = None) -> None:
+    if not cond:
+        raise RecordError(msg, index)
+
+
+def start_from_record(rec: Any) -> GameState:
+    """The initial state described by a record (its rules, players and chance outcomes)."""
+    _require(isinstance(rec, dict), "a record must be a JSON object")
+    _require(rec.get("format", FORMAT) == FORMAT, f"not a {FORMAT} document (format {rec.get('format')!r})")
+    version = rec.get("version", VERSION)
+    _require(version == VERSION, f"unsupported record version {version!r} (this program reads {VERSION})")
+    _require(isinstance(rec.get("game"), str), "the record names no game")
+    players = rec.get("players")
+    _require(isinstance(players, list) and len(players) > 0, "the record needs a non-empty 'players' list")
+    chance = rec.get("chance", [])
+    _require(isinstance(chance, list) and all(isinstance(c, dict) and "kind" in c for c in chance),
+             "'chance' must be a list of objects, each with a 'kind'")
+    options = rec.get("options", {})
+    _require(isinstance(options, dict), "'options' must be an object")
+    try:
+        spec = get_game(rec["game"])
+        rules = spec.rules(rec.get("preset"), options)
+        return spec.new(rules, len(players), chance=Chance(outcomes=chance))
+    except RulesError as e:
+        raise RecordError(str(e)) from None
+
+
+def apply_record_action(state: GameState, i: int, entry: Any) -> None:
+    _require(isinstance(entry, dict), "each action must be an object with 'seat' and 'move'", i)
+    seat = entry.get("seat")
+    _require(isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state.num_players,
+             f"bad seat {seat!r}", i)
+    move = entry.get("move")
+    _require(isinstance(move, str), "'move' must be a string", i)
+    claim = entry.get("claim")
+    _require(claim is None or (isinstance(claim, int) and not isinstance(claim, bool) and claim >= 0),
+             f"'claim' must be a non-negative integer; got {claim!r}", i)
+    try:
+        action = state.parse_action(move, seat)
+        if claim is not None:
+            action = action.with_claim(claim)
+        state.apply(seat, action)
+    except (IllegalAction, RecordError) as e:
+        raise RecordError(f"{move!r} by seat {seat}: {e}", i) from None
+
+
+def replay(rec: Any) -> GameState:
+    """Replay a record, validating every action; raises RecordError naming the failing action."""
+    state = start_from_record(rec)
+    actions = rec.get("actions", [])
+    _require(isinstance(actions, list), "'actions' must be a list")
+    for i, entry in enumerate(actions):
+        apply_record_action(state, i, entry)
+    return state
+
+
+def load(path: str | Path) -> Any:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise RecordError(f"cannot read {path}: {e.strerror}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise RecordError(f"{path} is not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+
+
+def save(rec: dict[str, Any], path: str | Path) -> None:
+    Path(path).write_text(json.dumps(rec, indent=1) + "\n", encoding="utf-8")

@@ -1,0 +1,30 @@
+"""Fives-family dominoes: Muggins, All Fives, Sniff, Five Up, All Threes, Fives and Threes, Odd Primes,
+Block Muggins, Seven-Toed Pete, Seven Rocks and Merry-Go-Round, on double-6 to double-15 sets."""
+
+from __future__ import annotations
+
+from muggins.core.errors import RulesError
+from muggins.core.rules import GameSpec, register
+from muggins.dominoes.rules import DESCRIPTIONS, PRESETS, DominoRules
+from muggins.dominoes.state import DominoState
+from muggins.dominoes.tiles import Tile, full_set, parse_tile
+
+
+def _check_players(rules: DominoRules, n: int) -> None:
+    if rules.tile_set == 6 and n > 4:
+        raise RulesError("a double-6 set is for 2-4 players; use tile_set 9 or larger for more")
+
+
+SPEC = register(GameSpec(
+    name="dominoes",
+    title="Fives-family dominoes",
+    state_type=DominoState,
+    presets=PRESETS,
+    default_preset="muggins",
+    min_players=2,
+    max_players=6,
+    check_players=_check_players,
+    descriptions=DESCRIPTIONS,
+))
+
+__all__ = ["SPEC", "DominoRules", "DominoState", "Tile", "full_set", "parse_tile"]

@@ -1,0 +1,1112 @@
+"""The domino state machine: one class for every Fives-family preset.
+
+Layout geometry (RULES.md §1.5-§1.6). Every placed tile is a *node* with up to four slots, kept as a bit
+mask of covered slots:
+
+* a non-double has two halves, slot 0 and slot 1 (the touching half of a played tile is slot 0);
+* a double has two *line* slots (bits 0 and 1: where the line runs through it) and two *branch* slots
+  (bits 2 and 3). A crosswise double's line slots are its long sides and its branches its short ends
+  (only a spinner may use them). An inline (endwise) double - the UK sniff - is the other way round.
+
+Node kinds:
+  0 non-double, 1 non-double that can never be extended (a sniff stub),
+  2 crosswise double, 3 crosswise spinner, 4 inline sniff with stub sides, 5 inline spinner,
+  6 crosswise double that can never be extended (a double laid as a stub).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from muggins.core.chance import Chance
+from muggins.core.claims import Window, resolve_call, settle_claim
+from muggins.core.errors import ClaimError, GameOver, IllegalAction, NotYourTurn, RecordError, UnknownAction
+from muggins.core.protocol import Action, Event, GameState
+from muggins.dominoes.rules import DominoRules
+from muggins.dominoes.scoring import per_unit, prime_at_most, round_nearest, score_table
+from muggins.dominoes.tiles import Tile, full_set, parse_tile, pips
+
+NONDOUBLE, STUB, CROSS, SPINNER, SNIFF_STUB, INLINE_SPINNER, STUB_DOUBLE = range(7)
+_POP2 = (0, 1, 1, 2)
+_DOUBLE_KINDS = (CROSS, SPINNER, SNIFF_STUB, INLINE_SPINNER, STUB_DOUBLE)
+_INLINE = (SNIFF_STUB, INLINE_SPINNER)
+
+DRAW = Action("draw")
+PASS = Action("pass")
+KNOCK = Action("knock")
+MUGGINS = Action("muggins")
+CLAIM = Action("claim")
+
+_ACTIONS: dict[tuple[Tile, Tile | None, str | None], Action] = {}
+
+
+def _play(tile: Tile, target: Tile | None, part: str | None) -> Action:
+    key = (tile, target, part)
+    a = _ACTIONS.get(key)
+    if a is None:
+        a = _ACTIONS[key] = Action("play", tile, target, part)
+    return a
+
+
+def contribution(kind: int, mask: int, v0: int, v1: int, sniff_ends: bool) -> int:
+    """What one layout tile adds to the count (the reference algorithm of RULES.md §1.6)."""
+    if kind <= STUB:
+        return (0 if mask & 1 else v0) + (0 if mask & 2 else v1)
+    if kind == CROSS or kind == STUB_DOUBLE:
+        return v0 + v0 if _POP2[mask & 3] <= 1 else 0
+    if kind == SPINNER:
+        if _POP2[mask & 3] <= 1:
+            return v0 + v0
+        return v0 * (2 - _POP2[(mask >> 2) & 3]) if sniff_ends else 0
+    return v0 * (2 - _POP2[mask & 3])  # inline: each bare end shows one half
+
+
+class DominoState(GameState):
+    game = "dominoes"
+    rules: DominoRules
+
+    # ------------------------------------------------------------------------------------ set-up ----
+    @classmethod
+    def new(cls, rules: DominoRules, num_players: int, chance: Chance) -> DominoState:
+        s = cls.__new__(cls)
+        s.rules = rules
+        s.num_players = n = num_players
+        s.chance = chance
+        s.history = []
+        s.log = []
+        teams = rules.partnerships and n == 4
+        s._side = [i % 2 for i in range(n)] if teams else list(range(n))
+        s._nsides = 2 if teams else n
+        s._teams = teams
+        s._scores = [0] * s._nsides
+        s._entered = [rules.entry_threshold == 0] * s._nsides
+        s._over = False
+        s._winners = frozenset()
+        s._table = score_table(rules.score_fn)
+        s._sniff_ends = rules.spinner_count == "sniff_ends"
+        s._all_tiles = full_set(rules.tile_set)
+        each = rules.tiles_each(n)
+        if each * n > len(s._all_tiles):
+            from muggins.core.errors import RulesError
+
+            raise RulesError(f"{n} players with {each} tiles each need more than a double-{rules.tile_set} set")
+        s._each = each
+        s.hand_no = 0
+        s._window = None
+        s._tiebreak_left = 0
+        s._leader = -1
+        s._last_out = -1
+        s._ver = 0
+        s._legal_cache = None
+        s._start_hand()
+        return s
+
+    def _lot(self, seats: list[int], lightest: bool) -> int:
+        """Each of ``seats`` draws a tile; the heaviest (or lightest) leads. Ties are redrawn or broken by
+        the higher end, as the rules say."""
+        while True:
+            k = len(seats)
+
+            def make(rng: random.Random, k: int = k, seats: list[int] = seats) -> dict[str, Any]:
+                tiles = rng.sample(self._all_tiles, k)
+                return {"seats": list(seats), "tiles": [t.text for t in tiles]}
+
+            out = self.chance.next("lot", make)
+            try:
+                tiles = [parse_tile(x, self.rules.tile_set) for x in out["tiles"]]
+                if list(out["seats"]) != list(seats) or len(set(tiles)) != k:
+                    raise ValueError
+            except (KeyError, TypeError, ValueError, UnknownAction):
+                raise RecordError(f"lot outcome {out!r} does not fit seats {seats}") from None
+            self.log.append(Event("lot", None, {"seats": list(seats), "tiles": [t.text for t in tiles]}))
+            if self.rules.lot_tie == "high_end":
+                keys = [t.weight_key() for t in tiles]
+            else:
+                keys = [(t.pips, 0) for t in tiles]
+            best = min(keys) if lightest else max(keys)
+            tied = [s for s, key in zip(seats, keys, strict=True) if key == best]
+            if len(tied) == 1:
+                return tied[0]
+            seats = tied
+
+    def _deal(self) -> None:
+        n, each = self.num_players, self._each
+
+        def make(rng: random.Random) -> dict[str, Any]:
+            tiles = self._all_tiles[:]
+            rng.shuffle(tiles)
+            return {"hands": [[t.text for t in tiles[i * each:(i + 1) * each]] for i in range(n)],
+                    "boneyard": [t.text for t in tiles[n * each:]]}
+
+        out = self.chance.next("deal", make)
+        try:
+            hands = [[parse_tile(x, self.rules.tile_set) for x in h] for h in out["hands"]]
+            bone = [parse_tile(x, self.rules.tile_set) for x in out.get("boneyard", [])]
+        except (KeyError, TypeError, UnknownAction) as e:
+            raise RecordError(f"bad deal outcome: {e}") from None
+        seen = [t for h in hands for t in h] + bone
+        if len(hands) != n or any(len(h) != each for h in hands):
+            raise RecordError(f"a deal must give {n} hands of {each} tiles")
+        if len(set(seen)) != len(seen) or (bone and len(seen) != len(self._all_tiles)):
+            raise RecordError("a deal must hold every tile of the set exactly once")
+        self.hands = hands
+        self.boneyard = bone[::-1]  # draw with pop(): the first listed tile is drawn first
+
+    def _start_hand(self) -> None:
+        r, n = self.rules, self.num_players
+        self.hand_no += 1
+        first = self.hand_no == 1
+        leader: int | None = None
+        lot_seats: list[int] | None = None
+        lightest = False
+        if first:
+            if r.first_lead in ("lot_heaviest", "lot_lightest", "must_set_double"):
+                lot_seats = list(range(n))
+                lightest = r.first_lead == "lot_lightest"
+        elif r.next_lead == "winner_else_lot":
+            if self._last_out >= 0:
+                leader = self._last_out
+            else:
+                lot_seats = list(range(n))
+                lightest = r.first_lead == "lot_lightest"
+        elif r.next_lead in ("rotate_left", "alternate"):
+            leader = (self._leader + 1) % n
+        else:  # lowest_score
+            low = min(self._scores)
+            cands = [s for s in range(n) if self._scores[self._side[s]] == low]
+            if len(cands) == 1:
+                leader = cands[0]
+            else:
+                lot_seats = cands
+        if lot_seats is not None:
+            leader = self._lot(lot_seats, lightest)
+        self._deal()
+        self._forced_lead: Tile | None = None
+        if leader is None:  # highest double rules
+            holder, best = 0, None
+            for s in range(n):
+                for t in self.hands[s]:
+                    if t.double and (best is None or t.hi > best.hi):
+                        holder, best = s, t
+            if best is None:
+                heavy = max(((t.weight_key(), s) for s in range(n) for t in self.hands[s]))
+                leader = heavy[1]
+            else:
+                leader = holder
+                if r.first_lead == "highest_double_forced":
+                    self._forced_lead = best
+        self._leader = leader
+        self.turn = leader
+        self.phase = "lead"
+        self._draws = 0
+        self._dead_passes = 0
+        self._knock: tuple[str, int] | None = None
+        self._out = [False] * n
+        self._last_out = -1
+        # layout
+        self._ltile: list[Tile] = []
+        self._lkind: list[int] = []
+        self._lmask: list[int] = []
+        self._lv0: list[int] = []
+        self._lv1: list[int] = []
+        self._lparent: list[int] = []
+        self._lslot: list[int] = []
+        self._node_of: dict[Tile, int] = {}
+        self._open: list[int] = []
+        self._spinner = -1
+        self.count = 0
+        self._hand_log_start = len(self.log)
+        self.log.append(Event("hand_start", None, {"hand": self.hand_no, "leader": leader,
+                                                    "boneyard": len(self.boneyard)}))
+        for s in range(n):
+            self.log.append(Event("dealt", s, {"tiles": [t.text for t in self.hands[s]],
+                                               "count": len(self.hands[s])}, ("tiles",)))
+        self._ver += 1
+
+    # -------------------------------------------------------------------------------- geometry ----
+    def _positions(self, node: int) -> list[tuple[str | None, int, int]]:
+        """Free playable parts of a layout tile: (part, slot bit, value). Equivalent slots appear once."""
+        kind = self._lkind[node]
+        mask = self._lmask[node]
+        v0 = self._lv0[node]
+        out: list[tuple[str | None, int, int]] = []
+        if kind == NONDOUBLE:
+            if not mask & 1:
+                out.append((None, 1, v0))
+            if not mask & 2:
+                out.append((None, 2, self._lv1[node]))
+            return out
+        if kind == STUB or kind == STUB_DOUBLE:
+            return out
+        line = mask & 3
+        if line != 3:
+            out.append((None, 2 if line & 1 else 1, v0))
+        if kind == CROSS:
+            return out
+        branch = mask & 12
+        if branch != 12 and (kind == SNIFF_STUB or line == 3 or not self.rules.spinner_sides_first):
+            out.append(("side" if kind in _INLINE else "end", 8 if branch & 4 else 4, v0))
+        return out
+
+    def _double_kind(self, inline: bool) -> int:
+        sp = self.rules.spinner
+        if sp == "all_doubles":
+            return SPINNER
+        if sp == "none" or self._spinner >= 0:
+            return CROSS
+        if sp == "sniff_stub":
+            return SNIFF_STUB
+        if sp == "sniff_option" and inline:
+            return INLINE_SPINNER
+        return SPINNER
+
+    def _find_slot(self, node: int, part: str | None) -> tuple[int, int] | None:
+        for p, bit, v in self._positions(node):
+            if p == part:
+                return bit, v
+        return None
+
+    def _count_after(self, tile: Tile, target: Tile | None, part: str | None) -> int:
+        """The count if ``tile`` were played there (no change to the state)."""
+        se = self._sniff_ends
+        inline = part is not None and part.endswith("inline")
+        if target is None:
+            if tile.double:
+                return contribution(self._double_kind(inline), 0, tile.hi, tile.hi, se)
+            return tile.pips
+        node = self._node_of[target]
+        spart = None if part is None or part == "inline" else part.split()[0]
+        found = self._find_slot(node, spart)
+        assert found is not None
+        bit, v = found
+        kind, mask, v0, v1 = self._lkind[node], self._lmask[node], self._lv0[node], self._lv1[node]
+        c = self.count - contribution(kind, mask, v0, v1, se) + contribution(kind, mask | bit, v0, v1, se)
+        terminal = kind == SNIFF_STUB and bit >= 4
+        if tile.double:
+            nk = STUB_DOUBLE if terminal else self._double_kind(inline)
+            return c + contribution(nk, 1, v, v, se)
+        return c + tile.other(v)
+
+    def _place(self, tile: Tile, target: Tile | None, part: str | None) -> None:
+        se = self._sniff_ends
+        inline = part is not None and part.endswith("inline")
+        nid = len(self._ltile)
+        if target is None:
+            if tile.double:
+                kind = self._double_kind(inline)
+                v0 = v1 = tile.hi
+            else:
+                kind, v0, v1 = NONDOUBLE, tile.hi, tile.lo
+            mask, parent, pslot = 0, -1, 0
+        else:
+            parent = self._node_of[target]
+            spart = None if part is None or part == "inline" else part.split()[0]
+            found = self._find_slot(parent, spart)
+            assert found is not None
+            pslot, v = found
+            pk, pm = self._lkind[parent], self._lmask[parent]
+            pv0, pv1 = self._lv0[parent], self._lv1[parent]
+            self.count += contribution(pk, pm | pslot, pv0, pv1, se) - contribution(pk, pm, pv0, pv1, se)
+            self._lmask[parent] = pm | pslot
+            terminal = pk == SNIFF_STUB and pslot >= 4
+            if tile.double:
+                kind = STUB_DOUBLE if terminal else self._double_kind(inline)
+                v0 = v1 = v
+            else:
+                kind, v0, v1 = (STUB if terminal else NONDOUBLE), v, tile.other(v)
+            mask = 1
+            if not self._positions(parent):
+                self._open.remove(parent)
+        if kind in (SPINNER, SNIFF_STUB, INLINE_SPINNER) and self._spinner < 0:
+            self._spinner = nid
+        self._ltile.append(tile)
+        self._lkind.append(kind)
+        self._lmask.append(mask)
+        self._lv0.append(v0)
+        self._lv1.append(v1)
+        self._lparent.append(parent)
+        self._lslot.append(pslot)
+        self._node_of[tile] = nid
+        self.count += contribution(kind, mask, v0, v1, se)
+        if self._positions(nid):
+            self._open.append(nid)
+
+    def open_values(self) -> list[int]:
+        """Values of the free playable ends (one per distinct playable part)."""
+        return [v for node in self._open for _, _, v in self._positions(node)]
+
+    # ------------------------------------------------------------------------------ legal moves ----
+    def _plays(self, seat: int) -> list[Action]:
+        hand = self.hands[seat]
+        r = self.rules
+        option = r.spinner == "sniff_option" and self._spinner < 0
+        if self.phase == "lead":
+            out = []
+            for t in hand:
+                if self._forced_lead is not None and t is not self._forced_lead:
+                    continue
+                if r.lead_must_be == "double" and not t.double:
+                    continue
+                if (r.lead_must_be == "double_or_scoring" and not t.double
+                        and self._table[t.pips] == 0):
+                    continue
+                out.append(_play(t, None, None))
+                if option and t.double:
+                    out.append(_play(t, None, "inline"))
+            return out
+        nodes = self._open
+        if r.spinner_fill_first and self._spinner >= 0 and self._spinner in nodes:
+            nodes = [self._spinner]
+        positions = [(self._ltile[node], p, v) for node in nodes for p, _, v in self._positions(node)]
+        out = []
+        for t in hand:
+            hi, lo = t.hi, t.lo
+            for target, p, v in positions:
+                if v == hi or v == lo:
+                    out.append(_play(t, target, p))
+                    if option and t.double:
+                        out.append(_play(t, target, "inline" if p is None else p + " inline"))
+        return out
+
+    def _can_draw(self) -> bool:
+        r = self.rules
+        if len(self.boneyard) <= r.boneyard_reserve:
+            return False
+        if self.phase == "lead":
+            return r.first_lead == "must_set_double" or r.lead_must_be == "double" and r.draw != "none"
+        return r.draw != "none" and self._draws < r.draw_limit
+
+    def _regular(self, seat: int) -> list[Action]:
+        """Legal moves of the seat whose turn it is (claims aside)."""
+        cache = self._legal_cache
+        if cache is not None and cache[0] == self._ver:
+            return cache[1]
+        plays = self._plays(seat)
+        knock = self._knock
+        if knock is not None and knock[0] == "partner":
+            plays = [a for a in plays if self._table[self._count_after(a.subject, a.target, a.part)] > 0]
+            out = plays if plays else [KNOCK]
+        elif plays:
+            out = plays + [DRAW] if self.rules.voluntary_draw and self._can_draw() else plays
+        elif self._can_draw():
+            out = [DRAW]
+            if (self.rules.knocking and self._teams and knock is None and self._draws == 0
+                    and self.phase == "play"):
+                out.append(KNOCK)
+        else:
+            out = [PASS]
+        self._legal_cache = (self._ver, out)
+        return out
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if self._over:
+            return []
+        out = list(self._regular(seat)) if seat == self.turn else []
+        w = self._window
+        if w is not None:
+            if self._side[seat] != w.scorer_side:
+                out.append(MUGGINS)
+            elif seat == w.scorer and w.may_claim:
+                out.append(CLAIM)
+        return out
+
+    def to_act(self) -> frozenset[int]:
+        if self._over:
+            return frozenset()
+        w = self._window
+        if w is None:
+            return frozenset((self.turn,))
+        seats = {s for s in range(self.num_players) if self._side[s] != w.scorer_side}
+        seats.add(self.turn)
+        if w.may_claim:
+            seats.add(w.scorer)
+        return frozenset(seats)
+
+    def waiting_for(self) -> frozenset[int]:
+        return frozenset() if self._over else frozenset((self.turn,))
+
+    def claim_for(self, seat: int, action: Action) -> int:
+        """The points ``action`` scores for ``seat`` now: what a perfect player announces with it."""
+        if action.kind != "play" or self._over:
+            return 0
+        return self._table[self._count_after(action.subject, action.target, action.part)]
+
+    def muggable(self, seat: int) -> int:
+        w = self._window
+        if w is None or self._over or self._side[seat] == w.scorer_side:
+            return 0
+        return w.missed
+
+    # ------------------------------------------------------------------------------------ apply ----
+    def apply(self, seat: int, action: Action) -> None:
+        if self._over:
+            raise GameOver("the game is over")
+        if not 0 <= seat < self.num_players:
+            raise NotYourTurn(f"there is no seat {seat}")
+        kind = action.kind
+        if kind == "muggins":
+            self._call(seat, action.claim)
+            return
+        if kind == "claim":
+            self._late_claim(seat, action.claim)
+            return
+        if seat != self.turn:
+            raise NotYourTurn(f"it is seat {self.turn}'s turn, not seat {seat}'s")
+        claim = action.claim
+        base = action if claim is None else action._replace(claim=None)
+        if base not in self._regular(seat):
+            raise IllegalAction(self._why_illegal(seat, base))
+        if claim is not None:
+            if self.rules.claims == "auto":
+                raise ClaimError("points are scored automatically in this game; do not announce them")
+            if kind != "play":
+                raise ClaimError(f"only a play can carry a claim, not {kind!r}")
+            if claim < 0:
+                raise ClaimError("a claim cannot be negative")
+        self._close_window()
+        self.history.append((seat, action))
+        self._ver += 1
+        if kind == "play":
+            self._do_play(seat, base.subject, base.target, base.part, claim)
+        elif kind == "draw":
+            self._do_draw(seat)
+        elif kind == "pass":
+            self._do_pass(seat)
+        else:
+            self._do_knock(seat)
+
+    def _why_illegal(self, seat: int, a: Action) -> str:
+        legal = self._regular(seat)
+        if a.kind == "play":
+            t = a.subject
+            if not isinstance(t, Tile):
+                return "a play names a tile"
+            if t not in self.hands[seat]:
+                return f"seat {seat} does not hold {t}"
+            if self._knock is not None and self._knock[0] == "partner":
+                return "your partner knocked: you must make a scoring play, or knock if you cannot"
+            if self.phase == "lead":
+                if a.target is not None:
+                    return "the layout is empty: lead a tile"
+                if self._forced_lead is not None:
+                    return f"you must lead {self._forced_lead}"
+                return f"the lead must be a {self.rules.lead_must_be.replace('_', ' ')}"
+            if a.target is None:
+                return "name where the tile goes, like 5-3 on 5-5"
+            if a.target not in self._node_of:
+                return f"{a.target} is not on the table"
+            node = self._node_of[a.target]
+            if not self._positions(node):
+                return f"{a.target} has no free end"
+            if self.rules.spinner_fill_first and self._spinner >= 0 and self._spinner in self._open \
+                    and node != self._spinner:
+                return "every face of the spinner must be played before anything else"
+            if a.part is not None and "end" in a.part.split() and self._lkind[node] == SPINNER:
+                return f"the ends of {a.target} open only once both its sides are covered"
+            return f"{t} does not match the free end of {a.target}"
+        if a.kind == "draw":
+            if any(x.kind == "play" for x in legal):
+                return "you hold a playable tile: you must play it (drawing is not allowed while you can play)"
+            if self.rules.draw == "none":
+                return "there is no drawing in this game"
+            if len(self.boneyard) <= self.rules.boneyard_reserve:
+                return "nothing left to draw from the boneyard"
+            return "you have drawn as many tiles as this turn allows"
+        if a.kind == "pass":
+            if any(x.kind == "play" for x in legal):
+                return "you cannot pass while you can play"
+            return "you must draw before passing"
+        if a.kind == "knock":
+            return "you may knock only when you cannot play, instead of drawing, in the knocking partnership game"
+        return f"unknown move {a.kind!r}"
+
+    # ---------------------------------------------------------------------------------- scoring ----
+    def _award(self, side: int, points: int, seat: int | None, reason: str, check: bool = True,
+               down: bool = False) -> bool:
+        if points == 0:
+            return False
+        r = self.rules
+        if points > 0 and not self._entered[side]:
+            if points < r.entry_threshold:
+                self.log.append(Event("void", seat, {"side": side, "points": points, "reason": reason,
+                                                     "why": f"the first score must be at least {r.entry_threshold}"}))
+                return False
+            self._entered[side] = True
+        new = self._scores[side] + points
+        if points > 0 and r.exact_target and new > r.target:
+            self.log.append(Event("void", seat, {"side": side, "points": points, "reason": reason,
+                                                 "why": "it would pass the target"}))
+            return False
+        if points > 0 and down and r.no_win_on_down and new >= r.target:
+            self.log.append(Event("void", seat, {"side": side, "points": points, "reason": reason,
+                                                 "why": "the winning points cannot come from the lead"}))
+            return False
+        self._scores[side] = new
+        self.log.append(Event("score", seat, {"side": side, "points": points, "reason": reason}))
+        if check:
+            self._check_win(side)
+        return True
+
+    def _check_win(self, side: int) -> None:
+        r = self.rules
+        if not self._over and r.win_check == "immediate" and self._scores[side] >= r.target:
+            self._finish([side])
+
+    def _finish(self, sides: list[int]) -> None:
+        self._over = True
+        self._winners = frozenset(s for s in range(self.num_players) if self._side[s] in sides)
+        self._window = None
+        self.log.append(Event("game_end", None, {"winners": sorted(self._winners),
+                                                 "scores": list(self._scores)}))
+
+    def _close_window(self) -> None:
+        w = self._window
+        if w is not None:
+            if w.missed > 0:
+                self.log.append(Event("missed", w.scorer, {"side": w.scorer_side, "points": w.missed,
+                                                           "reason": w.reason}))
+            self._window = None
+
+    def _call(self, seat: int, amount: int | None) -> None:
+        w = self._window
+        if w is None:
+            raise ClaimError("no muggins window is open: a call must come before the next player acts")
+        if self._side[seat] == w.scorer_side:
+            raise ClaimError("you cannot call muggins on your own side")
+        if amount is not None and amount < 0:
+            raise ClaimError("a muggins call cannot name a negative amount")
+        r = self.rules
+        res = resolve_call(w, amount, r.muggins, r.false_call_penalty, r.false_call_points)
+        self.history.append((seat, Action("muggins", claim=amount)))
+        self._ver += 1
+        self._window = None
+        self.log.append(Event("muggins", seat, {"on": w.scorer, "outcome": res.outcome,
+                                                "points": res.caller_gain, "named": amount,
+                                                "missed": w.missed}))
+        cside = self._side[seat]
+        if res.scorer_loss:
+            self._award(w.scorer_side, -res.scorer_loss, w.scorer, "mugged")
+        if res.caller_penalty:
+            self._award(cside, -res.caller_penalty, seat, "false call")
+        if res.scorer_award:
+            self._award(w.scorer_side, res.scorer_award, w.scorer, "false call")
+        if res.caller_gain:
+            self._award(cside, res.caller_gain, seat, "muggins")
+        if res.outcome != "false_call" and w.missed > res.caller_gain and res.outcome != "forfeit":
+            self.log.append(Event("missed", w.scorer, {"side": w.scorer_side,
+                                                       "points": w.missed - res.caller_gain,
+                                                       "reason": w.reason}))
+
+    def _late_claim(self, seat: int, amount: int | None) -> None:
+        w = self._window
+        if w is None or seat != w.scorer or not w.may_claim:
+            raise ClaimError("there is nothing for you to claim now")
+        if amount is None or amount < 0:
+            raise ClaimError("a claim names its points, like 'claim 10'")
+        self.history.append((seat, Action("claim", claim=amount)))
+        self._ver += 1
+        w.may_claim = False
+        w.claimed = amount
+        self.log.append(Event("claim", seat, {"points": amount, "late": True}))
+        if amount <= w.missed:
+            w.missed -= amount
+            self._award(w.scorer_side, amount, seat, w.reason)
+        else:
+            self._over_claim(seat, amount)
+
+    def _over_claim(self, seat: int, amount: int) -> None:
+        self.log.append(Event("over_claim", seat, {"points": amount}))
+        if self.rules.over_claim == "opponent_scores":
+            opp = self._next_opponent(seat)
+            self._award(self._side[opp], amount, opp, "over-claim penalty")
+
+    def _next_opponent(self, seat: int) -> int:
+        n = self.num_players
+        for k in range(1, n):
+            o = (seat + k) % n
+            if self._side[o] != self._side[seat]:
+                return o
+        return seat
+
+    # ------------------------------------------------------------------------------------ moves ----
+    def _next_seat(self, seat: int) -> int:
+        n = self.num_players
+        nxt = (seat + 1) % n
+        if self.rules.partnership_both_out:
+            for _ in range(n):
+                if self.hands[nxt]:
+                    break
+                nxt = (nxt + 1) % n
+        return nxt
+
+    def _do_play(self, seat: int, tile: Tile, target: Tile | None, part: str | None,
+                 claim: int | None) -> None:
+        r = self.rules
+        hand = self.hands[seat]
+        hand.remove(tile)
+        lead = target is None
+        self._place(tile, target, part)
+        count = self.count
+        pts = self._table[count]
+        data: dict[str, Any] = {"tile": tile.text if lead else tile.touching(
+            target.hi if tile.has(target.hi) else target.lo), "on": None if lead else target.text}
+        if part is not None:
+            data["part"] = part
+        if r.claims == "auto":
+            data["count"] = count
+        self.log.append(Event("play", seat, data))
+        self.phase = "play"
+        self._draws = 0
+        self._dead_passes = 0
+        side = self._side[seat]
+        if r.claims == "auto":
+            awarded, missed, over = pts, 0, False
+        else:
+            awarded, missed, over = settle_claim(pts, claim)
+            if claim is not None:
+                self.log.append(Event("claim", seat, {"points": claim}))
+        going_out = not hand
+        if over:
+            self._over_claim(seat, claim or 0)
+            if self._over:
+                return
+        if going_out and (not r.partnership_both_out or not self._teams
+                          or not self.hands[(seat + 2) % self.num_players]):
+            self._end_by_domino(seat, awarded, missed, claim, lead)
+            return
+        if going_out:
+            self._out[seat] = True
+        if awarded:
+            self._award(side, awarded, seat, "play", down=lead)
+        if r.claims == "manual":
+            self._window = Window(seat, side, missed, claim, "play",
+                                  r.claim_timing == "lenient" and claim is None)
+        if self._over:
+            return
+        knock = self._knock
+        if knock is not None:
+            self._knock = None
+            self.turn = self._next_seat(seat)
+        elif (r.extra_turn == "double_or_scoring" and (tile.double or pts > 0) and hand
+              and self._plays(seat)):
+            self.turn = seat
+        else:
+            self.turn = self._next_seat(seat)
+        self._ver += 1
+
+    def _do_draw(self, seat: int) -> None:
+        forced = not (self.rules.voluntary_draw and self.phase == "play" and self._plays(seat))
+        tile = self.boneyard.pop()
+        self.hands[seat].append(tile)
+        self._draws += 1
+        self.log.append(Event("draw", seat, {"tile": tile.text, "ends": self.open_values(),
+                                             "forced": forced, "lead": self.phase == "lead"}, ("tile",)))
+        self._ver += 1
+
+    def _do_pass(self, seat: int) -> None:
+        r = self.rules
+        dead = len(self.boneyard) <= r.boneyard_reserve or (
+            r.draw == "none" and not (self.phase == "lead" and r.first_lead == "must_set_double"))
+        self.log.append(Event("pass", seat, {"ends": self.open_values(), "lead": self.phase == "lead"}))
+        self._draws = 0
+        if self._knock is not None and self._knock[1] == seat:
+            self._knock = None
+        if dead:
+            self._dead_passes += 1
+            active = sum(1 for h in self.hands if h)
+            if self._dead_passes >= active:
+                self._end_blocked()
+                return
+        else:
+            self._dead_passes = 0
+        self.turn = self._next_seat(seat)
+        self._ver += 1
+
+    def _do_knock(self, seat: int) -> None:
+        self.log.append(Event("knock", seat, {"ends": self.open_values()}))
+        if self._knock is None:
+            self._knock = ("partner", seat)
+            self.turn = (seat + 2) % self.num_players
+        else:
+            knocker = self._knock[1]
+            self._knock = ("forced", knocker)
+            self.turn = knocker
+        self._ver += 1
+
+    # ------------------------------------------------------------------------------ end of hand ----
+    def _hand_pips(self, seat: int) -> int:
+        return pips(self.hands[seat], self.rules.hand_double_counts_once)
+
+    def _rounded(self, p: int) -> int:
+        return round_nearest(p, self.rules.round_to)
+
+    def _reveal(self, reason: str, seat: int | None) -> list[int]:
+        p = [self._hand_pips(s) for s in range(self.num_players)]
+        self.log.append(Event("hand_end", seat, {"hand": self.hand_no, "reason": reason,
+                                                 "hands": [[t.text for t in h] for h in self.hands],
+                                                 "pips": p}))
+        return p
+
+    def _end_by_domino(self, seat: int, play_points: int, missed: int, claim: int | None, lead: bool) -> None:
+        r = self.rules
+        n = self.num_players
+        side = self._side[seat]
+        self._last_out = seat
+        p = self._reveal("domino", seat)
+        opp = [s for s in range(n) if self._side[s] != side]
+        rd = self._rounded
+        unit = r.round_to
+        bonus = 0
+        others: list[tuple[int, int]] = []  # (side, points) awarded to other sides
+        ob = r.out_bonus
+        if ob == "per_opponent_round5":
+            bonus = sum(rd(p[s]) for s in opp)
+        elif ob == "total_round5":
+            bonus = rd(sum(p[s] for s in opp))
+        elif ob == "raw":
+            bonus = sum(p[s] for s in opp)
+        elif ob == "per5":
+            bonus = sum(rd(p[s]) for s in opp) // unit
+        elif ob == "largest_hand_per5":
+            bonus = rd(max((p[s] for s in opp), default=0)) // unit
+        elif ob == "chip_out_1":
+            bonus = 1
+        elif ob == "heaviest_tile_prime":
+            bonus = prime_at_most(max((t.pips for s in opp for t in self.hands[s]), default=0))
+        elif ob == "subtract_own":
+            for s in range(n):
+                if p[s]:
+                    others.append((self._side[s], -rd(p[s])))
+        if r.partner_pips_deducted and self._teams:
+            partner = (seat + 2) % n
+            bonus -= p[partner] if r.round_mode == "none" else rd(p[partner])
+        manual = r.claims == "manual"
+        mug_bonus = manual and r.mug_bonus and bonus > 0
+        step = play_points + (0 if mug_bonus else bonus)
+        if step > 0 and r.exact_target and self._scores[side] + step > r.target:
+            self.log.append(Event("void", seat, {"side": side, "points": step, "reason": "domino",
+                                                 "why": "it would pass the target"}))
+        else:
+            if play_points:
+                self._award(side, play_points, seat, "play", check=False, down=lead)
+            if bonus and not mug_bonus:
+                self._award(side, bonus, seat, "domino", check=False)
+            self._check_win(side)
+        for oside, pts in others:
+            if not self._over:
+                self._award(oside, pts, None, "own pips")
+        if manual and not self._over:
+            self._window = Window(seat, side, missed + (bonus if mug_bonus else 0), claim,
+                                  "domino" if mug_bonus else "play",
+                                  mug_bonus or (r.claim_timing == "lenient" and claim is None))
+        self._after_hand()
+
+    def _end_blocked(self) -> None:
+        r = self.rules
+        n = self.num_players
+        self._last_out = -1
+        p = self._reveal("blocked", None)
+        rd = self._rounded
+        div = r.round_to if per_unit(r.score_fn) else 1
+        mode = r.round_mode
+        low = min(p)
+        lightest = [s for s in range(n) if p[s] == low]
+
+        def take(s: int, against: list[int], difference: bool) -> int:
+            if mode == "per_hand":
+                v = sum(rd(p[o]) for o in against) - (rd(p[s]) if difference else 0)
+            elif mode == "net":
+                v = rd(sum(p[o] for o in against) - (p[s] if difference else 0))
+            else:
+                v = sum(p[o] for o in against) - (p[s] if difference else 0)
+            return max(v, 0) // div
+
+        b = r.blocked
+        if b in ("lightest_takes_opponents", "lightest_takes_difference"):
+            diff = b == "lightest_takes_difference"
+            if len(lightest) == 1 or r.blocked_tie == "nobody" and len({self._side[s] for s in lightest}) == 1:
+                s = lightest[0]
+                self._award(self._side[s], take(s, [o for o in range(n) if self._side[o] != self._side[s]], diff),
+                            s, "blocked")
+            elif r.blocked_tie == "split":
+                s = lightest[0]
+                heavier = [o for o in range(n) if p[o] > low]
+                share = take(s, heavier, diff) // len(lightest)
+                for s in lightest:
+                    if not self._over:
+                        self._award(self._side[s], share, s, "blocked")
+            elif r.blocked_tie == "all_tied_score":
+                heavier = [o for o in range(n) if p[o] > low]
+                for s in lightest:
+                    if not self._over:
+                        self._award(self._side[s], take(s, heavier, diff), s, "blocked")
+        elif b == "cascade":
+            order = sorted(range(n), key=lambda s: p[s])
+            for s in order:
+                for o in order:
+                    if p[o] > p[s] and self._side[o] != self._side[s] and not self._over:
+                        self._award(self._side[s], (p[o] - p[s]) // div, s, "blocked")
+        elif b == "subtract_own":
+            for s in range(n):
+                if p[s] and not self._over:
+                    self._award(self._side[s], -rd(p[s]), s, "own pips")
+        self._after_hand()
+
+    def _after_hand(self) -> None:
+        if self._over:
+            return
+        r = self.rules
+        if r.win_check == "end_of_hand":
+            if self._tiebreak_left > 0:
+                self._tiebreak_left -= 1
+            if self._tiebreak_left == 0:
+                top = max(self._scores)
+                if top >= r.target:
+                    leaders = [s for s in range(self._nsides) if self._scores[s] == top]
+                    if len(leaders) == 1 or not r.tie_break_hands:
+                        self._finish(leaders)
+                        return
+                    self._tiebreak_left = self.num_players
+                    self.log.append(Event("tie_break", None, {"hands": self.num_players}))
+        self._start_hand()
+
+    # ------------------------------------------------------------------------------- outcome ----
+    def is_over(self) -> bool:
+        return self._over
+
+    def winners(self) -> frozenset[int]:
+        return self._winners
+
+    def side_of(self, seat: int) -> int:
+        return self._side[seat]
+
+    @property
+    def num_sides(self) -> int:
+        return self._nsides
+
+    def side_scores(self) -> list[int]:
+        return list(self._scores)
+
+    # --------------------------------------------------------------------------------- copies ----
+    def clone(self) -> DominoState:
+        c = DominoState.__new__(DominoState)
+        d = c.__dict__
+        d.update(self.__dict__)
+        c.chance = self.chance.copy()
+        c.history = self.history[:]
+        c.log = self.log[:]
+        c._scores = self._scores[:]
+        c._entered = self._entered[:]
+        c.hands = [h[:] for h in self.hands]
+        c.boneyard = self.boneyard[:]
+        c._out = self._out[:]
+        c._ltile = self._ltile[:]
+        c._lkind = self._lkind[:]
+        c._lmask = self._lmask[:]
+        c._lv0 = self._lv0[:]
+        c._lv1 = self._lv1[:]
+        c._lparent = self._lparent[:]
+        c._lslot = self._lslot[:]
+        c._node_of = dict(self._node_of)
+        c._open = self._open[:]
+        c._window = self._window.copy() if self._window is not None else None
+        c._legal_cache = None
+        return c
+
+    def sample_hidden(self, seat: int, rng: random.Random) -> DominoState:
+        """Deal the tiles ``seat`` cannot see to the other hands and the boneyard at random, keeping
+        what ``seat`` has learned: a player who drew or passed held no tile matching the open ends then."""
+        c = self.clone()
+        c.chance = self.chance.fork(rng)
+        n = self.num_players
+        slots: list[list[int]] = [[] for _ in range(n)]  # forbidden-value masks, one per unknown tile
+        for e in self.log[self._hand_log_start:]:
+            s = e.seat
+            if s is None or s == seat:
+                continue
+            k = e.kind
+            if k == "dealt":
+                slots[s] = [0] * int(e.data["count"])
+            elif k in ("draw", "pass", "knock"):
+                ends = e.data.get("ends") or []
+                if ends and e.data.get("forced", True) and not e.data.get("lead"):
+                    m = 0
+                    for v in ends:
+                        m |= 1 << v
+                    slots[s] = [f | m for f in slots[s]]
+                if k == "draw":
+                    slots[s].append(0)
+            elif k == "play":
+                t = parse_tile(e.data["tile"])
+                ok = [i for i, f in enumerate(slots[s]) if not (f & t.mask)]
+                if ok:
+                    i = max(ok, key=lambda i: bin(slots[s][i]).count("1"))
+                else:
+                    i = 0
+                slots[s].pop(i)
+        visible = set(self.hands[seat]) | set(self._ltile)
+        unknown = [t for t in self._all_tiles if t not in visible]
+        rng.shuffle(unknown)
+        owners: list[tuple[int, int]] = [(s, f) for s in range(n) if s != seat for f in slots[s]]
+        for s in range(n):
+            if s != seat and len(slots[s]) != len(self.hands[s]):  # keep counts exact
+                owners = [(o, f) for o, f in owners if o != s] + [(s, 0)] * len(self.hands[s])
+        rng.shuffle(owners)
+        match = _assign([f for _, f in owners], unknown)
+        hands: list[list[Tile]] = [[] for _ in range(n)]
+        used = set()
+        for (s, _), ti in zip(owners, match, strict=True):
+            hands[s].append(unknown[ti])
+            used.add(ti)
+        for s in range(n):
+            if s != seat:
+                c.hands[s] = hands[s]
+        c.boneyard = [t for i, t in enumerate(unknown) if i not in used]
+        c._legal_cache = None
+        c._ver += 1
+        return c
+
+    # -------------------------------------------------------------------------------- notation ----
+    def format_action(self, action: Action) -> str:
+        k = action.kind
+        if k != "play":
+            return k
+        t: Tile = action.subject
+        target: Tile | None = action.target
+        if target is None:
+            text = t.text
+        else:
+            v = target.hi if t.has(target.hi) else target.lo
+            text = f"{t.touching(v)} on {target.text}"
+        return f"{text} {action.part}" if action.part else text
+
+    def parse_action(self, text: str, seat: int | None = None) -> Action:
+        words = text.strip().lower().replace(",", " ").split()
+        if not words:
+            raise UnknownAction("empty move")
+        if words[0] in ("draw", "pass", "knock", "muggins", "claim"):
+            claim = None
+            if len(words) == 2 and words[1].isdigit():
+                claim = int(words[1])
+            elif len(words) != 1:
+                raise UnknownAction(f"cannot read {text!r}")
+            return Action(words[0], claim=claim)
+        if words[0] in ("lead", "play"):
+            words = words[1:]
+        if not words:
+            raise UnknownAction("name a tile, like 5-3 or 5-3 on 5-5")
+        top = self.rules.tile_set
+        tile = parse_tile(words[0], top)
+        inline = "inline" in words
+        words = [w for w in words if w != "inline"]
+        if len(words) == 1:
+            return _play(tile, None, "inline" if inline else None)
+        if len(words) < 3 or words[1] != "on" or len(words) > 4:
+            raise UnknownAction(f"cannot read {text!r}; write a play like 5-3 on 5-5")
+        target = parse_tile(words[2], top)
+        word = words[3] if len(words) == 4 else None
+        if word not in (None, "side", "end", "half"):
+            raise UnknownAction(f"{word!r} is not a part of a tile; say side or end")
+        part: str | None = None
+        node = self._node_of.get(target)
+        if target.double and node is not None:
+            kind = self._lkind[node]
+            branch = "side" if kind in _INLINE else "end"
+            free = {p for p, _, _ in self._positions(node)}
+            if word == branch:
+                part = branch
+            elif word is None and None not in free and branch in free:
+                part = branch
+        elif target.double and word == "end":
+            part = "end"
+        if inline:
+            part = "inline" if part is None else part + " inline"
+        return _play(tile, target, part)
+
+    # ------------------------------------------------------------------------------------ views ----
+    def layout(self) -> list[dict[str, Any]]:
+        """The placed tiles in order, each with where it sits: enough to draw the true geometry."""
+        out = []
+        for i, t in enumerate(self._ltile):
+            kind = self._lkind[i]
+            parent = self._lparent[i]
+            entry: dict[str, Any] = {"tile": t.text if parent < 0 else t.touching(self._lv0[i]),
+                                     "on": None if parent < 0 else self._ltile[parent].text,
+                                     "double": t.double}
+            if parent >= 0:
+                pk = self._lkind[parent]
+                slot = self._lslot[i]
+                if pk in _DOUBLE_KINDS:
+                    entry["part"] = ("end" if pk not in _INLINE else "side") if slot >= 4 else \
+                        ("side" if pk not in _INLINE else "end")
+                else:
+                    entry["part"] = "half"
+                entry["slot"] = slot.bit_length() - 1
+            entry["spinner"] = kind in (SPINNER, SNIFF_STUB, INLINE_SPINNER)
+            entry["inline"] = kind in _INLINE
+            entry["stub"] = kind in (STUB, STUB_DOUBLE)
+            out.append(entry)
+        return out
+
+    def open_ends(self) -> list[dict[str, Any]]:
+        return [{"on": self._ltile[node].text, "part": p or ("half" if not self._ltile[node].double else
+                 ("end" if self._lkind[node] in _INLINE else "side")), "value": v}
+                for node in self._open for p, _, v in self._positions(node)]
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        r = self.rules
+        v: dict[str, Any] = {
+            "game": self.game, "preset": r.preset, "seat": seat, "players": self.num_players,
+            "sides": list(self._side), "scores": list(self._scores), "target": r.target,
+            "hand": self.hand_no, "turn": None if self._over else self.turn, "phase": self.phase,
+            "to_act": sorted(self.to_act()), "layout": self.layout(), "open_ends": self.open_ends(),
+            "hand_sizes": [len(h) for h in self.hands], "boneyard": len(self.boneyard),
+            "drawable": max(0, len(self.boneyard) - r.boneyard_reserve) if r.draw != "none" else 0,
+            "claims": r.claims, "window": self._window.public() if self._window is not None else None,
+            "over": self._over, "winners": sorted(self._winners),
+        }
+        if r.claims == "auto":
+            v["count"] = self.count
+        if seat is not None:
+            v["my_hand"] = [t.text for t in sorted(self.hands[seat], key=lambda t: t.index)]
+            v["legal"] = [self.action_to_json(seat, a)["move"] for a in self.legal_actions(seat)]
+        return v
+
+
+def _assign(forbidden: list[int], tiles: list[Tile]) -> list[int]:
+    """Match every slot to a distinct tile it allows (Kuhn's augmenting paths over shuffled inputs).
+    Falls back to ignoring a slot's constraint when no perfect matching exists."""
+    n = len(forbidden)
+    owner = [-1] * len(tiles)
+    match = [-1] * n
+
+    def fits(i: int, j: int) -> bool:
+        return not (forbidden[i] & tiles[j].mask)
+
+    def augment(i: int, seen: list[bool]) -> bool:
+        for j in range(len(tiles)):
+            if not seen[j] and fits(i, j):
+                seen[j] = True
+                if owner[j] < 0 or augment(owner[j], seen):
+                    owner[j] = i
+                    match[i] = j
+                    return True
+        return False
+
+    for i in range(n):
+        # fast path: the first free fitting tile
+        for j in range(len(tiles)):
+            if owner[j] < 0 and fits(i, j):
+                owner[j] = i
+                match[i] = j
+                break
+        else:
+            if not augment(i, [False] * len(tiles)):
+                forbidden[i] = 0
+                for j in range(len(tiles)):
+                    if owner[j] < 0:
+                        owner[j] = i
+                        match[i] = j
+                        break
+    return match

@@ -1,0 +1,62 @@
+"""Helpers that build positions by writing the chance outcomes a record would hold."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from muggins.core import Chance, get_game
+from muggins.dominoes import DominoState, full_set, parse_tile
+
+
+def domino_state(preset: str = "muggins", hands: list[list[str]] | None = None,
+                 boneyard: list[str] | None = None, leader: int = 0, **options: Any) -> DominoState:
+    """A domino game whose first hand deals ``hands`` (and ``boneyard`` in draw order) with ``leader``
+    leading. Hands must be the same size; that size becomes ``hand_size``. Tiles not named are put at
+    the end of the boneyard unless ``boneyard`` is given explicitly."""
+    spec = get_game("dominoes")
+    rules = spec.rules(preset, options) if options else spec.rules(preset)
+    assert hands is not None
+    size = len(hands[0])
+    assert all(len(h) == size for h in hands), "hands of equal size"
+    if rules.hand_size != size:
+        from muggins.core import with_options
+
+        rules = with_options(rules, {"hand_size": size})
+    top = rules.tile_set
+    named = [parse_tile(t, top).text for h in hands for t in h]
+    if boneyard is None:
+        boneyard = [t.text for t in full_set(top) if t.text not in named]
+    else:
+        boneyard = [parse_tile(t, top).text for t in boneyard]
+    n = len(hands)
+    outcomes: list[dict[str, Any]] = []
+    if rules.first_lead in ("lot_heaviest", "lot_lightest", "must_set_double"):
+        order = [t.text for t in sorted(full_set(top), key=lambda t: (t.pips, t.hi))]
+        if rules.first_lead != "lot_lightest":
+            order = order[::-1]
+        lot = [order[1 + i] for i in range(n)]
+        lot[leader] = order[0]
+        for i in range(n):
+            if i != leader:
+                lot[i] = order[1 + i]
+        outcomes.append({"kind": "lot", "seats": list(range(n)), "tiles": lot})
+    outcomes.append({"kind": "deal", "hands": [[parse_tile(t, top).text for t in h] for h in hands],
+                     "boneyard": boneyard})
+    st = spec.new(rules, n, chance=Chance(outcomes=outcomes, seed=12345))
+    assert isinstance(st, DominoState)
+    return st
+
+
+def play(st: DominoState, *moves: str, claim: bool = True) -> list[int]:
+    """Play ``moves`` in turn order (each by the seat to act), claiming the true points in manual mode.
+    Returns the points each move scored."""
+    scored = []
+    for m in moves:
+        seat = st.turn
+        a = st.parse_action(m, seat)
+        pts = st.claim_for(seat, a)
+        if claim and st.rules.claims == "manual" and a.kind == "play":
+            a = a.with_claim(pts)
+        st.apply(seat, a)
+        scored.append(pts)
+    return scored
