@@ -213,7 +213,9 @@ class DominoState(GameState):
         self._lparent: list[int] = []
         self._lslot: list[int] = []
         self._node_of: dict[Tile, int] = {}
+        self._lpos: list[list[tuple[str | None, int, int]]] = []
         self._open: list[int] = []
+        self._posflat: list[tuple[Tile, str | None, int]] = []
         self._spinner = -1
         self.count = 0
         self._hand_log_start = len(self.log)
@@ -227,6 +229,9 @@ class DominoState(GameState):
     # -------------------------------------------------------------------------------- geometry ----
     def _positions(self, node: int) -> list[tuple[str | None, int, int]]:
         """Free playable parts of a layout tile: (part, slot bit, value). Equivalent slots appear once."""
+        return self._lpos[node]
+
+    def _compute_positions(self, node: int) -> list[tuple[str | None, int, int]]:
         kind = self._lkind[node]
         mask = self._lmask[node]
         v0 = self._lv0[node]
@@ -261,9 +266,9 @@ class DominoState(GameState):
             return INLINE_SPINNER
         return SPINNER
 
-    def _find_slot(self, node: int, part: str | None) -> tuple[int, int] | None:
-        for p, bit, v in self._positions(node):
-            if p == part:
+    def _find_slot(self, node: int, part: str | None, tile: Tile) -> tuple[int, int] | None:
+        for p, bit, v in self._lpos[node]:
+            if p == part and (v == tile.hi or v == tile.lo):
                 return bit, v
         return None
 
@@ -277,7 +282,7 @@ class DominoState(GameState):
             return tile.pips
         node = self._node_of[target]
         spart = None if part is None or part == "inline" else part.split()[0]
-        found = self._find_slot(node, spart)
+        found = self._find_slot(node, spart, tile)
         assert found is not None
         bit, v = found
         kind, mask, v0, v1 = self._lkind[node], self._lmask[node], self._lv0[node], self._lv1[node]
@@ -302,13 +307,14 @@ class DominoState(GameState):
         else:
             parent = self._node_of[target]
             spart = None if part is None or part == "inline" else part.split()[0]
-            found = self._find_slot(parent, spart)
+            found = self._find_slot(parent, spart, tile)
             assert found is not None
             pslot, v = found
             pk, pm = self._lkind[parent], self._lmask[parent]
             pv0, pv1 = self._lv0[parent], self._lv1[parent]
             self.count += contribution(pk, pm | pslot, pv0, pv1, se) - contribution(pk, pm, pv0, pv1, se)
             self._lmask[parent] = pm | pslot
+            self._lpos[parent] = self._compute_positions(parent)
             terminal = pk == SNIFF_STUB and pslot >= 4
             if tile.double:
                 kind = STUB_DOUBLE if terminal else self._double_kind(inline)
@@ -328,9 +334,16 @@ class DominoState(GameState):
         self._lparent.append(parent)
         self._lslot.append(pslot)
         self._node_of[tile] = nid
+        self._lpos.append([])
+        self._lpos[nid] = pos = self._compute_positions(nid)
         self.count += contribution(kind, mask, v0, v1, se)
-        if self._positions(nid):
+        if pos:
             self._open.append(nid)
+        nodes = self._open
+        if self.rules.spinner_fill_first and self._spinner >= 0 and self._spinner in nodes:
+            nodes = [self._spinner]
+        lt, lp = self._ltile, self._lpos
+        self._posflat = [(lt[n], p, v) for n in nodes for p, _, v in lp[n]]
 
     def open_values(self) -> list[int]:
         """Values of the free playable ends (one per distinct playable part)."""
@@ -355,10 +368,7 @@ class DominoState(GameState):
                 if option and t.double:
                     out.append(_play(t, None, "inline"))
             return out
-        nodes = self._open
-        if r.spinner_fill_first and self._spinner >= 0 and self._spinner in nodes:
-            nodes = [self._spinner]
-        positions = [(self._ltile[node], p, v) for node in nodes for p, _, v in self._positions(node)]
+        positions = self._posflat
         out = []
         for t in hand:
             hi, lo = t.hi, t.lo
@@ -909,6 +919,7 @@ class DominoState(GameState):
         c._lparent = self._lparent[:]
         c._lslot = self._lslot[:]
         c._node_of = dict(self._node_of)
+        c._lpos = self._lpos[:]
         c._open = self._open[:]
         c._window = self._window.copy() if self._window is not None else None
         c._legal_cache = None

@@ -10,7 +10,7 @@ from muggins.core.errors import UnknownAction
 class Tile:
     """A tile ``hi-lo`` (hi >= lo). Interned: compare with ``is`` or ``==`` alike."""
 
-    __slots__ = ("double", "hi", "index", "lo", "mask", "pips", "text")
+    __slots__ = ("double", "hi", "index", "lo", "mask", "pips", "text", "touch")
 
     _cache: dict[tuple[int, int], Tile] = {}
 
@@ -21,6 +21,7 @@ class Tile:
     mask: int
     index: int
     text: str
+    touch: dict[int, str]
 
     def __new__(cls, a: int, b: int) -> Tile:
         return cls.of(a, b)
@@ -39,6 +40,7 @@ class Tile:
             t.mask = (1 << hi) | (1 << lo)
             t.index = hi * (hi + 1) // 2 + lo
             t.text = f"{hi}-{lo}"
+            t.touch = {hi: t.text, lo: f"{lo}-{hi}"}
             cls._cache[(hi, lo)] = t
         return t
 
@@ -67,7 +69,7 @@ class Tile:
 
     def touching(self, v: int) -> str:
         """Text with the half touching ``v`` first (``5-3`` placed on a 5)."""
-        return f"{v}-{self.other(v)}"
+        return self.touch[v]
 
 
 def full_set(top: int) -> list[Tile]:
@@ -75,7 +77,13 @@ def full_set(top: int) -> list[Tile]:
     return [Tile.of(a, b) for a in range(top + 1) for b in range(a + 1)]
 
 
+_BY_TEXT: dict[str, Tile] = {}
+
+
 def parse_tile(text: str, top: int = 30) -> Tile:
+    t = _BY_TEXT.get(text)
+    if t is not None and t.hi <= top:
+        return t
     s = text.strip().replace("|", "-").replace(":", "-")
     parts = s.split("-")
     if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
@@ -83,7 +91,10 @@ def parse_tile(text: str, top: int = 30) -> Tile:
     a, b = int(parts[0]), int(parts[1])
     if a > top or b > top:
         raise UnknownAction(f"{text!r} is not in a double-{top} set")
-    return Tile.of(a, b)
+    t = Tile.of(a, b)
+    if text == t.text or text == t.touch[a]:
+        _BY_TEXT[text] = t
+    return t
 
 
 def pips(tiles: list[Tile], double_counts_once: bool = False) -> int:
