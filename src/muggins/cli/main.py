@@ -4,9 +4,18 @@ from __future__ import annotations
 
 import typer
 
-app = typer.Typer(no_args_is_help=True, add_completion=False,
+from muggins.cli.bench_cmd import bench_command
+from muggins.cli.play_cmd import play_command
+from muggins.cli.replay_cmd import replay_command
+from muggins.cli.rules_cmd import rules_command
+
+app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
                   help="The Muggins family of games: Fives dominoes, card Muggins and Cribbage, "
                        "with the muggins rule.")
+app.command("rules")(rules_command)
+app.command("replay")(replay_command)
+app.command("play")(play_command)
+app.command("bench")(bench_command)
 
 
 def main() -> None:  # pragma: no cover - entry point

@@ -49,6 +49,17 @@ def _play(tile: Tile, target: Tile | None, part: str | None) -> Action:
     return a
 
 
+_AT: dict[tuple[Tile, str | None], dict[Tile, Action]] = {}
+
+
+def _acts_at(target: Tile, part: str | None) -> dict[Tile, Action]:
+    """The cache of play actions onto one position, keyed by the tile played."""
+    d = _AT.get((target, part))
+    if d is None:
+        d = _AT[(target, part)] = {}
+    return d
+
+
 def contribution(kind: int, mask: int, v0: int, v1: int, sniff_ends: bool) -> int:
     """What one layout tile adds to the count (the reference algorithm of RULES.md §1.6)."""
     if kind <= STUB:
@@ -85,6 +96,10 @@ class DominoState(GameState):
         s._winners = frozenset()
         s._table = score_table(rules.score_fn)
         s._sniff_ends = rules.spinner_count == "sniff_ends"
+        s._fill_first = rules.spinner_fill_first
+        s._manual = rules.claims == "manual"
+        s._extra = rules.extra_turn == "double_or_scoring"
+        s._both_out = rules.partnership_both_out
         s._all_tiles = full_set(rules.tile_set)
         each = rules.tiles_each(n)
         if each * n > len(s._all_tiles):
@@ -206,16 +221,13 @@ class DominoState(GameState):
         self._last_out = -1
         # layout
         self._ltile: list[Tile] = []
-        self._lkind: list[int] = []
+        self._linfo: list[tuple[int, int, int, int, int]] = []  # kind, v0, v1, parent, parent slot
         self._lmask: list[int] = []
-        self._lv0: list[int] = []
-        self._lv1: list[int] = []
-        self._lparent: list[int] = []
-        self._lslot: list[int] = []
         self._node_of: dict[Tile, int] = {}
         self._lpos: list[list[tuple[str | None, int, int]]] = []
+        self._lflat: list[list[tuple[Tile, str | None, int, dict[Tile, Action]]]] = []
         self._open: list[int] = []
-        self._posflat: list[tuple[Tile, str | None, int]] = []
+        self._posflat: list[tuple[Tile, str | None, int, dict[Tile, Action]]] = []
         self._spinner = -1
         self.count = 0
         self._hand_log_start = len(self.log)
@@ -232,15 +244,15 @@ class DominoState(GameState):
         return self._lpos[node]
 
     def _compute_positions(self, node: int) -> list[tuple[str | None, int, int]]:
-        kind = self._lkind[node]
+        kind = self._linfo[node][0]
         mask = self._lmask[node]
-        v0 = self._lv0[node]
+        v0 = self._linfo[node][1]
         out: list[tuple[str | None, int, int]] = []
         if kind == NONDOUBLE:
             if not mask & 1:
                 out.append((None, 1, v0))
             if not mask & 2:
-                out.append((None, 2, self._lv1[node]))
+                out.append((None, 2, self._linfo[node][2]))
             return out
         if kind == STUB or kind == STUB_DOUBLE:
             return out
@@ -285,7 +297,7 @@ class DominoState(GameState):
         found = self._find_slot(node, spart, tile)
         assert found is not None
         bit, v = found
-        kind, mask, v0, v1 = self._lkind[node], self._lmask[node], self._lv0[node], self._lv1[node]
+        kind, mask, v0, v1 = self._linfo[node][0], self._lmask[node], self._linfo[node][1], self._linfo[node][2]
         c = self.count - contribution(kind, mask, v0, v1, se) + contribution(kind, mask | bit, v0, v1, se)
         terminal = kind == SNIFF_STUB and bit >= 4
         if tile.double:
@@ -293,7 +305,8 @@ class DominoState(GameState):
             return c + contribution(nk, 1, v, v, se)
         return c + tile.other(v)
 
-    def _place(self, tile: Tile, target: Tile | None, part: str | None) -> None:
+    def _place(self, tile: Tile, target: Tile | None, part: str | None) -> int:
+        """Lay ``tile``; returns the value of the end it was laid on (-1 for the lead)."""
         se = self._sniff_ends
         inline = part is not None and part.endswith("inline")
         nid = len(self._ltile)
@@ -303,47 +316,58 @@ class DominoState(GameState):
                 v0 = v1 = tile.hi
             else:
                 kind, v0, v1 = NONDOUBLE, tile.hi, tile.lo
-            mask, parent, pslot = 0, -1, 0
+            mask, parent, pslot, v = 0, -1, 0, -1
         else:
             parent = self._node_of[target]
-            spart = None if part is None or part == "inline" else part.split()[0]
-            found = self._find_slot(parent, spart, tile)
-            assert found is not None
-            pslot, v = found
-            pk, pm = self._lkind[parent], self._lmask[parent]
-            pv0, pv1 = self._lv0[parent], self._lv1[parent]
-            self.count += contribution(pk, pm | pslot, pv0, pv1, se) - contribution(pk, pm, pv0, pv1, se)
-            self._lmask[parent] = pm | pslot
-            self._lpos[parent] = self._compute_positions(parent)
-            terminal = pk == SNIFF_STUB and pslot >= 4
+            spart = part if part is None or not inline else (None if part == "inline" else part.split()[0])
+            hi, lo = tile.hi, tile.lo
+            for p, pslot, v in self._lpos[parent]:
+                if p == spart and (v == hi or v == lo):
+                    break
+            else:
+                raise IllegalAction(f"{tile} does not fit on {target}")
+            pk, pm = self._linfo[parent][0], self._lmask[parent]
+            if pk == NONDOUBLE:
+                self.count -= v
+                self._lmask[parent] = pm | pslot
+                self._lpos[parent] = ppos = [x for x in self._lpos[parent] if x[1] != pslot]
+                self._lflat[parent] = [x for x in self._lflat[parent] if x[2] != v]
+            else:
+                pv0, pv1 = self._linfo[parent][1], self._linfo[parent][2]
+                self.count += contribution(pk, pm | pslot, pv0, pv1, se) - contribution(pk, pm, pv0, pv1, se)
+                self._lmask[parent] = pm | pslot
+                self._lpos[parent] = ppos = self._compute_positions(parent)
+                self._lflat[parent] = [(target, p, pv, _acts_at(target, p)) for p, _, pv in ppos]
             if tile.double:
-                kind = STUB_DOUBLE if terminal else self._double_kind(inline)
+                kind = STUB_DOUBLE if pk == SNIFF_STUB and pslot >= 4 else self._double_kind(inline)
                 v0 = v1 = v
             else:
-                kind, v0, v1 = (STUB if terminal else NONDOUBLE), v, tile.other(v)
+                kind, v0, v1 = (STUB if pk == SNIFF_STUB and pslot >= 4 else NONDOUBLE), v, lo if v == hi else hi
             mask = 1
-            if not self._positions(parent):
+            if not ppos:
                 self._open.remove(parent)
         if kind in (SPINNER, SNIFF_STUB, INLINE_SPINNER) and self._spinner < 0:
             self._spinner = nid
         self._ltile.append(tile)
-        self._lkind.append(kind)
+        self._linfo.append((kind, v0, v1, parent, pslot))
         self._lmask.append(mask)
-        self._lv0.append(v0)
-        self._lv1.append(v1)
-        self._lparent.append(parent)
-        self._lslot.append(pslot)
         self._node_of[tile] = nid
-        self._lpos.append([])
-        self._lpos[nid] = pos = self._compute_positions(nid)
-        self.count += contribution(kind, mask, v0, v1, se)
+        if kind == NONDOUBLE and mask == 1:
+            pos = [(None, 2, v1)]
+            self.count += v1
+        else:
+            pos = self._compute_positions(nid)
+            self.count += contribution(kind, mask, v0, v1, se)
+        self._lpos.append(pos)
+        self._lflat.append([(tile, p, pv, _acts_at(tile, p)) for p, _, pv in pos])
         if pos:
             self._open.append(nid)
         nodes = self._open
-        if self.rules.spinner_fill_first and self._spinner >= 0 and self._spinner in nodes:
+        if self._fill_first and self._spinner >= 0 and self._spinner in nodes:
             nodes = [self._spinner]
-        lt, lp = self._ltile, self._lpos
-        self._posflat = [(lt[n], p, v) for n in nodes for p, _, v in lp[n]]
+        lf = self._lflat
+        self._posflat = [x for n in nodes for x in lf[n]]
+        return v
 
     def open_values(self) -> list[int]:
         """Values of the free playable ends (one per distinct playable part)."""
@@ -368,15 +392,22 @@ class DominoState(GameState):
                 if option and t.double:
                     out.append(_play(t, None, "inline"))
             return out
-        positions = self._posflat
         out = []
-        for t in hand:
-            hi, lo = t.hi, t.lo
-            for target, p, v in positions:
-                if v == hi or v == lo:
-                    out.append(_play(t, target, p))
-                    if option and t.double:
-                        out.append(_play(t, target, "inline" if p is None else p + " inline"))
+        if option:
+            for t in hand:
+                for target, p, v, _ in self._posflat:
+                    if v == t.hi or v == t.lo:
+                        out.append(_play(t, target, p))
+                        if t.double:
+                            out.append(_play(t, target, "inline" if p is None else p + " inline"))
+            return out
+        for target, p, v, acts in self._posflat:
+            for t in hand:
+                if v == t.hi or v == t.lo:
+                    a = acts.get(t)
+                    if a is None:
+                        a = acts[t] = _play(t, target, p)
+                    out.append(a)
         return out
 
     def _can_draw(self) -> bool:
@@ -454,7 +485,7 @@ class DominoState(GameState):
             raise GameOver("the game is over")
         if not 0 <= seat < self.num_players:
             raise NotYourTurn(f"there is no seat {seat}")
-        kind = action.kind
+        kind = action[0]
         if kind == "muggins":
             self._call(seat, action.claim)
             return
@@ -463,9 +494,11 @@ class DominoState(GameState):
             return
         if seat != self.turn:
             raise NotYourTurn(f"it is seat {self.turn}'s turn, not seat {seat}'s")
-        claim = action.claim
+        claim = action[4]
         base = action if claim is None else action._replace(claim=None)
-        if base not in self._regular(seat):
+        cache = self._legal_cache
+        legal = cache[1] if cache is not None and cache[0] == self._ver else self._regular(seat)
+        if base not in legal:
             raise IllegalAction(self._why_illegal(seat, base))
         if claim is not None:
             if self.rules.claims == "auto":
@@ -474,11 +507,12 @@ class DominoState(GameState):
                 raise ClaimError(f"only a play can carry a claim, not {kind!r}")
             if claim < 0:
                 raise ClaimError("a claim cannot be negative")
-        self._close_window()
+        if self._window is not None:
+            self._close_window()
         self.history.append((seat, action))
         self._ver += 1
         if kind == "play":
-            self._do_play(seat, base.subject, base.target, base.part, claim)
+            self._do_play(seat, base[1], base[2], base[3], claim)
         elif kind == "draw":
             self._do_draw(seat)
         elif kind == "pass":
@@ -512,7 +546,7 @@ class DominoState(GameState):
             if self.rules.spinner_fill_first and self._spinner >= 0 and self._spinner in self._open \
                     and node != self._spinner:
                 return "every face of the spinner must be played before anything else"
-            if a.part is not None and "end" in a.part.split() and self._lkind[node] == SPINNER:
+            if a.part is not None and "end" in a.part.split() and self._linfo[node][0] == SPINNER:
                 return f"the ends of {a.target} open only once both its sides are covered"
             return f"{t} does not match the free end of {a.target}"
         if a.kind == "draw":
@@ -656,26 +690,28 @@ class DominoState(GameState):
         hand = self.hands[seat]
         hand.remove(tile)
         lead = target is None
-        self._place(tile, target, part)
+        v = self._place(tile, target, part)
         count = self.count
         pts = self._table[count]
-        data: dict[str, Any] = {"tile": tile.text if lead else tile.touching(
-            target.hi if tile.has(target.hi) else target.lo), "on": None if lead else target.text}
+        data: dict[str, Any] = {"tile": tile.text if lead else tile.touch[v],
+                                "on": None if target is None else target.text}
         if part is not None:
             data["part"] = part
-        if r.claims == "auto":
+        manual = self._manual
+        if not manual:
             data["count"] = count
         self.log.append(Event("play", seat, data))
         self.phase = "play"
         self._draws = 0
         self._dead_passes = 0
         side = self._side[seat]
-        if r.claims == "auto":
+        if not manual:
             awarded, missed, over = pts, 0, False
+        elif claim is None:
+            awarded, missed, over = 0, pts, False
         else:
             awarded, missed, over = settle_claim(pts, claim)
-            if claim is not None:
-                self.log.append(Event("claim", seat, {"points": claim}))
+            self.log.append(Event("claim", seat, {"points": claim}))
         going_out = not hand
         if over:
             self._over_claim(seat, claim or 0)
@@ -689,20 +725,20 @@ class DominoState(GameState):
             self._out[seat] = True
         if awarded:
             self._award(side, awarded, seat, "play", down=lead)
-        if r.claims == "manual":
+        if manual:
             self._window = Window(seat, side, missed, claim, "play",
                                   r.claim_timing == "lenient" and claim is None)
         if self._over:
             return
-        knock = self._knock
-        if knock is not None:
+        if self._knock is not None:
             self._knock = None
             self.turn = self._next_seat(seat)
-        elif (r.extra_turn == "double_or_scoring" and (tile.double or pts > 0) and hand
-              and self._plays(seat)):
+        elif self._extra and (tile.double or pts > 0) and hand and self._plays(seat):
             self.turn = seat
-        else:
+        elif self._both_out:
             self.turn = self._next_seat(seat)
+        else:
+            self.turn = (seat + 1) % self.num_players
         self._ver += 1
 
     def _do_draw(self, seat: int) -> None:
@@ -912,14 +948,11 @@ class DominoState(GameState):
         c.boneyard = self.boneyard[:]
         c._out = self._out[:]
         c._ltile = self._ltile[:]
-        c._lkind = self._lkind[:]
         c._lmask = self._lmask[:]
-        c._lv0 = self._lv0[:]
-        c._lv1 = self._lv1[:]
-        c._lparent = self._lparent[:]
-        c._lslot = self._lslot[:]
         c._node_of = dict(self._node_of)
+        c._linfo = self._linfo[:]
         c._lpos = self._lpos[:]
+        c._lflat = self._lflat[:]
         c._open = self._open[:]
         c._window = self._window.copy() if self._window is not None else None
         c._legal_cache = None
@@ -1022,7 +1055,7 @@ class DominoState(GameState):
         part: str | None = None
         node = self._node_of.get(target)
         if target.double and node is not None:
-            kind = self._lkind[node]
+            kind = self._linfo[node][0]
             branch = "side" if kind in _INLINE else "end"
             free = {p for p, _, _ in self._positions(node)}
             if word == branch:
@@ -1040,14 +1073,14 @@ class DominoState(GameState):
         """The placed tiles in order, each with where it sits: enough to draw the true geometry."""
         out = []
         for i, t in enumerate(self._ltile):
-            kind = self._lkind[i]
-            parent = self._lparent[i]
-            entry: dict[str, Any] = {"tile": t.text if parent < 0 else t.touching(self._lv0[i]),
+            kind = self._linfo[i][0]
+            parent = self._linfo[i][3]
+            entry: dict[str, Any] = {"tile": t.text if parent < 0 else t.touching(self._linfo[i][1]),
                                      "on": None if parent < 0 else self._ltile[parent].text,
                                      "double": t.double}
             if parent >= 0:
-                pk = self._lkind[parent]
-                slot = self._lslot[i]
+                pk = self._linfo[parent][0]
+                slot = self._linfo[i][4]
                 if pk in _DOUBLE_KINDS:
                     entry["part"] = ("end" if pk not in _INLINE else "side") if slot >= 4 else \
                         ("side" if pk not in _INLINE else "end")
@@ -1062,7 +1095,7 @@ class DominoState(GameState):
 
     def open_ends(self) -> list[dict[str, Any]]:
         return [{"on": self._ltile[node].text, "part": p or ("half" if not self._ltile[node].double else
-                 ("end" if self._lkind[node] in _INLINE else "side")), "value": v}
+                 ("end" if self._linfo[node][0] in _INLINE else "side")), "value": v}
                 for node in self._open for p, _, v in self._positions(node)]
 
     def view(self, seat: int | None) -> dict[str, Any]:

@@ -1,0 +1,60 @@
+"""``muggins bench``: random-play throughput on one core (median of several runs)."""
+
+from __future__ import annotations
+
+import json
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from muggins.cli.common import fail, parse_options
+from muggins.core.errors import RulesError
+from muggins.perf import median_runs, random_play
+
+
+def bench_command(
+    game: str = typer.Option("dominoes", "--game", "-g", help="Game to measure."),
+    preset: str = typer.Option(None, "--preset", "-p", help="Preset (default: the game's default)."),
+    players: int = typer.Option(None, "--players", "-n", help="Number of players."),
+    seconds: float = typer.Option(2.0, "--seconds", "-s", help="CPU seconds per run."),
+    runs: int = typer.Option(5, "--runs", help="Runs; the median is reported."),
+    option: list[str] = typer.Option(None, "--option", "-o", help="Rule override key=value (repeatable)."),
+    as_json: bool = typer.Option(False, "--json", help="Print a JSON object."),
+) -> None:
+    """Measure random-play throughput (moves and games per second) on one core."""
+    if seconds <= 0 or runs < 1:
+        fail("--seconds must be positive and --runs at least 1")
+    try:
+        opts = parse_options(option)
+        result = median_runs(random_play, runs, game=game, preset=preset, players=players,
+                             seconds=seconds, options=opts)
+        extra = _extra(game, seconds, runs)
+    except RulesError as e:
+        fail(str(e))
+    out = {"game": game, "preset": preset or "default", "players": players, "seconds_per_run": seconds,
+           **result, **extra}
+    if as_json:
+        typer.echo(json.dumps(out, indent=1))
+        return
+    t = Table(title=f"muggins bench: {game} / {out['preset']}, random play, one core, median of {runs}")
+    t.add_column("measure")
+    t.add_column("median", justify="right")
+    t.add_column("runs")
+    for k, v in out.items():
+        if k.endswith("_per_second"):
+            runs_k = k.replace("_per_second", "_per_second_runs")
+            t.add_row(k, f"{v:,.0f}", ", ".join(f"{x:,.0f}" for x in out.get(runs_k, [])))
+    Console().print(t)
+
+
+def _extra(game: str, seconds: float, runs: int) -> dict[str, object]:
+    """Game-specific figures: the cribbage show scorer, the search bot."""
+    out: dict[str, object] = {}
+    if game == "cribbage":
+        try:
+            from muggins.cards.cribbage.show import benchmark
+        except ImportError:
+            return out
+        out.update(benchmark(seconds=min(seconds, 1.0), repeats=runs))
+    return out

@@ -1,0 +1,54 @@
+"""Throughput measurements behind ``muggins bench`` and benchmarks/: random play through the protocol."""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from typing import Any
+
+from muggins.core.rules import get_game
+
+OPTIONAL = ("muggins", "claim")
+
+
+def random_play(game: str, preset: str | None, players: int | None, seconds: float, seed: int = 0,
+                options: dict[str, Any] | None = None) -> dict[str, float]:
+    """Play random legal moves (what a seat waited for may do; nobody claims or calls) for about
+    ``seconds`` of CPU time on this one core. Counts every applied action as a move."""
+    spec = get_game(game)
+    rules = spec.rules(preset, options)
+    rng = random.Random(seed)
+    moves = games = 0
+    clock = time.process_time
+    start = clock()
+    deadline = start + seconds
+    g = seed
+    while True:
+        st = spec.new(rules, players, seed=g)
+        g += 1
+        while not st.is_over():
+            seat = min(st.waiting_for())
+            acts = st.legal_actions(seat)
+            k = len(acts)
+            while acts[k - 1][0] in OPTIONAL:  # optional moves come last: calls and late claims
+                k -= 1
+            st.apply(seat, acts[rng.randrange(k)])
+            moves += 1
+        games += 1
+        if clock() >= deadline:
+            break
+    elapsed = clock() - start
+    return {"moves": moves, "games": games, "seconds": elapsed,
+            "moves_per_second": moves / elapsed, "games_per_second": games / elapsed}
+
+
+def median_runs(fn: Any, runs: int, **kw: Any) -> dict[str, Any]:
+    """Call ``fn`` ``runs`` times and report the median of each rate, with every run kept."""
+    results = [fn(seed=i, **kw) for i in range(runs)]
+    out: dict[str, Any] = {"runs": runs}
+    for key in results[0]:
+        if key.endswith("_per_second"):
+            out[key] = statistics.median(r[key] for r in results)
+            out[key.replace("_per_second", "_per_second_runs")] = [round(r[key], 1) for r in results]
+    return out
