@@ -60,3 +60,25 @@ def play(st: DominoState, *moves: str, claim: bool = True) -> list[int]:
         st.apply(seat, a)
         scored.append(pts)
     return scored
+
+
+def scores_logged(st: DominoState, start: int = 0) -> list[tuple[int, int, str]]:
+    """(side, points, reason) of every score event from log index ``start``."""
+    return [(e.data["side"], e.data["points"], e.data["reason"]) for e in st.log[start:] if e.kind == "score"]
+
+
+def events_of(st: DominoState, kind: str, start: int = 0) -> list[dict[str, Any]]:
+    """The unredacted data of every ``kind`` event from log index ``start`` (with its seat)."""
+    return [e.to_dict() for e in st.log[start:] if e.kind == kind]
+
+
+def count_of(st: DominoState) -> int:
+    """The count of the layout (the sum the scoring function reads)."""
+    return int(st.count)
+
+
+def moves(st: DominoState, seat: int | None = None) -> list[str]:
+    """Text of the regular legal actions of ``seat`` (default: the seat whose turn it is), leaving out
+    the muggins calls and late claims that an open window allows."""
+    s = st.turn if seat is None else seat
+    return [st.format_action(a) for a in st.legal_actions(s) if a.kind not in ("muggins", "claim")]
