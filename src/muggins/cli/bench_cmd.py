@@ -44,7 +44,8 @@ def bench_command(
     for k, v in out.items():
         if k.endswith("_per_second"):
             runs_k = k.replace("_per_second", "_per_second_runs")
-            t.add_row(k, f"{v:,.0f}", ", ".join(f"{x:,.0f}" for x in out.get(runs_k, [])))
+            runs_v: list[float] = out.get(runs_k, [])  # type: ignore[assignment]
+            t.add_row(k, f"{v:,.0f}", ", ".join(f"{x:,.0f}" for x in runs_v))
     Console().print(t)
 
 

@@ -23,23 +23,23 @@ def replay_command(
         state = replay(load(file))
     except RecordError as e:
         fail(f"{file}: {e}")
-    events = [e.to_dict() for e in state.log if e.kind in ("score", "muggins", "void", "missed", "game_end",
+    events = [ev.to_dict() for ev in state.log if ev.kind in ("score", "muggins", "void", "missed", "game_end",
                                                            "hand_end")]
-    scoring = [{"seat": e.get("seat"), "side": e["side"], "points": e["points"], "reason": e["reason"]}
-               for e in events if e["kind"] == "score"]
+    scoring = [{"seat": ev.get("seat"), "side": ev["side"], "points": ev["points"], "reason": ev["reason"]}
+               for ev in events if ev["kind"] == "score"]
     if as_json:
         out = {"game": state.game, "preset": state.rules.preset, "actions": len(state.history),
                "scores": state.scores(), "side_scores": state.side_scores(), "over": state.is_over(),
                "winners": sorted(state.winners()), "events": scoring,
-               "log": [e for e in events if e["kind"] != "score"]}
+               "log": [ev for ev in events if ev["kind"] != "score"]}
         typer.echo(json.dumps(out, indent=1))
         return
     console = Console()
     table = Table(title=f"{file.name}: {state.game} / {state.rules.preset}, {len(state.history)} actions")
     for col in ("#", "seat", "side", "points", "why"):
         table.add_column(col)
-    for i, e in enumerate(scoring, 1):
-        table.add_row(str(i), str(e["seat"]), str(e["side"]), f"{e['points']:+d}", str(e["reason"]))
+    for i, ev in enumerate(scoring, 1):
+        table.add_row(str(i), str(ev["seat"]), str(ev["side"]), f"{ev['points']:+d}", str(ev["reason"]))
     console.print(table)
     result = "game over, won by seat(s) " + ", ".join(map(str, sorted(state.winners()))) \
         if state.is_over() else "game not finished"

@@ -51,7 +51,7 @@ class Event:
         self.data = data if data is not None else {}
         self.secret = secret
 
-    def to_dict(self, viewer: int | None | str = "all") -> dict[str, Any]:
+    def to_dict(self, viewer: int | str | None = "all") -> dict[str, Any]:
         """The event as a JSON-able dict, as ``viewer`` may see it ("all": unredacted)."""
         d: dict[str, Any] = {"kind": self.kind}
         if self.seat is not None:

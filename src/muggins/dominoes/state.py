@@ -49,6 +49,8 @@ def _play(tile: Tile, target: Tile | None, part: str | None) -> Action:
     return a
 
 
+_EMPTY: frozenset[int] = frozenset()
+_SINGLE = tuple(frozenset((i,)) for i in range(16))
 _AT: dict[tuple[Tile, str | None], dict[Tile, Action]] = {}
 
 
@@ -76,6 +78,33 @@ def contribution(kind: int, mask: int, v0: int, v1: int, sniff_ends: bool) -> in
 class DominoState(GameState):
     game = "dominoes"
     rules: DominoRules
+    hands: list[list[Tile]]
+    boneyard: list[Tile]
+    turn: int
+    phase: str
+    count: int
+    hand_no: int
+    _side: list[int]
+    _nsides: int
+    _teams: bool
+    _scores: list[int]
+    _entered: list[bool]
+    _over: bool
+    _winners: frozenset[int]
+    _table: tuple[int, ...]
+    _sniff_ends: bool
+    _fill_first: bool
+    _manual: bool
+    _extra: bool
+    _both_out: bool
+    _all_tiles: list[Tile]
+    _each: int
+    _window: Window | None
+    _tiebreak_left: int
+    _leader: int
+    _last_out: int
+    _ver: int
+    _legal_cache: tuple[int, list[Action]] | None
 
     # ------------------------------------------------------------------------------------ set-up ----
     @classmethod
@@ -205,7 +234,7 @@ class DominoState(GameState):
                     if t.double and (best is None or t.hi > best.hi):
                         holder, best = s, t
             if best is None:
-                heavy = max(((t.weight_key(), s) for s in range(n) for t in self.hands[s]))
+                heavy = max((t.weight_key(), s) for s in range(n) for t in self.hands[s])
                 leader = heavy[1]
             else:
                 leader = holder
@@ -321,7 +350,7 @@ class DominoState(GameState):
             parent = self._node_of[target]
             spart = part if part is None or not inline else (None if part == "inline" else part.split()[0])
             hi, lo = tile.hi, tile.lo
-            for p, pslot, v in self._lpos[parent]:
+            for p, pslot, v in self._lpos[parent]:  # noqa: B007 - used after the break
                 if p == spart and (v == hi or v == lo):
                     break
             else:
@@ -352,6 +381,7 @@ class DominoState(GameState):
         self._linfo.append((kind, v0, v1, parent, pslot))
         self._lmask.append(mask)
         self._node_of[tile] = nid
+        pos: list[tuple[str | None, int, int]]
         if kind == NONDOUBLE and mask == 1:
             pos = [(None, 2, v1)]
             self.count += v1
@@ -402,8 +432,9 @@ class DominoState(GameState):
                             out.append(_play(t, target, "inline" if p is None else p + " inline"))
             return out
         for target, p, v, acts in self._posflat:
+            bit = 1 << v
             for t in hand:
-                if v == t.hi or v == t.lo:
+                if t.mask & bit:
                     a = acts.get(t)
                     if a is None:
                         a = acts[t] = _play(t, target, p)
@@ -415,7 +446,7 @@ class DominoState(GameState):
         if len(self.boneyard) <= r.boneyard_reserve:
             return False
         if self.phase == "lead":
-            return r.first_lead == "must_set_double" or r.lead_must_be == "double" and r.draw != "none"
+            return r.first_lead == "must_set_double" or (r.lead_must_be == "double" and r.draw != "none")
         return r.draw != "none" and self._draws < r.draw_limit
 
     def _regular(self, seat: int) -> list[Action]:
@@ -443,8 +474,14 @@ class DominoState(GameState):
     def legal_actions(self, seat: int) -> list[Action]:
         if self._over:
             return []
-        out = list(self._regular(seat)) if seat == self.turn else []
         w = self._window
+        if seat == self.turn:
+            cache = self._legal_cache
+            out = list(cache[1] if cache is not None and cache[0] == self._ver else self._regular(seat))
+            if w is None:
+                return out
+        else:
+            out = []
         if w is not None:
             if self._side[seat] != w.scorer_side:
                 out.append(MUGGINS)
@@ -465,7 +502,7 @@ class DominoState(GameState):
         return frozenset(seats)
 
     def waiting_for(self) -> frozenset[int]:
-        return frozenset() if self._over else frozenset((self.turn,))
+        return _EMPTY if self._over else _SINGLE[self.turn]
 
     def claim_for(self, seat: int, action: Action) -> int:
         """The points ``action`` scores for ``seat`` now: what a perfect player announces with it."""
@@ -871,7 +908,7 @@ class DominoState(GameState):
         b = r.blocked
         if b in ("lightest_takes_opponents", "lightest_takes_difference"):
             diff = b == "lightest_takes_difference"
-            if len(lightest) == 1 or r.blocked_tie == "nobody" and len({self._side[s] for s in lightest}) == 1:
+            if len(lightest) == 1 or (r.blocked_tie == "nobody" and len({self._side[s] for s in lightest}) == 1):
                 s = lightest[0]
                 self._award(self._side[s], take(s, [o for o in range(n) if self._side[o] != self._side[s]], diff),
                             s, "blocked")
@@ -966,8 +1003,10 @@ class DominoState(GameState):
         n = self.num_players
         slots: list[list[int]] = [[] for _ in range(n)]  # forbidden-value masks, one per unknown tile
         for e in self.log[self._hand_log_start:]:
+            if e.seat is None or e.seat == seat:
+                continue
             s = e.seat
-            if s is None or s == seat:
+            if s == seat:
                 continue
             k = e.kind
             if k == "dealt":
@@ -1058,9 +1097,7 @@ class DominoState(GameState):
             kind = self._linfo[node][0]
             branch = "side" if kind in _INLINE else "end"
             free = {p for p, _, _ in self._positions(node)}
-            if word == branch:
-                part = branch
-            elif word is None and None not in free and branch in free:
+            if word == branch or (word is None and None not in free and branch in free):
                 part = branch
         elif target.double and word == "end":
             part = "end"
