@@ -269,7 +269,7 @@ def explain_show(hand: Sequence[Card], starter: Card | None, crib: bool = False)
 
     flush = _flush(hand_cards, starter, crib)
     if flush:
-        shown = list(hand_cards) + ([starter] if flush > len(hand_cards) and starter is not None else [])
+        shown = sorted(hand_cards) + ([starter] if flush > len(hand_cards) and starter is not None else [])
         items.append((f"flush {_joined(shown)}", flush))
         running += flush
         spoken.append((False, f"a flush of {_word(flush)} is {_word(running)}"))
