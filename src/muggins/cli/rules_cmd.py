@@ -29,19 +29,22 @@ def rules_command(
         return
     console = Console()
     for name, spec in games.items():
-        table = Table(title=f"{name}: {spec.title} (default preset {spec.default_preset}, "
-                            f"{spec.min_players}-{spec.max_players} players)", show_lines=False)
         presets = list(spec.presets)
-        table.add_column("option", style="bold")
-        for p in presets:
-            table.add_column(p, overflow="fold")
+        base = spec.default_preset
         opts = {p: options_of(spec.presets[p]) for p in presets}
-        for key in opts[presets[0]]:
+        console.print(f"[bold]{name}[/]: {spec.title} ({spec.min_players}-{spec.max_players} players)",
+                      highlight=False)
+        for p in presets:
+            console.print(f"  [bold]{p}[/]{' (default)' if p == base else ''}: {spec.descriptions.get(p, '')}",
+                          highlight=False)
+        table = Table(show_lines=False)
+        table.add_column("option", style="bold", no_wrap=True)
+        table.add_column(f"{base}", overflow="fold")
+        table.add_column("other presets where it differs", overflow="fold")
+        for key, value in opts[base].items():
             if key == "preset":
                 continue
-            table.add_row(key, *[str(opts[p][key]) for p in presets])
+            diffs = [f"{p}={opts[p][key]}" for p in presets if opts[p][key] != value]
+            table.add_row(key, str(value), ", ".join(diffs))
         console.print(table)
-        for p in presets:
-            if p in spec.descriptions:
-                console.print(f"  [bold]{p}[/]: {spec.descriptions[p]}", highlight=False)
         console.print()

@@ -1,0 +1,3 @@
+from muggins.cli.main import app
+
+app(prog_name="muggins")
