@@ -36,9 +36,14 @@ PLAY: tuple[Action, ...] = tuple(Action("play", c) for c in DECK)  # indexed by 
 GO = Action("go")
 MUGGINS = Action("muggins")
 CLAIM = Action("claim")
+_BY_TEXT: dict[str, Card] = {c.text: c for c in DECK}
 
 
 def _card(text: Any) -> Card:
+    """A card of a chance outcome (canonical text first: deals are parsed on every round)."""
+    c = _BY_TEXT.get(text) if isinstance(text, str) else None
+    if c is not None:
+        return c
     if not isinstance(text, str):
         raise RecordError(f"{text!r} is not a card")
     try:
@@ -577,7 +582,7 @@ class CardMugginsState(GameState):
             elif k == "draw":
                 slots[s].append(1)
             elif k == "play":
-                v = parse_card(e.data["card"]).value
+                v = _card(e.data["card"]).value
                 fitting = [i for i, b in enumerate(slots[s]) if b <= v]
                 i = max(fitting, key=lambda i: slots[s][i]) if fitting else 0
                 slots[s].pop(i)
