@@ -18,7 +18,7 @@ def random_play(game: str, preset: str | None, players: int | None, seconds: flo
     ``seconds`` of CPU time on this one core. Counts every applied action as a move."""
     spec = get_game(game)
     rules = spec.rules(preset, options)
-    rng = random.Random(seed)
+    rnd = random.Random(seed).random
     moves = games = 0
     clock = time.process_time
     start = clock()
@@ -27,13 +27,15 @@ def random_play(game: str, preset: str | None, players: int | None, seconds: flo
     while True:
         st = spec.new(rules, players, seed=g)
         g += 1
-        while not st.is_over():
-            seat = min(st.waiting_for())
-            acts = st.legal_actions(seat)
+        legal, apply, waiting, over = st.legal_actions, st.apply, st.waiting_for, st.is_over
+        while not over():
+            for seat in waiting():  # noqa: B007 - the first seat waited for
+                break
+            acts = legal(seat)
             k = len(acts)
             while acts[k - 1][0] in OPTIONAL:  # optional moves come last: calls and late claims
                 k -= 1
-            st.apply(seat, acts[rng.randrange(k)])
+            apply(seat, acts[int(rnd() * k)])
             moves += 1
         games += 1
         if clock() >= deadline:

@@ -50,18 +50,8 @@ def _play(tile: Tile, target: Tile | None, part: str | None) -> Action:
 
 
 _EMPTY: frozenset[int] = frozenset()
+_TILE_SECRET = ("tile",)
 _SINGLE = tuple(frozenset((i,)) for i in range(16))
-_AT: dict[tuple[Tile, str | None], dict[Tile, Action]] = {}
-
-
-def _acts_at(target: Tile, part: str | None) -> dict[Tile, Action]:
-    """The cache of play actions onto one position, keyed by the tile played."""
-    d = _AT.get((target, part))
-    if d is None:
-        d = _AT[(target, part)] = {}
-    return d
-
-
 def contribution(kind: int, mask: int, v0: int, v1: int, sniff_ends: bool) -> int:
     """What one layout tile adds to the count (the reference algorithm of RULES.md §1.6)."""
     if kind <= STUB:
@@ -97,6 +87,7 @@ class DominoState(GameState):
     _manual: bool
     _extra: bool
     _both_out: bool
+    _voluntary: bool
     _all_tiles: list[Tile]
     _each: int
     _window: Window | None
@@ -129,6 +120,7 @@ class DominoState(GameState):
         s._manual = rules.claims == "manual"
         s._extra = rules.extra_turn == "double_or_scoring"
         s._both_out = rules.partnership_both_out
+        s._voluntary = rules.voluntary_draw
         s._all_tiles = full_set(rules.tile_set)
         each = rules.tiles_each(n)
         if each * n > len(s._all_tiles):
@@ -366,7 +358,7 @@ class DominoState(GameState):
                 self.count += contribution(pk, pm | pslot, pv0, pv1, se) - contribution(pk, pm, pv0, pv1, se)
                 self._lmask[parent] = pm | pslot
                 self._lpos[parent] = ppos = self._compute_positions(parent)
-                self._lflat[parent] = [(target, p, pv, _acts_at(target, p)) for p, _, pv in ppos]
+                self._lflat[parent] = [(target, p, pv, target.on[p]) for p, _, pv in ppos]
             if tile.double:
                 kind = STUB_DOUBLE if pk == SNIFF_STUB and pslot >= 4 else self._double_kind(inline)
                 v0 = v1 = v
@@ -389,7 +381,7 @@ class DominoState(GameState):
             pos = self._compute_positions(nid)
             self.count += contribution(kind, mask, v0, v1, se)
         self._lpos.append(pos)
-        self._lflat.append([(tile, p, pv, _acts_at(tile, p)) for p, _, pv in pos])
+        self._lflat.append([(tile, p, pv, tile.on[p]) for p, _, pv in pos])
         if pos:
             self._open.append(nid)
         nodes = self._open
@@ -400,8 +392,8 @@ class DominoState(GameState):
         return v
 
     def open_values(self) -> list[int]:
-        """Values of the free playable ends (one per distinct playable part)."""
-        return [v for node in self._open for _, _, v in self._positions(node)]
+        """Values of the free ends where a tile may be played now (one per distinct playable part)."""
+        return [x[2] for x in self._posflat]
 
     # ------------------------------------------------------------------------------ legal moves ----
     def _plays(self, seat: int) -> list[Action]:
@@ -779,12 +771,13 @@ class DominoState(GameState):
         self._ver += 1
 
     def _do_draw(self, seat: int) -> None:
-        forced = not (self.rules.voluntary_draw and self.phase == "play" and self._plays(seat))
+        lead = self.phase == "lead"
+        forced = not (self._voluntary and not lead and self._plays(seat))
         tile = self.boneyard.pop()
         self.hands[seat].append(tile)
         self._draws += 1
-        self.log.append(Event("draw", seat, {"tile": tile.text, "ends": self.open_values(),
-                                             "forced": forced, "lead": self.phase == "lead"}, ("tile",)))
+        self.log.append(Event("draw", seat, {"tile": tile.text, "ends": [x[2] for x in self._posflat],
+                                             "forced": forced, "lead": lead}, _TILE_SECRET))
         self._ver += 1
 
     def _do_pass(self, seat: int) -> None:
