@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from muggins.cli.bench_cmd import bench_command
+from muggins.cli.cribbage import cribbage_app
 from muggins.cli.play_cmd import play_command
 from muggins.cli.replay_cmd import replay_command
 from muggins.cli.rules_cmd import rules_command
@@ -16,6 +17,7 @@ app.command("rules")(rules_command)
 app.command("replay")(replay_command)
 app.command("play")(play_command)
 app.command("bench")(bench_command)
+app.add_typer(cribbage_app, name="cribbage", help="Cribbage tools: count a show hand with its explanation.")
 
 
 def main() -> None:  # pragma: no cover - entry point
