@@ -159,6 +159,8 @@ def play_command(
             if text is None or text in ("quit", "q", "exit"):
                 finish()
                 return
+            if not text:
+                continue
             if text in ("help", "?"):
                 console.print("Type a move as listed (e.g. 5-3 on 5-5), optionally followed by the points you "
                               "announce. 'muggins' calls an opponent's miss; 'quit' stops (and saves with --save).")
