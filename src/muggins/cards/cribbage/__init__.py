@@ -1,1 +1,21 @@
 """Cribbage: the six-card game for two, three- and four-hand forms, five-card cribbage, with muggins."""
+
+from __future__ import annotations
+
+from muggins.cards.cribbage.game import CribbageState, stacked
+from muggins.cards.cribbage.rules import DESCRIPTIONS, PRESETS, CribbageRules, check_players
+from muggins.core.rules import GameSpec, register
+
+SPEC = register(GameSpec(
+    name="cribbage",
+    title="Cribbage",
+    state_type=CribbageState,
+    presets=PRESETS,
+    default_preset="cribbage",
+    min_players=2,
+    max_players=4,
+    check_players=check_players,
+    descriptions=DESCRIPTIONS,
+))
+
+__all__ = ["SPEC", "CribbageRules", "CribbageState", "stacked"]

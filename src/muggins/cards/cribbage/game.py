@@ -1,0 +1,1050 @@
+"""The cribbage state machine (RULES.md §5, §8): the cut for the first deal, the deal, the discards to the
+crib, the starter and his heels, the play, the show, and the muggins rule of ACC Rule 10.
+
+Flow of one hand:
+
+* ``discard`` (a simultaneous phase): every seat lays away its crib cards, in any order;
+* the starter is cut (a chance outcome) as soon as the last discard is down; a jack is his heels;
+* ``play``: from the dealer's left, each player lays a card keeping the count at most 31, or says
+  ``go`` when he cannot (never while he can: the renege rule). Once every other player holding cards has
+  said go, the player of the last card goes on alone while he can. The point for go (or for the last
+  card) belongs to him: it comes with his card when nobody can follow it, otherwise he takes it with his
+  own ``go`` when play comes back to him. 31 scores 2 and ends the series at once. After a series the
+  count starts again from the first seat after the last card's player that still holds cards. The
+  five-card game has one series only;
+* ``show``: each hand is counted by its owner from the dealer's left round to the dealer ("count
+  hand"), then the dealer counts the crib ("count crib").
+
+In manual claim mode every play, scoring go and count carries the points its player announces; an
+opponent may call muggins on what he left out until the next regular action (in the show, until the next
+count). The game ends the moment a side reaches the target, in the play or in the show.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from itertools import combinations
+from typing import Any
+
+from muggins.cards.cribbage.pegging import peg_items, peg_parts
+from muggins.cards.cribbage.rules import SKUNK_NAMES, CribbageRules, check_players
+from muggins.cards.cribbage.show import explain_show, score_show
+from muggins.cards.deck import Card, full_deck, parse_card
+from muggins.core.chance import Chance
+from muggins.core.claims import Window, resolve_call, settle_claim
+from muggins.core.errors import ClaimError, GameOver, IllegalAction, NotYourTurn, RecordError, UnknownAction
+from muggins.core.protocol import Action, Event, GameState
+
+__all__ = ["COUNT_CRIB", "COUNT_HAND", "GO", "CribbageState", "ShowExplanation", "discard_action",
+           "play_action", "stacked"]
+
+DECK: tuple[Card, ...] = tuple(full_deck())
+_BY_TEXT: dict[str, Card] = {c.text: c for c in DECK}
+_PLAY: dict[Card, Action] = {c: Action("play", c) for c in DECK}
+GO = Action("go")
+COUNT_HAND = Action("count", "hand")
+COUNT_CRIB = Action("count", "crib")
+MUGGINS = Action("muggins")
+CLAIM = Action("claim")
+_OPTIONAL = ("muggins", "claim")
+_EMPTY: frozenset[int] = frozenset()
+#: A shown hand or crib: (seat, "hand" or "crib", cards, claim, true points, starter).
+Show = tuple[int, str, tuple[Card, ...], int | None, int, Card]
+_SEATS: tuple[frozenset[int], ...] = tuple(frozenset(i for i in range(4) if m >> i & 1) for m in range(16))
+_DISCARDS: dict[tuple[Card, ...], Action] = {}
+
+
+def play_action(card: Card) -> Action:
+    """The action that lays ``card`` in the play."""
+    return _PLAY[card]
+
+
+def discard_action(cards: Sequence[Card]) -> Action:
+    """The action that lays ``cards`` away to the crib (one canonical action whatever their order)."""
+    key = tuple(sorted(cards, key=_index))
+    a = _DISCARDS.get(key)
+    if a is None:
+        a = _DISCARDS[key] = Action("discard", key)
+    return a
+
+
+def _index(c: Card) -> int:
+    return c.index
+
+
+def _card(text: Any, what: str) -> Card:
+    """A card of a chance outcome; a bad one is a RecordError naming where it was found."""
+    c = _BY_TEXT.get(text) if isinstance(text, str) else None
+    if c is not None:
+        return c
+    try:
+        return parse_card(str(text))
+    except UnknownAction as e:
+        raise RecordError(f"{what}: {e}") from None
+
+
+def _texts(cards: Sequence[Card]) -> list[str]:
+    return [c.text for c in sorted(cards, key=_index)]
+
+
+class ShowExplanation(Event):
+    """An "explain" event: the true count of a shown hand or crib, item by item, as ``explain_show`` says
+    it. Explaining a hand costs about twenty times counting it, and simulations never read it, so the
+    event's data is worked out when it is first read."""
+
+    __slots__ = ("_args", "_filled")
+
+    def __init__(self, seat: int, what: str, cards: tuple[Card, ...], starter: Card, crib: bool) -> None:
+        self.kind = "explain"
+        self.seat = seat
+        self.secret = ()
+        self._args = (what, cards, starter, crib)
+        self._filled: dict[str, Any] | None = None
+
+    @property
+    def data(self) -> dict[str, Any]:
+        if self._filled is None:
+            what, cards, starter, crib = self._args
+            s = explain_show(cards, starter, crib)
+            self._filled = {"what": what, "cards": _texts(cards), "starter": starter.text, "total": s.total,
+                            "explain": s.text, "items": [[name, pts] for name, pts in s.items]}
+        return self._filled
+
+    @data.setter
+    def data(self, value: dict[str, Any]) -> None:
+        self._filled = value
+
+
+class CribbageState(GameState):
+    game = "cribbage"
+    rules: CribbageRules
+    hand_no: int
+    dealer: int
+    phase: str                      # "discard", "play", "show" or "over"
+    turn: int                       # the seat to play or count (-1 while discarding)
+    count: int                      # the running count of the play
+    hands: list[list[Card]]         # the cards each seat holds now
+    kept: list[list[Card]]          # the hand each seat kept for the show (empty until it discards)
+    discards: list[list[Card]]
+    crib: list[Card]
+    pack: list[Card]                # the undealt cards in order; the starter is pack[cut]
+    starter: Card | None
+    _side: list[int]
+    _nsides: int
+    _scores: list[int]
+    _back: list[int]                # the back peg of each side: its score before its last gain
+    _manual: bool
+    _over: bool
+    _winners: frozenset[int]
+    _result: dict[str, Any] | None
+    _window: Window | None
+    _explain_due: Show | None
+    _previous: dict[str, Any] | None
+    _deal_pos: int
+    _crib_dealt: list[Card]
+    _cut: int
+    _to_discard: int                # bit mask of the seats still to lay away
+    _discard_order: list[int]
+    _ranks: list[int]               # ranks of the current series
+    _pile: list[tuple[int, Card]]   # the current series
+    _old_series: list[list[tuple[int, Card]]]
+    _played: list[tuple[int, Card]]
+    _gone: int                      # bit mask of the seats that said go in this series
+    _last: int                      # the seat that laid the last card of this series
+    _go_floor: list[int]            # every card a seat still holds is worth more than this
+    _shown: list[bool]
+    _crib_shown: bool
+    _shows: list[Show]
+    _show_order: list[tuple[int, str]]
+    _show_i: int
+    _hand_hist_start: int
+    _hand_log_start: int
+
+    # ------------------------------------------------------------------------------------ set-up ----
+    @classmethod
+    def new(cls, rules: CribbageRules, num_players: int, chance: Chance) -> CribbageState:
+        check_players(rules, num_players)
+        s = cls.__new__(cls)
+        s.rules = rules
+        s.num_players = n = num_players
+        s.chance = chance
+        s.history = []
+        s.log = []
+        teams = n == 4
+        s._side = [i % 2 for i in range(n)] if teams else list(range(n))
+        s._nsides = 2 if teams else n
+        s._scores = [0] * s._nsides
+        s._back = [0] * s._nsides
+        s._manual = rules.claims == "manual"
+        s._over = False
+        s._winners = frozenset()
+        s._result = None
+        s._window = None
+        s._explain_due = None
+        s.hand_no = 0
+        s._previous = None
+        s.phase = "deal"
+        s.turn = -1
+        s.dealer = s._cut_for_deal()
+        if rules.five_card:
+            pone = (s.dealer + 1) % n
+            s._award(s._side[pone], 3, pone, "three for last")
+        s._start_hand()
+        return s
+
+    def _cut_for_deal(self) -> int:
+        """Each seat cuts a card; the lowest (or highest) rank deals first; tied seats cut again."""
+        seats = list(range(self.num_players))
+        high = self.rules.first_dealer_by == "high"
+        while True:
+            k = len(seats)
+
+            def make(rng: random.Random, k: int = k, seats: list[int] = seats) -> dict[str, Any]:
+                return {"seats": list(seats), "cards": [c.text for c in rng.sample(DECK, k)]}
+
+            out = self.chance.next("cut", make)
+            raw = out.get("cards")
+            if list(out.get("seats", [])) != seats or not isinstance(raw, list) or len(raw) != k:
+                raise RecordError(f"cut outcome {out!r} does not fit seats {seats}")
+            cards = [_card(t, "cut for deal") for t in raw]
+            if len(set(cards)) != k:
+                raise RecordError(f"cut outcome {out!r} repeats a card")
+            self.log.append(Event("cut", None, {"seats": list(seats), "cards": [c.text for c in cards]}))
+            ranks = [c.rank for c in cards]
+            best = max(ranks) if high else min(ranks)
+            tied = [s for s, r in zip(seats, ranks, strict=True) if r == best]
+            if len(tied) == 1:
+                return tied[0]
+            seats = tied
+
+    def _start_hand(self) -> None:
+        r, n = self.rules, self.num_players
+        self.hand_no += 1
+        dealer = self.dealer
+        each, to_crib = r.cards_each, r.crib_dealt
+
+        def make(rng: random.Random) -> dict[str, Any]:
+            deck = list(DECK)
+            rng.shuffle(deck)
+            hands: list[list[str]] = [[] for _ in range(n)]
+            i = 0
+            for _ in range(each):  # one at a time from the dealer's left, the dealer last
+                for k in range(1, n + 1):
+                    hands[(dealer + k) % n].append(deck[i].text)
+                    i += 1
+            return {"hands": hands, "crib": [c.text for c in deck[i:i + to_crib]],
+                    "pack": [c.text for c in deck[i + to_crib:]]}
+
+        self._deal_pos = self.chance.position
+        out = self.chance.next("deal", make)
+        try:
+            hands = [[_card(t, "deal") for t in h] for h in out["hands"]]
+            crib = [_card(t, "deal") for t in out.get("crib", [])]
+            pack = [_card(t, "deal") for t in out["pack"]]
+        except (KeyError, TypeError):
+            raise RecordError(f"a deal outcome holds 'hands', 'crib' and 'pack'; got {sorted(out)}") from None
+        if len(hands) != n or any(len(h) != each for h in hands) or len(crib) != to_crib:
+            raise RecordError(f"a deal gives {n} hands of {each} cards and {to_crib} card(s) to the crib")
+        seen = {c for h in hands for c in h}
+        seen.update(crib)
+        seen.update(pack)
+        if len(seen) != 52 or len(pack) != 52 - n * each - to_crib:
+            raise RecordError("a deal must hold every card of the pack exactly once")
+        self.hands = [sorted(h, key=_index) for h in hands]
+        self.kept = [[] for _ in range(n)]
+        self.discards = [[] for _ in range(n)]
+        self._crib_dealt = crib
+        self.crib = list(crib)
+        self.pack = pack
+        self.starter = None
+        self._cut = -1
+        self._to_discard = (1 << n) - 1
+        self._discard_order = []
+        self.phase = "discard"
+        self.turn = -1
+        self.count = 0
+        self._ranks = []
+        self._pile = []
+        self._old_series = []
+        self._played = []
+        self._gone = 0
+        self._last = -1
+        self._go_floor = [0] * n
+        self._shown = [False] * n
+        self._crib_shown = False
+        self._shows = []
+        self._show_order = []
+        self._show_i = 0
+        self._hand_hist_start = len(self.history)
+        self._hand_log_start = len(self.log)
+        self.log.append(Event("deal", dealer, {"hand": self.hand_no, "dealer": dealer, "cards_each": each,
+                                               "crib_dealt": to_crib}))
+        for s in range(n):
+            self.log.append(Event("dealt", s, {"cards": _texts(self.hands[s]), "count": each}, ("cards",)))
+
+    # ------------------------------------------------------------------------------ who acts ----
+    def to_act(self) -> frozenset[int]:
+        if self._over:
+            return _EMPTY
+        w = self._window
+        base = self.waiting_for()
+        if w is None:
+            return base
+        seats = {s for s in range(self.num_players) if self._side[s] != w.scorer_side}
+        seats.update(base)
+        if w.may_claim:
+            seats.add(w.scorer)
+        return frozenset(seats)
+
+    def waiting_for(self) -> frozenset[int]:
+        if self._over:
+            return _EMPTY
+        if self.phase == "discard":
+            return _SEATS[self._to_discard]
+        return _SEATS[1 << self.turn]
+
+    def _regular(self, seat: int) -> list[Action]:
+        """The legal moves of ``seat`` other than muggins calls and late claims."""
+        phase = self.phase
+        if phase == "play":
+            if seat != self.turn:
+                return []
+            room = 31 - self.count
+            out = [_PLAY[c] for c in self.hands[seat] if c.value <= room]
+            return out if out else [GO]
+        if phase == "discard":
+            if not self._to_discard >> seat & 1:
+                return []
+            return [discard_action(t) for t in combinations(self.hands[seat], self.rules.discard_each)]
+        if phase == "show" and seat == self.turn:
+            return [COUNT_CRIB if self._show_order[self._show_i][1] == "crib" else COUNT_HAND]
+        return []
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if self._over:
+            return []
+        out = self._regular(seat)
+        w = self._window
+        if w is not None:
+            if self._side[seat] != w.scorer_side:
+                out.append(MUGGINS)
+            elif seat == w.scorer and w.may_claim:
+                out.append(CLAIM)
+        return out
+
+    def _next_active(self, seat: int) -> int:
+        """The first seat after ``seat`` (not ``seat`` itself) that holds cards and has not said go."""
+        n = self.num_players
+        hands = self.hands
+        gone = self._gone
+        t = seat
+        for _ in range(n - 1):
+            t += 1
+            if t == n:
+                t = 0
+            if hands[t] and not gone >> t & 1:
+                return t
+        return -1
+
+    def _can_play(self, cards: Sequence[Card], count: int) -> bool:
+        room = 31 - count
+        return any(c.value <= room for c in cards)
+
+    def claim_for(self, seat: int, action: Action) -> int:
+        """The points ``action`` scores for ``seat`` now: what a perfect player announces with it."""
+        if self._over or not 0 <= seat < self.num_players:
+            return 0
+        kind = action.kind
+        phase = self.phase
+        if kind == "play" and phase == "play" and seat == self.turn:
+            card = action.subject
+            hand = self.hands[seat]
+            if card not in hand or card.value > 31 - self.count:
+                return 0
+            count = self.count + card.value
+            a, b, c = peg_parts([*self._ranks, card.rank], count)
+            pts = a + b + c
+            if count < 31 and self._next_active(seat) < 0 and \
+                    not self._can_play([x for x in hand if x is not card], count):
+                pts += 1
+            return pts
+        if kind == "go":
+            return 1 if phase == "play" and seat == self.turn == self._last else 0
+        if kind == "count" and phase == "show" and seat == self.turn:
+            if self._show_order[self._show_i][1] == "crib":
+                return score_show(self.crib, self.starter, True)
+            return score_show(self.kept[seat], self.starter)
+        if kind == "claim":
+            w = self._window
+            return w.missed if w is not None and w.scorer == seat and w.may_claim else 0
+        return 0
+
+    def muggable(self, seat: int) -> int:
+        w = self._window
+        if w is None or self._over or self._side[seat] == w.scorer_side:
+            return 0
+        return w.missed
+
+    # ------------------------------------------------------------------------------------ apply ----
+    def apply(self, seat: int, action: Action) -> None:
+        if self._over:
+            raise GameOver("the game is over")
+        if not 0 <= seat < self.num_players:
+            raise NotYourTurn(f"there is no seat {seat}")
+        kind = action[0]
+        if kind == "muggins":
+            self._call(seat, action.claim)
+            return
+        if kind == "claim":
+            self._late_claim(seat, action.claim)
+            return
+        claim = action.claim
+        phase = self.phase
+        if phase == "play":
+            if seat != self.turn:
+                raise NotYourTurn(f"it is seat {self.turn}'s turn to play, not seat {seat}'s")
+            hand = self.hands[seat]
+            if kind == "play":
+                card = action.subject
+                if not isinstance(card, Card) or action.target is not None or action.part is not None:
+                    raise IllegalAction("a play names one card, like 'play 5H'")
+                if card not in hand:
+                    raise IllegalAction(f"seat {seat} does not hold {card}")
+                if card.value > 31 - self.count:
+                    raise IllegalAction(f"{card} would take the count past 31 (the count is {self.count})")
+                self._check_claim(claim)
+                self._close_window()
+                self.history.append((seat, action))
+                self._do_play(seat, hand, card, claim)
+                return
+            if kind == "go":
+                if action.subject is not None or action.target is not None or action.part is not None:
+                    raise IllegalAction("'go' takes no card")
+                room = 31 - self.count
+                able = [c for c in hand if c.value <= room]
+                if able:
+                    raise IllegalAction(f"you can play {' '.join(c.text for c in able)}: a player who can "
+                                        f"play must play (there is no go while a card fits; count "
+                                        f"{self.count})")
+                self._check_claim(claim)
+                self._close_window()
+                self.history.append((seat, action))
+                self._do_go(seat, hand, claim)
+                return
+            raise IllegalAction(f"in the play you lay a card or say go, not {kind!r}")
+        if phase == "discard":
+            if kind != "discard":
+                raise IllegalAction(f"every player first lays away to the crib ('discard ...'), not {kind!r}")
+            if not self._to_discard >> seat & 1:
+                raise NotYourTurn(f"seat {seat} has already laid away to the crib")
+            cards = self._discard_cards(seat, action)
+            if claim is not None:
+                raise ClaimError("a discard scores nothing; it carries no claim")
+            self._close_window()
+            canonical = discard_action(cards)
+            self.history.append((seat, canonical))
+            self._do_discard(seat, canonical.subject)
+            return
+        if phase == "show":
+            if kind != "count":
+                raise IllegalAction(f"it is the show: the next move is a count, not {kind!r}")
+            owner, what = self._show_order[self._show_i]
+            if seat != owner:
+                raise NotYourTurn(f"seat {owner} counts {'the crib' if what == 'crib' else 'his hand'} next")
+            if action.subject not in (what, None) or action.target is not None or action.part is not None:
+                raise IllegalAction(f"seat {seat} counts {'the crib' if what == 'crib' else 'his hand'} now: "
+                                    f"'count {what}'")
+            self._check_claim(claim)
+            self._close_window()
+            self.history.append((seat, COUNT_CRIB.with_claim(claim) if what == "crib"
+                                 else COUNT_HAND.with_claim(claim)))
+            self._do_count(seat, what, claim)
+            return
+        raise IllegalAction(f"no move is possible in phase {phase!r}")
+
+    def _check_claim(self, claim: int | None) -> None:
+        if claim is None:
+            return
+        if not self._manual:
+            raise ClaimError("points are scored automatically in this game; do not announce them "
+                             "(the option claims=manual turns the muggins rule on)")
+        if not isinstance(claim, int) or isinstance(claim, bool) or claim < 0:
+            raise ClaimError(f"a claim is a number of points, not {claim!r}")
+
+    def _discard_cards(self, seat: int, action: Action) -> tuple[Card, ...]:
+        k = self.rules.discard_each
+        cards = action.subject
+        if isinstance(cards, Card):
+            cards = (cards,)
+        if not isinstance(cards, (tuple, list)) or not all(isinstance(c, Card) for c in cards) \
+                or action.target is not None or action.part is not None:
+            raise IllegalAction(f"a discard names {k} card(s), like 'discard {'5H 6D' if k == 2 else '5H'}'")
+        if len(cards) != k:
+            raise IllegalAction(f"lay away exactly {k} card(s) to the crib, not {len(cards)}")
+        if len(set(cards)) != len(cards):
+            raise IllegalAction("a discard names each card once")
+        for c in cards:
+            if c not in self.hands[seat]:
+                raise IllegalAction(f"seat {seat} does not hold {c}")
+        return tuple(cards)
+
+    # ---------------------------------------------------------------------------------- scoring ----
+    def _award(self, side: int, points: int, seat: int | None, reason: str) -> None:
+        if points == 0:
+            return
+        if points > 0:
+            self._back[side] = self._scores[side]
+        self._scores[side] += points
+        self.log.append(Event("score", seat, {"side": side, "points": points, "reason": reason}))
+        if points > 0 and self._scores[side] >= self.rules.target and not self._over:
+            self._finish(side)
+
+    def _score_move(self, seat: int, points: int, claim: int | None, reason: str) -> None:
+        """Credit the points of a move: all of them in auto mode; in manual mode what was announced (if
+        not more than the truth), and open the muggins window on the rest."""
+        side = self._side[seat]
+        if not self._manual:
+            if points:
+                self._award(side, points, seat, reason)
+            return
+        awarded, missed, over = settle_claim(points, claim)
+        if claim is not None:
+            self.log.append(Event("claim", seat, {"points": claim}))
+        if over:
+            self._over_claim(seat, claim or 0)
+            if self._over:
+                return
+        if awarded:
+            self._award(side, awarded, seat, reason)
+            if self._over:
+                return
+        self._window = Window(seat, side, missed, claim, reason,
+                              self.rules.claim_timing == "lenient" and claim is None)
+
+    def _finish(self, side: int) -> None:
+        self._flush_explain()
+        self._window = None
+        self._over = True
+        self.phase = "over"
+        self._winners = frozenset(s for s in range(self.num_players) if self._side[s] == side)
+        r = self.rules
+        losers: list[dict[str, Any]] = []
+        for o in range(self._nsides):
+            if o != side:
+                level = r.skunk_level(self._scores[o])
+                losers.append({"side": o, "score": self._scores[o], "result": SKUNK_NAMES[level],
+                               "game_points": r.game_points(level)})
+        self._result = {"winner_side": side, "losers": losers,
+                        "game_points": max(int(x["game_points"]) for x in losers)}
+        self.log.append(Event("game_end", None, {"winners": sorted(self._winners),
+                                                 "scores": list(self._scores), **self._result}))
+
+    def _flush_explain(self) -> None:
+        """In manual mode the true count of a show is told once its window has closed."""
+        due = self._explain_due
+        if due is not None:
+            self._explain_due = None
+            seat, what, cards, _, _, starter = due
+            self.log.append(ShowExplanation(seat, what, cards, starter, what == "crib"))
+
+    def _close_window(self) -> None:
+        w = self._window
+        if w is not None:
+            if w.missed > 0:
+                self.log.append(Event("missed", w.scorer, {"side": w.scorer_side, "points": w.missed,
+                                                           "reason": w.reason}))
+            self._window = None
+        if self._explain_due is not None:
+            self._flush_explain()
+
+    def _call(self, seat: int, amount: int | None) -> None:
+        w = self._window
+        if w is None:
+            raise ClaimError("no muggins window is open: a call must come before the next move "
+                             "(in the show, before the next count)")
+        if self._side[seat] == w.scorer_side:
+            raise ClaimError("you cannot call muggins on your own side")
+        if amount is not None and (not isinstance(amount, int) or isinstance(amount, bool) or amount < 0):
+            raise ClaimError(f"a muggins call names a number of points, not {amount!r}")
+        r = self.rules
+        res = resolve_call(w, amount, r.muggins, r.false_call_penalty, r.false_call_points)
+        self.history.append((seat, Action("muggins", claim=amount)))
+        self._window = None
+        self.log.append(Event("muggins", seat, {"on": w.scorer, "outcome": res.outcome,
+                                                "points": res.caller_gain, "named": amount,
+                                                "missed": w.missed, "reason": w.reason}))
+        self._flush_explain()
+        cside = self._side[seat]
+        if res.scorer_loss:
+            self._award(w.scorer_side, -res.scorer_loss, w.scorer, "mugged")
+        if res.caller_penalty:
+            self._award(cside, -res.caller_penalty, seat, "false call")
+        if res.scorer_award and not self._over:
+            self._award(w.scorer_side, res.scorer_award, w.scorer, "false call")
+        if res.caller_gain and not self._over:
+            self._award(cside, res.caller_gain, seat, "muggins")
+        if res.outcome in ("steal", "steal_and_deduct") and w.missed > res.caller_gain:
+            self.log.append(Event("missed", w.scorer, {"side": w.scorer_side,
+                                                       "points": w.missed - res.caller_gain,
+                                                       "reason": w.reason}))
+
+    def _late_claim(self, seat: int, amount: int | None) -> None:
+        w = self._window
+        if w is None or seat != w.scorer or not w.may_claim:
+            raise ClaimError("there is nothing for you to claim now")
+        if amount is None or not isinstance(amount, int) or isinstance(amount, bool) or amount < 0:
+            raise ClaimError("a claim names its points, like 'claim 2'")
+        self.history.append((seat, Action("claim", claim=amount)))
+        w.may_claim = False
+        w.claimed = amount
+        self.log.append(Event("claim", seat, {"points": amount, "late": True}))
+        if amount <= w.missed:
+            w.missed -= amount
+            self._award(w.scorer_side, amount, seat, w.reason)
+        else:
+            self._over_claim(seat, amount)
+
+    def _over_claim(self, seat: int, amount: int) -> None:
+        self.log.append(Event("over_claim", seat, {"points": amount}))
+        if self.rules.over_claim == "opponent_scores":
+            n = self.num_players
+            for k in range(1, n):
+                o = (seat + k) % n
+                if self._side[o] != self._side[seat]:
+                    self._award(self._side[o], amount, o, "over-claim penalty")
+                    return
+
+    # ------------------------------------------------------------------------------------ moves ----
+    def _do_discard(self, seat: int, cards: tuple[Card, ...]) -> None:
+        hand = self.hands[seat]
+        for c in cards:
+            hand.remove(c)
+        self.discards[seat] = list(cards)
+        self.kept[seat] = hand[:]
+        self.crib.extend(cards)
+        self._to_discard &= ~(1 << seat)
+        self._discard_order.append(seat)
+        self.log.append(Event("discard", seat, {"cards": [c.text for c in cards], "count": len(cards)},
+                              ("cards",)))
+        if not self._to_discard:
+            self._cut_starter()
+
+    def _cut_starter(self) -> None:
+        """The pone cuts the pack (at least four cards in each packet) and the dealer turns the top card
+        of the lower packet. A jack is his heels: 2 to the dealer at once."""
+        pack = self.pack
+        m = len(pack)
+
+        def make(rng: random.Random) -> dict[str, Any]:
+            k = rng.randint(4, m - 4)
+            return {"cut": k, "card": pack[k].text}
+
+        out = self.chance.next("starter", make)
+        k = out.get("cut")
+        if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < m:
+            raise RecordError(f"a starter cut is a position 0-{m - 1} in the pack; got {k!r}")
+        starter = pack[k]
+        if "card" in out and _card(out["card"], "starter") is not starter:
+            raise RecordError(f"the cut at {k} turns {starter}, not {out['card']}")
+        self._cut = k
+        self.starter = starter
+        self.log.append(Event("starter", None, {"card": starter.text, "cut": k}))
+        dealer = self.dealer
+        self.phase = "play"
+        self.turn = (dealer + 1) % self.num_players
+        if starter.rank == 11:
+            side = self._side[dealer]
+            if self._manual and self.rules.mug_his_heels:
+                self.log.append(Event("his_heels", dealer, {"card": starter.text}))
+                self._window = Window(dealer, side, 2, None, "his heels", True)
+            else:
+                self._award(side, 2, dealer, "his heels")
+
+    def _do_play(self, seat: int, hand: list[Card], card: Card, claim: int | None) -> None:
+        hand.remove(card)
+        count = self.count + card.value
+        self.count = count
+        ranks = self._ranks
+        ranks.append(card.rank)
+        self._pile.append((seat, card))
+        self._played.append((seat, card))
+        self._last = seat
+        a, b, c = peg_parts(ranks, count)
+        pts = a + b + c
+        go = 0
+        nxt = -1
+        if count < 31:
+            nxt = self._next_active(seat)
+            if nxt < 0:
+                room = 31 - count
+                for x in hand:
+                    if x.value <= room:
+                        nxt = seat
+                        break
+                else:  # nobody can follow: the go (or last card) comes with this card
+                    go = 1
+                    if hand:
+                        self._go_floor[seat] = max(self._go_floor[seat], room)
+        pts += go
+        data: dict[str, Any] = {"card": card.text, "count": count}
+        if not self._manual:
+            data["points"] = pts
+            if pts:
+                data["items"] = peg_items(ranks, count, go, not any(self.hands))
+        self.log.append(Event("play", seat, data))
+        if pts or self._manual:
+            self._score_move(seat, pts, claim, "play")
+            if self._over:
+                return
+        if nxt < 0:
+            self._end_series(seat)
+        else:
+            self.turn = nxt
+
+    def _do_go(self, seat: int, hand: list[Card], claim: int | None) -> None:
+        count = self.count
+        if hand:
+            self._go_floor[seat] = max(self._go_floor[seat], 31 - count)
+        if seat == self._last:  # every other player has gone: the last card's player takes the point
+            self.log.append(Event("go", seat, {"count": count, "takes": "last card" if not any(self.hands)
+                                               else "go"}))
+            self._score_move(seat, 1, claim, "go")
+            if not self._over:
+                self._end_series(seat)
+            return
+        self._gone |= 1 << seat
+        self.log.append(Event("go", seat, {"count": count}))
+        if claim is not None:  # announcing points for a go that scores nothing
+            self._score_move(seat, 0, claim, "go")
+            if self._over:
+                return
+        t = self._next_active(seat)
+        self.turn = t if t >= 0 else self._last
+
+    def _end_series(self, last: int) -> None:
+        self.log.append(Event("reset", None, {"count": self.count, "last": last}))
+        self.count = 0
+        self._ranks = []
+        self._old_series.append(self._pile)
+        self._pile = []
+        self._gone = 0
+        self._last = -1
+        if not self.rules.five_card:
+            n = self.num_players
+            t = last
+            for _ in range(n):
+                t = t + 1 if t + 1 < n else 0
+                if self.hands[t]:
+                    self.turn = t
+                    return
+        self._start_show()
+
+    def _start_show(self) -> None:
+        n, d = self.num_players, self.dealer
+        self.phase = "show"
+        self._show_order = [((d + k) % n, "hand") for k in range(1, n + 1)] + [(d, "crib")]
+        self._show_i = 0
+        self.turn = self._show_order[0][0]
+        self.log.append(Event("show_start", None, {"order": [[s, w] for s, w in self._show_order]}))
+
+    def _do_count(self, seat: int, what: str, claim: int | None) -> None:
+        starter = self.starter
+        assert starter is not None
+        crib = what == "crib"
+        cards = tuple(self.crib if crib else self.kept[seat])
+        pts = score_show(cards, starter, crib)
+        if crib:
+            self._crib_shown = True
+        else:
+            self._shown[seat] = True
+        data: dict[str, Any] = {"what": what, "cards": _texts(cards), "starter": starter.text}
+        manual = self._manual
+        if not manual:
+            data["points"] = pts
+        self.log.append(Event("show", seat, data))
+        show = (seat, what, cards, claim, pts, starter)
+        self._shows.append(show)
+        if manual:
+            self._explain_due = show
+        else:
+            self.log.append(ShowExplanation(seat, what, cards, starter, crib))
+        self._score_move(seat, pts, claim, what)
+        if self._over:
+            return
+        self._show_i += 1
+        if self._show_i < len(self._show_order):
+            self.turn = self._show_order[self._show_i][0]
+            return
+        self._previous = {"hand": self.hand_no, "dealer": self.dealer, "starter": starter,
+                          "shows": self._shows}
+        self.dealer = (self.dealer + 1) % self.num_players
+        self._start_hand()
+
+    # ------------------------------------------------------------------------------- outcome ----
+    def is_over(self) -> bool:
+        return self._over
+
+    def winners(self) -> frozenset[int]:
+        return self._winners
+
+    def side_of(self, seat: int) -> int:
+        return self._side[seat]
+
+    @property
+    def num_sides(self) -> int:
+        return self._nsides
+
+    def side_scores(self) -> list[int]:
+        return list(self._scores)
+
+    @property
+    def result(self) -> dict[str, Any] | None:
+        """Once the game is over: the winning side and, for each losing side, its score, whether it was
+        skunked and the game points the win is worth against it."""
+        return self._result
+
+    # --------------------------------------------------------------------------------- copies ----
+    def clone(self) -> CribbageState:
+        c = CribbageState.__new__(CribbageState)
+        c.__dict__.update(self.__dict__)
+        c.chance = self.chance.copy()
+        c.history = self.history[:]
+        c.log = self.log[:]
+        c._scores = self._scores[:]
+        c._back = self._back[:]
+        c.hands = [h[:] for h in self.hands]
+        c.kept = self.kept[:]          # each kept hand is replaced, never changed in place
+        c.discards = self.discards[:]
+        c.crib = self.crib[:]
+        c._discard_order = self._discard_order[:]
+        c._ranks = self._ranks[:]
+        c._pile = self._pile[:]
+        c._old_series = self._old_series[:]
+        c._played = self._played[:]
+        c._go_floor = self._go_floor[:]
+        c._shown = self._shown[:]
+        c._shows = self._shows[:]
+        c._window = self._window.copy() if self._window is not None else None
+        return c
+
+    def _hidden_from(self, seat: int) -> tuple[list[Card], list[tuple[int, str, int, int]]]:
+        """The cards ``seat`` cannot see, and the places they fill: (owner, part, how many, floor)
+        where part is "held", "discards", "crib" or "pack" and every held card's value is above floor
+        (a player who said go at count c held nothing of 31 - c or less)."""
+        n = self.num_players
+        slots: list[tuple[int, str, int, int]] = []
+        for s in range(n):
+            if s == seat:
+                continue
+            if not self._shown[s] and self.hands[s]:
+                slots.append((s, "held", len(self.hands[s]), self._go_floor[s]))
+            if not self._crib_shown and self.discards[s]:
+                slots.append((s, "discards", len(self.discards[s]), 0))
+        if not self._crib_shown and self._crib_dealt:
+            slots.append((-1, "crib", len(self._crib_dealt), 0))
+        hidden_set: set[Card] = set(self.pack)
+        if self.starter is not None:
+            hidden_set.discard(self.starter)
+        slots.append((-1, "pack", len(hidden_set), 0))
+        for s, part, _, _ in slots:
+            if part == "held":
+                hidden_set.update(self.hands[s])
+            elif part == "discards":
+                hidden_set.update(self.discards[s])
+            elif part == "crib":
+                hidden_set.update(self._crib_dealt)
+        return sorted(hidden_set, key=_index), slots
+
+    def sample_hidden(self, seat: int, rng: random.Random) -> CribbageState:
+        """Deal the cards ``seat`` cannot see (other hands, their discards, the crib card, the pack)
+        afresh, keeping what ``seat`` has learned: a player who said go held no card that fitted then.
+        The sample is a whole game: its deal outcome and the other seats' discards are rewritten, so it
+        replays from its own record."""
+        c = self.clone()
+        c.chance = self.chance.fork(rng)
+        hidden, slots = self._hidden_from(seat)
+        pool = hidden[:]
+        rng.shuffle(pool)
+        fill: dict[tuple[int, str], list[Card]] = {}
+        # the most constrained hands first: the allowed sets are nested, so this never gets stuck
+        for s, part, k, floor in sorted(slots, key=lambda x: -x[3]):
+            if floor > 0:
+                ok = [x for x in pool if x.value > floor]
+                if len(ok) < k:  # cannot happen for a reachable state; keep the counts right regardless
+                    ok = pool[:]
+                chosen = ok[:k]
+                taken = set(chosen)
+                pool = [x for x in pool if x not in taken]
+            else:
+                chosen, pool = pool[:k], pool[k:]
+            fill[(s, part)] = chosen
+        n = self.num_players
+        for s in range(n):
+            if (s, "held") in fill:
+                c.hands[s] = sorted(fill[(s, "held")], key=_index)
+            if (s, "discards") in fill:
+                c.discards[s] = fill[(s, "discards")]
+            if not self._to_discard >> s & 1 and s != seat and not self._shown[s]:
+                c.kept[s] = sorted([x for t, x in self._played if t == s] + c.hands[s], key=_index)
+        if (-1, "crib") in fill:
+            c._crib_dealt = fill[(-1, "crib")]
+        c.crib = list(c._crib_dealt)
+        for s in self._discard_order:
+            c.crib.extend(c.discards[s])
+        pack = fill[(-1, "pack")]
+        if self.starter is not None:
+            pack = pack[:self._cut] + [self.starter] + pack[self._cut:]
+        c.pack = pack
+        # rewrite the record of this hand so that the sample is a game of its own
+        dealt = []
+        for s in range(n):
+            if s == seat:
+                dealt.append(list(self.chance.outcomes[self._deal_pos]["hands"][s]))
+            else:
+                mine = [x for t, x in self._played if t == s] + c.hands[s] + c.discards[s]
+                dealt.append(_texts(mine))
+        c.chance.outcomes[self._deal_pos] = {"kind": "deal", "hands": dealt,
+                                             "crib": [x.text for x in c._crib_dealt],
+                                             "pack": [x.text for x in pack]}
+        for i in range(self._hand_hist_start, len(c.history)):
+            s, a = c.history[i]
+            if a.kind == "discard" and s != seat:
+                c.history[i] = (s, discard_action(c.discards[s]))
+        for i in range(self._hand_log_start, len(c.log)):
+            e = c.log[i]
+            if e.seat is not None and e.seat != seat and e.kind in ("dealt", "discard"):
+                s = e.seat
+                cards = dealt[s] if e.kind == "dealt" else [x.text for x in discard_action(c.discards[s]).subject]
+                c.log[i] = Event(e.kind, s, {**e.data, "cards": cards}, e.secret)
+        return c
+
+    # -------------------------------------------------------------------------------- notation ----
+    def format_action(self, action: Action) -> str:
+        k = action.kind
+        if k == "play":
+            return f"play {action.subject.text}"
+        if k == "discard":
+            return "discard " + " ".join(c.text for c in sorted(action.subject, key=_index))
+        if k == "count":
+            return f"count {action.subject or 'hand'}"
+        return str(k)
+
+    def parse_action(self, text: str, seat: int | None = None) -> Action:
+        words = text.strip().replace(",", " ").split()
+        if not words:
+            raise UnknownAction("empty move")
+        head = words[0].lower()
+        if head in ("muggins", "claim"):
+            claim = None
+            if len(words) == 2 and words[1].isdigit():
+                claim = int(words[1])
+            elif len(words) != 1:
+                raise UnknownAction(f"cannot read {text!r}; write '{head}' or '{head} 2'")
+            return Action(head, claim=claim)
+        if head == "go":
+            if len(words) != 1:
+                raise UnknownAction(f"cannot read {text!r}; 'go' takes nothing after it")
+            return GO
+        if head in ("count", "show"):
+            if len(words) == 1:
+                if self.phase == "show" and self._show_order[self._show_i][1] == "crib" and \
+                        (seat is None or seat == self.turn):
+                    return COUNT_CRIB
+                return COUNT_HAND
+            if len(words) == 2 and words[1].lower() in ("hand", "crib"):
+                return COUNT_CRIB if words[1].lower() == "crib" else COUNT_HAND
+            raise UnknownAction(f"cannot read {text!r}; write 'count hand' or 'count crib'")
+        if head in ("discard", "crib", "lay"):
+            if len(words) < 2:
+                raise UnknownAction("name the cards to lay away, like 'discard 5H 6D'")
+            return discard_action([parse_card(w) for w in words[1:]])
+        if head == "play":
+            words = words[1:]
+        if len(words) != 1:
+            raise UnknownAction(f"cannot read {text!r}; write a play like 'play 5H' (or just '5H')")
+        return _PLAY[parse_card(words[0])]
+
+    # ------------------------------------------------------------------------------------ views ----
+    def _show_view(self, show: Show) -> dict[str, Any]:
+        seat, what, cards, claim, _, starter = show
+        v: dict[str, Any] = {"seat": seat, "what": what, "cards": _texts(cards)}
+        if self._manual:
+            v["claim"] = claim
+        if show is not self._explain_due:  # a count under an open window keeps its truth to itself
+            s = explain_show(cards, starter, what == "crib")
+            v["total"] = s.total
+            v["explain"] = s.text
+        return v
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        r = self.rules
+        n = self.num_players
+        w = self._window
+        starter = self.starter
+        v: dict[str, Any] = {
+            "game": self.game, "preset": r.preset, "seat": seat, "players": n, "sides": list(self._side),
+            "scores": list(self._scores),
+            "board": [{"front": f, "back": b} for f, b in zip(self._scores, self._back, strict=True)],
+            "target": r.target, "hand": self.hand_no, "dealer": self.dealer, "phase": self.phase,
+            "turn": None if self._over or self.phase == "discard" else self.turn,
+            "to_act": sorted(self.to_act()), "waiting_for": sorted(self.waiting_for()),
+            "hand_sizes": [len(h) for h in self.hands],
+            "discarded": [not self._to_discard >> s & 1 for s in range(n)],
+            "crib_size": len(self.crib), "crib": _texts(self.crib) if self._crib_shown else None,
+            "starter": starter.text if starter is not None else None,
+            "count": self.count,
+            "pile": [{"seat": s, "card": c.text} for s, c in self._pile],
+            "series": [[{"seat": s, "card": c.text} for s, c in p] for p in self._old_series],
+            "gone": [s for s in range(n) if self._gone >> s & 1],
+            "last_player": None if self._last < 0 else self._last,
+            "shows": [self._show_view(x) for x in self._shows],
+            "claims": r.claims, "window": w.public() if w is not None else None,
+            "over": self._over, "winners": sorted(self._winners), "result": self._result,
+        }
+        prev = self._previous
+        if prev is not None:
+            v["previous_hand"] = {"hand": prev["hand"], "dealer": prev["dealer"],
+                                  "starter": prev["starter"].text,
+                                  "shows": [self._show_view(x) for x in prev["shows"]]}
+        if seat is not None:
+            v["my_hand"] = _texts(self.hands[seat])
+            v["my_kept"] = _texts(self.kept[seat])
+            v["my_discards"] = _texts(self.discards[seat])
+            v["legal"] = [self.format_action(a) for a in self.legal_actions(seat)]
+        return v
+
+
+def stacked(rules: CribbageRules, hands: Sequence[Sequence[str]], starter: str, dealer: int = 0,
+            crib: Sequence[str] = (), seed: int | None = 0) -> CribbageState:
+    """A game whose first deal is fixed: ``hands`` by seat (six cards each for two players, five
+    otherwise), ``crib`` the card dealt to the crib in the three-hand game, ``starter`` the card the cut
+    turns up, and ``dealer`` the first dealer. Later deals come from ``seed``. For teaching positions,
+    puzzles and tests; the result is an ordinary game with an ordinary record."""
+    n = rules.players
+    if len(hands) != n:
+        raise IllegalAction(f"{rules.preset} deals {n} hands, not {len(hands)}")
+    if not 0 <= dealer < n:
+        raise IllegalAction(f"there is no seat {dealer} to deal")
+    dealt = [[parse_card(t).text for t in h] for h in hands]
+    crib_cards = [parse_card(t).text for t in crib]
+    top = parse_card(starter).text
+    named = [t for h in dealt for t in h] + crib_cards + [top]
+    if len(set(named)) != len(named):
+        raise IllegalAction("a card is named twice")
+    rest = [c.text for c in DECK if c.text not in named]
+    pack = rest[:4] + [top] + rest[4:]
+    order = list(range(1, 14)) if rules.first_dealer_by == "low" else list(range(13, 0, -1))
+    cut = ["" for _ in range(n)]
+    cut[dealer] = Card.of(order[0], "C").text
+    k = 1
+    for s in range(n):
+        if s != dealer:
+            cut[s] = Card.of(order[k], "C").text
+            k += 1
+    outcomes: list[dict[str, Any]] = [
+        {"kind": "cut", "seats": list(range(n)), "cards": cut},
+        {"kind": "deal", "hands": dealt, "crib": crib_cards, "pack": pack},
+        {"kind": "starter", "cut": 4, "card": top},
+    ]
+    return CribbageState.new(rules, n, Chance(outcomes=outcomes, seed=seed))
