@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from itertools import combinations, combinations_with_replacement, pairwise
 
 import pytest
-from cribbage_scorer import cribbage_scorer as peer
+from cribbage_scorer import cribbage_scorer as peer  # type: ignore[import-untyped]
 from hypothesis import given
 from hypothesis import strategies as st
 
