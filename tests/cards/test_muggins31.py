@@ -629,7 +629,8 @@ def test_parse_and_format() -> None:
     assert st.parse_action("muggins 10") == Action("muggins", claim=10)
     assert st.parse_action("claim 1") == Action("claim", claim=1)
     assert st.format_action(Action("play", kh)) == "play KH"
-    for text in ("", "play", "play ZZ", "claim", "go now", "muggins ten", "play KH QH"):
+    assert st.parse_action("claim") == Action("claim")  # a record keeps the amount apart
+    for text in ("", "play", "play ZZ", "go now", "muggins ten", "play KH QH"):
         with pytest.raises(UnknownAction):
             st.parse_action(text)
     for a in st.legal_actions(0):

@@ -234,13 +234,14 @@ class CardMugginsState(GameState):
             pts = 0
         if hit:
             return pts, (r.last_points if r.thirty_one_plus_last else 0), True
-        left = len(self.hands[seat]) - 1
-        stays = left > 0 or (r.draw_after_play and bool(self.stock))
+        stays = len(self.hands[seat]) > 1 or (r.draw_after_play and bool(self.stock))
+        if stays and not self._final and not r.close_after_others_pass:
+            return pts, 0, False  # a play restarts the circuit of gos
         others = [s for s in range(self.num_players) if s != seat and self.hands[s]]
         if not others and not stays:
             closes = True  # the last card of the round
         elif not self._final and not r.close_after_others_pass:
-            closes = False  # a play restarts the circuit of gos
+            closes = False
         else:
             if r.close_after_others_pass and others:
                 need = others
@@ -645,8 +646,6 @@ class CardMugginsState(GameState):
                 claim = int(words[1])
             elif len(words) != 1:
                 raise UnknownAction(f"cannot read {text!r}; write '{head}' or '{head} 10'")
-            if head == "claim" and claim is None:
-                raise UnknownAction("a claim names its points, like 'claim 1'")
             return Action(head, claim=claim)
         if head == "play":
             words = words[1:]
