@@ -307,7 +307,8 @@ def _random_deals(n: int, seed: int) -> list[tuple[tuple[Card, ...], Card, bool]
 
 def benchmark(seconds: float = 1.0, repeats: int = 5, seed: int = 0) -> dict[str, float | int | list[float]]:
     """Calls of ``score_show`` per second on random 4-card hands (a quarter counted as cribs), looping over
-    a fixed sample for ``seconds`` per run; the median of ``repeats`` runs damps noise from other work."""
+    a fixed sample for ``seconds`` per run; the median of ``repeats`` runs damps noise from other work.
+    Keys follow the ``*_per_second`` / ``*_per_second_runs`` convention of ``muggins bench``."""
     deals = _random_deals(4096, seed)
     rates: list[float] = []
     for _ in range(repeats):
@@ -322,5 +323,6 @@ def benchmark(seconds: float = 1.0, repeats: int = 5, seed: int = 0) -> dict[str
             if now >= deadline:
                 break
         rates.append(done / (now - start))
-    return {"hands_per_second": statistics.median(rates), "runs": rates, "repeats": repeats,
-            "seconds": seconds, "sample": len(deals)}
+    return {"hands_per_second": statistics.median(rates),
+            "hands_per_second_runs": [round(r, 1) for r in rates],
+            "show_repeats": repeats, "show_seconds_per_run": seconds, "show_sample_hands": len(deals)}
