@@ -17,6 +17,7 @@ from muggins.core import (
     Chance,
     ClaimError,
     GameOver,
+    GameState,
     IllegalAction,
     NotYourTurn,
     RecordError,
@@ -28,6 +29,14 @@ from muggins.core import (
 from muggins.core.records import replay, to_record
 
 SPEC = get_game("card-muggins")
+
+
+def cm(state: GameState) -> CardMugginsState:
+    """The state as a card Muggins state (the registry returns the protocol type)."""
+    assert isinstance(state, CardMugginsState)
+    return state
+
+
 LOW_CUT = ["2C", "3C", "4C", "5C"]
 
 
@@ -280,9 +289,9 @@ def test_too_many_cards_for_the_pack() -> None:
 
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_deal_sizes(n: int) -> None:
-    st = SPEC.new(SPEC.rules(), n, seed=3)
+    st = cm(SPEC.new(SPEC.rules(), n, seed=3))
     assert [len(h) for h in st.hands] == [5] * n and len(st.stock) == 52 - 5 * n
-    st4 = SPEC.new(SPEC.rules(options={"hand_size": 4}), n, seed=3)
+    st4 = cm(SPEC.new(SPEC.rules(options={"hand_size": 4}), n, seed=3))
     assert [len(h) for h in st4.hands] == [4] * n
 
 
@@ -451,13 +460,13 @@ def test_first_dealer_by_high_card_with_ties_redrawn() -> None:
     deal = SPEC.new(SPEC.rules(), 3, seed=1).chance.outcomes[-1]
     out = [{"kind": "cut_for_deal", "seats": [0, 1, 2], "cards": ["KC", "KD", "2H"]},
            {"kind": "cut_for_deal", "seats": [0, 1], "cards": ["3C", "7D"]}]
-    st = SPEC.new(SPEC.rules(), 3, chance=Chance(outcomes=[*out, deal]))
+    st = cm(SPEC.new(SPEC.rules(), 3, chance=Chance(outcomes=[*out, deal])))
     assert st.dealer == 1 and st.turn == 2
     assert [e.kind for e in st.log[:2]] == ["cut_for_deal", "cut_for_deal"]
     out = [{"kind": "cut_for_deal", "seats": [0, 1, 2], "cards": ["5C", "AD", "9H"]}]
-    st = SPEC.new(SPEC.rules(options={"first_dealer": "low_card"}), 3, chance=Chance(outcomes=[*out, deal]))
+    st = cm(SPEC.new(SPEC.rules(options={"first_dealer": "low_card"}), 3, chance=Chance(outcomes=[*out, deal])))
     assert st.dealer == 1 and st.turn == 2
-    st = SPEC.new(SPEC.rules(), 3, chance=Chance(outcomes=[*out, deal]))
+    st = cm(SPEC.new(SPEC.rules(), 3, chance=Chance(outcomes=[*out, deal])))
     assert st.dealer == 2 and st.turn == 0
 
 
@@ -475,7 +484,7 @@ def test_bad_chance_outcomes_are_record_errors(outcomes: list[dict[str, Any]]) -
 
 
 def test_deal_seven_never_draws() -> None:
-    st = SPEC.new(SPEC.rules("deal-seven"), 3, seed=11)
+    st = cm(SPEC.new(SPEC.rules("deal-seven"), 3, seed=11))
     first = next(e.data for e in st.log if e.kind == "round_start")
     assert [len(h) for h in st.hands] == [7, 7, 7]
     stock = len(st.stock)
@@ -646,7 +655,7 @@ def test_record_holds_claims_and_replays() -> None:
     assert rec["actions"][3] == {"seat": 1, "move": "play 5D"}
     assert rec["actions"][2] == {"seat": 0, "move": "play 4C", "claim": 20}
     assert rec["actions"][4] == {"seat": 0, "move": "muggins", "claim": 20}
-    again = replay(json.loads(json.dumps(rec)))
+    again = cm(replay(json.loads(json.dumps(rec))))
     assert snapshot(again) == snapshot(st)
 
 
@@ -711,7 +720,7 @@ def test_sample_hidden_go_constraint_on_aces() -> None:
 
 
 def test_sampled_state_plays_on() -> None:
-    st = SPEC.new(SPEC.rules(), 3, seed=4)
+    st = cm(SPEC.new(SPEC.rules(), 3, seed=4))
     rng = random.Random(2)
     for _ in range(40):
         seat = st.turn

@@ -368,7 +368,7 @@ class CardMugginsState(GameState):
             self._award(w.scorer, res.scorer_award, w.scorer, "false call")
         if res.caller_gain and not self._over:
             self._award(seat, res.caller_gain, seat, "muggins")
-        if res.outcome in ("steal", "steal_and_deduct") and w.missed > res.caller_gain:
+        if res.outcome in ("steal", "steal_and_deduct") and w.missed > res.caller_gain and not self._over:
             self.log.append(Event("missed", w.scorer, {"side": w.scorer, "points": w.missed - res.caller_gain,
                                                        "reason": w.reason}))
 
