@@ -14,7 +14,14 @@ from cribbage_scorer import cribbage_scorer as peer  # type: ignore[import-untyp
 from hypothesis import given
 from hypothesis import strategies as st
 
-from muggins.cards.cribbage.show import ShowError, ShowScore, explain_show, score_parts, score_show
+from muggins.cards.cribbage.show import (
+    ShowError,
+    ShowScore,
+    benchmark,
+    explain_show,
+    score_parts,
+    score_show,
+)
 from muggins.cards.deck import SUITS, Card, full_deck, parse_card, parse_cards
 from muggins.core.errors import MugginsError
 
@@ -461,3 +468,12 @@ def test_all_three_card_hands_against_brute_force() -> None:
             if starter not in hand and score_show(hand, starter) != brute_show(hand, starter):
                 wrong.append((hand, starter))
     assert wrong[:10] == []
+
+
+def test_benchmark_reports_a_median_of_its_runs() -> None:
+    """Shape only (speed is measured by benchmarks/bench_show.py, never asserted)."""
+    result = benchmark(seconds=0.01, repeats=3, seed=1)
+    runs = result["hands_per_second_runs"]
+    assert isinstance(runs, list) and len(runs) == 3
+    assert result["hands_per_second"] == pytest.approx(sorted(runs)[1], abs=0.1)
+    assert min(runs) > 0

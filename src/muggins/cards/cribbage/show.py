@@ -47,49 +47,42 @@ _WEIGHT: dict[Card, int] = {c: _RANK_WEIGHT[c.rank - 1] for c in full_deck()}
 _JACK: dict[str, Card] = {s: Card.of(11, s) for s in SUITS}
 
 
-def _rank_parts(ranks: Sequence[int], ways15: Sequence[int]) -> tuple[int, int, int]:
-    """(fifteens, pairs, runs) points of a sorted rank multiset; ``ways15[15]`` = subsets making 15."""
-    counts = [0] * 15
-    for r in ranks:
-        counts[r] += 1
-    pairs = sum(n * (n - 1) for n in counts)  # C(n, 2) pairs at 2 points each
-    runs = 0
-    length, combos = 0, 1
-    for r in range(1, 15):  # counts[14] is always 0 and closes the last stretch
-        n = counts[r]
-        if n:
-            length += 1
-            combos *= n
-        else:
-            if length >= 3:
-                runs += length * combos
-            length, combos = 0, 1
-    return 2 * ways15[15], pairs, runs
-
-
 def _build_tables() -> tuple[dict[int, int], dict[int, tuple[int, int, int]]]:
-    """Walk every non-decreasing rank sequence of length <= 5 (at most four of a rank), carrying the
-    subset-sum counts for 15 so each multiset costs one knapsack step."""
+    """Walk every non-decreasing rank sequence of 3 to 5 ranks (at most four of a rank), adding one rank per
+    step and updating each count incrementally, so a multiset costs O(1) work beyond a 16-entry knapsack:
+
+    * fifteens: ``ways[s]`` = subsets summing to ``s``; adding value ``v`` gives ``ways[s] + ways[s - v]``;
+    * pairs: a rank already held ``m`` times makes ``m`` new pairs;
+    * runs: ranks arrive in order, so a stretch of consecutive ranks is closed (``done``) at the first gap;
+      the open stretch has ``length`` ranks and ``combos`` ways to pick one card of each, of which
+      ``combos_before`` count the stretch without its last rank (held ``mult`` times).
+    """
     points: dict[int, int] = {}
     parts: dict[int, tuple[int, int, int]] = {}
 
-    def walk(start: int, ranks: tuple[int, ...], key: int, ways: list[int]) -> None:
-        if len(ranks) >= 3:
-            p = _rank_parts(ranks, ways)
+    def walk(size: int, last: int, mult: int, key: int, ways: list[int], pairs: int, done: int,
+             length: int, combos_before: int) -> None:
+        if size >= 3:
+            runs = done + (length * combos_before * mult if length >= 3 else 0)
+            p = (2 * ways[15], pairs, runs)
             parts[key] = p
             points[key] = p[0] + p[1] + p[2]
-        if len(ranks) == 5:
+        if size == 5:
             return
-        for r in range(start, 14):
-            if ranks.count(r) == 4:
-                continue
+        for r in range(max(last, 1), 14):
             v = min(r, 10)
-            nxt = ways[:]
-            for s in range(15, v - 1, -1):
-                nxt[s] += ways[s - v]
-            walk(r, (*ranks, r), key + _RANK_WEIGHT[r - 1], nxt)
+            nxt = ways[:v] + [ways[i] + ways[i - v] for i in range(v, 16)]
+            k = key + _RANK_WEIGHT[r - 1]
+            if r == last:
+                if mult < 4:
+                    walk(size + 1, r, mult + 1, k, nxt, pairs + 2 * mult, done, length, combos_before)
+            elif r == last + 1:
+                walk(size + 1, r, 1, k, nxt, pairs, done, length + 1, combos_before * mult)
+            else:
+                closed = done + (length * combos_before * mult if length >= 3 else 0)
+                walk(size + 1, r, 1, k, nxt, pairs, closed, 1, 1)
 
-    walk(1, (), 0, [1] + [0] * 15)
+    walk(0, 0, 1, 0, [1] + [0] * 15, 0, 0, 0, 1)
     return points, parts
 
 
