@@ -339,6 +339,17 @@ def test_lead_after_last_passer() -> None:
     assert st.turn == 1  # with the default closing rule it is the same seat as A7's default
 
 
+def test_pass_once_with_others_pass() -> None:
+    st = card_state(C3_HANDS, C3_STOCK, go_is_final_for_pile=True, close_after_others_pass=True)
+    play(st, "6C", "6D", "4C", "TD", "go")  # A's go ends the pile: B need not pass
+    assert st.side_scores() == [0, 1] and st.total == 0 and st.turn == 0
+    assert parse_card("2H") in st.hands[0]
+    st = card_state(C3_HANDS, C3_STOCK, go_is_final_for_pile=True, close_after_others_pass=True,
+                    lead_after_last_passer=True)
+    play(st, "6C", "6D", "4C", "TD", "go")
+    assert st.side_scores() == [0, 1] and st.turn == 1  # led from the left of A, the last passer
+
+
 def test_thirty_one_plus_last() -> None:
     st = card_state(C1_HANDS, C1_STOCK, thirty_one_plus_last=True)
     play(st, "KH", "5H", "5D", "QS", "go", "AS")

@@ -462,7 +462,9 @@ class CardMugginsState(GameState):
                 self._award(seat, last, seat, "last")
                 if self._over:
                     return
-            self._close_pile(seat)
+            passer = self._last_passer
+            by_pass = r.lead_after_last_passer and passer >= 0 and self.total != r.cap
+            self._close_pile(passer if by_pass else seat)
         else:
             self.turn = self._next_turn(seat)
         self._ver += 1
