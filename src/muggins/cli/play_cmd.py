@@ -122,8 +122,8 @@ def play_command(
     shown = 0
     manual = getattr(st.rules, "claims", "auto") == "manual"
     console.print(f"[bold]{spec.title}[/] - preset {st.rules.preset}, {players} players. You are seat 0."
-                  + (" Announce your points after your move, e.g. '5-3 on 5-5 10'; type 'muggins' to"
-                     " call an opponent's miss." if manual else ""), highlight=False)
+                  + (" Announce your points after your move (the move, a space, the points); type 'muggins'"
+                     " to call an opponent's miss." if manual else ""), highlight=False)
 
     def flush() -> None:
         nonlocal shown
@@ -162,8 +162,10 @@ def play_command(
             if not text:
                 continue
             if text in ("help", "?"):
-                console.print("Type a move as listed (e.g. 5-3 on 5-5), optionally followed by the points you "
-                              "announce. 'muggins' calls an opponent's miss; 'quit' stops (and saves with --save).")
+                example = legal[0] if legal else "a move"
+                console.print(f"Type a move as listed (e.g. {example}), optionally followed by the points you "
+                              "announce. 'muggins' calls an opponent's miss; 'quit' stops (and saves with --save).",
+                              highlight=False)
                 continue
             try:
                 st.apply(me, _parse(st, text, me))
