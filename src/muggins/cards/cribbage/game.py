@@ -25,6 +25,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from itertools import combinations
+from operator import attrgetter
 from typing import Any
 
 from muggins.cards.cribbage.pegging import peg_items, peg_parts
@@ -53,6 +54,7 @@ _EMPTY: frozenset[int] = frozenset()
 Show = tuple[int, str, tuple[Card, ...], int | None, int, Card]
 _SEATS: tuple[frozenset[int], ...] = tuple(frozenset(i for i in range(4) if m >> i & 1) for m in range(16))
 _DISCARDS: dict[tuple[Card, ...], Action] = {}
+_INDEX = attrgetter("index")  # the sort key of cards: the order of full_deck()
 
 
 def play_action(card: Card) -> Action:
@@ -62,15 +64,13 @@ def play_action(card: Card) -> Action:
 
 def discard_action(cards: Sequence[Card]) -> Action:
     """The action that lays ``cards`` away to the crib (one canonical action whatever their order)."""
-    key = tuple(sorted(cards, key=_index))
+    key = tuple(sorted(cards, key=_INDEX))
     a = _DISCARDS.get(key)
     if a is None:
         a = _DISCARDS[key] = Action("discard", key)
     return a
 
 
-def _index(c: Card) -> int:
-    return c.index
 
 
 def _card(text: Any, what: str) -> Card:
@@ -85,7 +85,7 @@ def _card(text: Any, what: str) -> Card:
 
 
 def _texts(cards: Sequence[Card]) -> list[str]:
-    return [c.text for c in sorted(cards, key=_index)]
+    return [c.text for c in sorted(cards, key=_INDEX)]
 
 
 class ShowExplanation(Event):
@@ -224,34 +224,29 @@ class CribbageState(GameState):
         dealer = self.dealer
         each, to_crib = r.cards_each, r.crib_dealt
 
+        fresh: list[tuple[list[list[Card]], list[Card], list[Card]]] = []
+
         def make(rng: random.Random) -> dict[str, Any]:
-            deck = list(DECK)
-            rng.shuffle(deck)
-            hands: list[list[str]] = [[] for _ in range(n)]
+            draw = rng.random
+            deck = sorted(DECK, key=lambda _: draw())  # a shuffle, a third faster than rng.shuffle
+            dealt: list[list[Card]] = [[] for _ in range(n)]
             i = 0
             for _ in range(each):  # one at a time from the dealer's left, the dealer last
                 for k in range(1, n + 1):
-                    hands[(dealer + k) % n].append(deck[i].text)
+                    dealt[(dealer + k) % n].append(deck[i])
                     i += 1
-            return {"hands": hands, "crib": [c.text for c in deck[i:i + to_crib]],
-                    "pack": [c.text for c in deck[i + to_crib:]]}
+            crib, pack = deck[i:i + to_crib], deck[i + to_crib:]
+            fresh.append((dealt, crib, pack))
+            return {"hands": [[c.text for c in h] for h in dealt], "crib": [c.text for c in crib],
+                    "pack": [c.text for c in pack]}
 
         self._deal_pos = self.chance.position
         out = self.chance.next("deal", make)
-        try:
-            hands = [[_card(t, "deal") for t in h] for h in out["hands"]]
-            crib = [_card(t, "deal") for t in out.get("crib", [])]
-            pack = [_card(t, "deal") for t in out["pack"]]
-        except (KeyError, TypeError):
-            raise RecordError(f"a deal outcome holds 'hands', 'crib' and 'pack'; got {sorted(out)}") from None
-        if len(hands) != n or any(len(h) != each for h in hands) or len(crib) != to_crib:
-            raise RecordError(f"a deal gives {n} hands of {each} cards and {to_crib} card(s) to the crib")
-        seen = {c for h in hands for c in h}
-        seen.update(crib)
-        seen.update(pack)
-        if len(seen) != 52 or len(pack) != 52 - n * each - to_crib:
-            raise RecordError("a deal must hold every card of the pack exactly once")
-        self.hands = [sorted(h, key=_index) for h in hands]
+        if fresh:  # drawn just now: no need to read the cards back
+            hands, crib, pack = fresh[0]
+        else:
+            hands, crib, pack = self._read_deal(out)
+        self.hands = [sorted(h, key=_INDEX) for h in hands]
         self.kept = [[] for _ in range(n)]
         self.discards = [[] for _ in range(n)]
         self._crib_dealt = crib
@@ -281,7 +276,27 @@ class CribbageState(GameState):
         self.log.append(Event("deal", dealer, {"hand": self.hand_no, "dealer": dealer, "cards_each": each,
                                                "crib_dealt": to_crib}))
         for s in range(n):
-            self.log.append(Event("dealt", s, {"cards": _texts(self.hands[s]), "count": each}, ("cards",)))
+            self.log.append(Event("dealt", s, {"cards": [c.text for c in self.hands[s]], "count": each},
+                                  ("cards",)))
+
+    def _read_deal(self, out: dict[str, Any]) -> tuple[list[list[Card]], list[Card], list[Card]]:
+        """The cards of a recorded deal, checked: the right numbers, every card of the pack once."""
+        r, n = self.rules, self.num_players
+        each, to_crib = r.cards_each, r.crib_dealt
+        try:
+            hands = [[_card(t, "deal") for t in h] for h in out["hands"]]
+            crib = [_card(t, "deal") for t in out.get("crib", ())]
+            pack = [_card(t, "deal") for t in out["pack"]]
+        except (KeyError, TypeError):
+            raise RecordError(f"a deal outcome holds 'hands', 'crib' and 'pack'; got {sorted(out)}") from None
+        if len(hands) != n or any(len(h) != each for h in hands) or len(crib) != to_crib:
+            raise RecordError(f"a deal gives {n} hands of {each} cards and {to_crib} card(s) to the crib")
+        seen = {c for h in hands for c in h}
+        seen.update(crib)
+        seen.update(pack)
+        if len(seen) != 52 or len(pack) != 52 - n * each - to_crib:
+            raise RecordError("a deal must hold every card of the pack exactly once")
+        return hands, crib, pack
 
     # ------------------------------------------------------------------------------ who acts ----
     def to_act(self) -> frozenset[int]:
@@ -316,7 +331,9 @@ class CribbageState(GameState):
         if phase == "discard":
             if not self._to_discard >> seat & 1:
                 return []
-            return [discard_action(t) for t in combinations(self.hands[seat], self.rules.discard_each)]
+            cache = _DISCARDS  # the hand is sorted, so each combination is already a canonical key
+            return [cache.get(t) or discard_action(t)
+                    for t in combinations(self.hands[seat], self.rules.discard_each)]
         if phase == "show" and seat == self.turn:
             return [COUNT_CRIB if self._show_order[self._show_i][1] == "crib" else COUNT_HAND]
         return []
@@ -392,34 +409,34 @@ class CribbageState(GameState):
             raise GameOver("the game is over")
         if not 0 <= seat < self.num_players:
             raise NotYourTurn(f"there is no seat {seat}")
-        kind = action[0]
+        kind, subject, target, part, claim = action
         if kind == "muggins":
-            self._call(seat, action.claim)
+            self._call(seat, claim)
             return
         if kind == "claim":
-            self._late_claim(seat, action.claim)
+            self._late_claim(seat, claim)
             return
-        claim = action.claim
         phase = self.phase
         if phase == "play":
             if seat != self.turn:
                 raise NotYourTurn(f"it is seat {self.turn}'s turn to play, not seat {seat}'s")
             hand = self.hands[seat]
             if kind == "play":
-                card = action.subject
-                if not isinstance(card, Card) or action.target is not None or action.part is not None:
+                if subject.__class__ is not Card or target is not None or part is not None:
                     raise IllegalAction("a play names one card, like 'play 5H'")
-                if card not in hand:
-                    raise IllegalAction(f"seat {seat} does not hold {card}")
-                if card.value > 31 - self.count:
-                    raise IllegalAction(f"{card} would take the count past 31 (the count is {self.count})")
-                self._check_claim(claim)
-                self._close_window()
+                if subject not in hand:
+                    raise IllegalAction(f"seat {seat} does not hold {subject}")
+                if subject.value + self.count > 31:
+                    raise IllegalAction(f"{subject} would take the count past 31 (the count is {self.count})")
+                if claim is not None:
+                    self._check_claim(claim)
+                if self._window is not None or self._explain_due is not None:
+                    self._close_window()
                 self.history.append((seat, action))
-                self._do_play(seat, hand, card, claim)
+                self._do_play(seat, hand, subject, claim)
                 return
             if kind == "go":
-                if action.subject is not None or action.target is not None or action.part is not None:
+                if subject is not None or target is not None or part is not None:
                     raise IllegalAction("'go' takes no card")
                 room = 31 - self.count
                 able = [c for c in hand if c.value <= room]
@@ -442,7 +459,7 @@ class CribbageState(GameState):
             if claim is not None:
                 raise ClaimError("a discard scores nothing; it carries no claim")
             self._close_window()
-            canonical = discard_action(cards)
+            canonical = action if _DISCARDS.get(cards) is action else discard_action(cards)
             self.history.append((seat, canonical))
             self._do_discard(seat, canonical.subject)
             return
@@ -457,8 +474,8 @@ class CribbageState(GameState):
                                     f"'count {what}'")
             self._check_claim(claim)
             self._close_window()
-            self.history.append((seat, COUNT_CRIB.with_claim(claim) if what == "crib"
-                                 else COUNT_HAND.with_claim(claim)))
+            counted = COUNT_CRIB if what == "crib" else COUNT_HAND
+            self.history.append((seat, counted if claim is None else counted._replace(claim=claim)))
             self._do_count(seat, what, claim)
             return
         raise IllegalAction(f"no move is possible in phase {phase!r}")
@@ -686,17 +703,21 @@ class CribbageState(GameState):
                     go = 1
                     if hand:
                         self._go_floor[seat] = max(self._go_floor[seat], room)
-        pts += go
-        data: dict[str, Any] = {"card": card.text, "count": count}
-        if not self._manual:
-            data["points"] = pts
-            if pts:
-                data["items"] = peg_items(ranks, count, go, not any(self.hands))
-        self.log.append(Event("play", seat, data))
-        if pts or self._manual:
-            self._score_move(seat, pts, claim, "play")
+        if self._manual:
+            self.log.append(Event("play", seat, {"card": card.text, "count": count}))
+            self._score_move(seat, pts + go, claim, "play")
             if self._over:
                 return
+        else:
+            pts += go
+            if pts:
+                self.log.append(Event("play", seat, {"card": card.text, "count": count, "points": pts,
+                                                     "items": peg_items(ranks, count, go, not any(self.hands))}))
+                self._award(self._side[seat], pts, seat, "play")
+                if self._over:
+                    return
+            else:
+                self.log.append(Event("play", seat, {"card": card.text, "count": count, "points": 0}))
         if nxt < 0:
             self._end_series(seat)
         else:
@@ -758,7 +779,8 @@ class CribbageState(GameState):
             self._crib_shown = True
         else:
             self._shown[seat] = True
-        data: dict[str, Any] = {"what": what, "cards": _texts(cards), "starter": starter.text}
+        data: dict[str, Any] = {"what": what, "cards": _texts(cards) if crib else [c.text for c in cards],
+                                "starter": starter.text}  # a kept hand is in order already
         manual = self._manual
         if not manual:
             data["points"] = pts
@@ -854,7 +876,7 @@ class CribbageState(GameState):
                 hidden_set.update(self.discards[s])
             elif part == "crib":
                 hidden_set.update(self._crib_dealt)
-        return sorted(hidden_set, key=_index), slots
+        return sorted(hidden_set, key=_INDEX), slots
 
     def sample_hidden(self, seat: int, rng: random.Random) -> CribbageState:
         """Deal the cards ``seat`` cannot see (other hands, their discards, the crib card, the pack)
@@ -882,11 +904,11 @@ class CribbageState(GameState):
         n = self.num_players
         for s in range(n):
             if (s, "held") in fill:
-                c.hands[s] = sorted(fill[(s, "held")], key=_index)
+                c.hands[s] = sorted(fill[(s, "held")], key=_INDEX)
             if (s, "discards") in fill:
                 c.discards[s] = fill[(s, "discards")]
             if not self._to_discard >> s & 1 and s != seat and not self._shown[s]:
-                c.kept[s] = sorted([x for t, x in self._played if t == s] + c.hands[s], key=_index)
+                c.kept[s] = sorted([x for t, x in self._played if t == s] + c.hands[s], key=_INDEX)
         if (-1, "crib") in fill:
             c._crib_dealt = fill[(-1, "crib")]
         c.crib = list(c._crib_dealt)
@@ -925,7 +947,7 @@ class CribbageState(GameState):
         if k == "play":
             return f"play {action.subject.text}"
         if k == "discard":
-            return "discard " + " ".join(c.text for c in sorted(action.subject, key=_index))
+            return "discard " + " ".join(c.text for c in sorted(action.subject, key=_INDEX))
         if k == "count":
             return f"count {action.subject or 'hand'}"
         return str(k)
