@@ -20,6 +20,12 @@ from tests.cards.test_cribbage_play import dealt_game, pegged, rules_of, run, sn
 SPEC = get_game("cribbage")
 
 
+def new(rules: Any, n: int, seed: int | None = None, chance: Chance | None = None) -> CribbageState:
+    st = SPEC.new(rules, n, seed=seed, chance=chance)
+    assert isinstance(st, CribbageState)
+    return st
+
+
 def play_out(st: CribbageState) -> None:
     """Finish the play with the first legal move each time (claiming the truth in manual mode)."""
     while st.phase == "play":
@@ -55,12 +61,12 @@ def test_presets_and_player_counts() -> None:
     assert SPEC.rules("four-hand").first_dealer_by == "high"
     assert SPEC.rules("five-card").hand_size == 3
     for preset, n in [("cribbage", 2), ("three-hand", 3), ("four-hand", 4), ("five-card", 2)]:
-        st = SPEC.new(SPEC.rules(preset), n, seed=1)
+        st = new(SPEC.rules(preset), n, seed=1)
         assert [len(h) for h in st.hands] == [SPEC.rules(preset).cards_each] * n
     with pytest.raises(RulesError, match="three-hand"):
-        SPEC.new(SPEC.rules("cribbage"), 3, seed=1)
+        new(SPEC.rules("cribbage"), 3, seed=1)
     with pytest.raises(RulesError):
-        SPEC.new(SPEC.rules("three-hand"), 2, seed=1)
+        new(SPEC.rules("three-hand"), 2, seed=1)
     with pytest.raises(RulesError, match="two-player"):
         SPEC.rules("five-card", {"players": 3})
     assert SPEC.rules("cribbage", {"players": "3"}).players == 3
@@ -83,7 +89,7 @@ def test_skunk_levels_judge_the_winner_at_the_target() -> None:
 def test_the_lower_cut_deals_and_ties_cut_again() -> None:
     outcomes = [{"kind": "cut", "seats": [0, 1], "cards": ["5C", "5D"]},
                 {"kind": "cut", "seats": [0, 1], "cards": ["9C", "3D"]}]
-    st = SPEC.new(SPEC.rules("cribbage"), 2, chance=Chance(outcomes=outcomes, seed=3))
+    st = new(SPEC.rules("cribbage"), 2, chance=Chance(outcomes=outcomes, seed=3))
     assert st.dealer == 1
     assert len(events(st, "cut")) == 2
 
@@ -91,21 +97,21 @@ def test_the_lower_cut_deals_and_ties_cut_again() -> None:
 def test_the_higher_cut_deals_in_four_hand() -> None:
     outcomes = [{"kind": "cut", "seats": [0, 1, 2, 3], "cards": ["5C", "KD", "KH", "2S"]},
                 {"kind": "cut", "seats": [1, 2], "cards": ["4C", "TD"]}]
-    st = SPEC.new(SPEC.rules("four-hand"), 4, chance=Chance(outcomes=outcomes, seed=3))
+    st = new(SPEC.rules("four-hand"), 4, chance=Chance(outcomes=outcomes, seed=3))
     assert st.dealer == 2
     assert st.side_of(0) == st.side_of(2) != st.side_of(1) == st.side_of(3)
 
 
 def test_random_first_dealers_follow_the_cut() -> None:
     for seed in range(20):
-        st = SPEC.new(SPEC.rules("cribbage"), 2, seed=seed)
+        st = new(SPEC.rules("cribbage"), 2, seed=seed)
         last = events(st, "cut")[-1]
         ranks = [parse_cards(c)[0].rank for c in last["cards"]]
         assert last["seats"][ranks.index(min(ranks))] == st.dealer
 
 
 def test_discards_are_simultaneous_and_then_the_starter_is_cut() -> None:
-    st = SPEC.new(SPEC.rules("cribbage"), 2, seed=5)
+    st = new(SPEC.rules("cribbage"), 2, seed=5)
     assert st.waiting_for() == {0, 1} and st.phase == "discard" and st.starter is None
     one = st.legal_actions(1)[3]
     assert len(st.legal_actions(1)) == 15  # six cards choose two
@@ -247,7 +253,7 @@ def test_skunk_reported_in_a_finished_game() -> None:
 
 def test_random_games_report_skunks_consistently() -> None:
     for seed in range(6):
-        st = SPEC.new(SPEC.rules("cribbage-61"), 2, seed=seed)
+        st = new(SPEC.rules("cribbage-61"), 2, seed=seed)
         moves = 0
         while not st.is_over():
             seat = min(st.waiting_for())
@@ -428,7 +434,7 @@ def test_record_replays_to_the_same_state() -> None:
 
 
 def test_views_hide_other_hands_and_the_crib() -> None:
-    st = SPEC.new(SPEC.rules("cribbage"), 2, seed=11)
+    st = new(SPEC.rules("cribbage"), 2, seed=11)
     v0, v1, spectator = st.view(0), st.view(1), st.view(None)
     assert v0["my_hand"] == [c.text for c in st.hands[0]]
     assert "my_hand" not in spectator and "legal" not in spectator
@@ -436,6 +442,7 @@ def test_views_hide_other_hands_and_the_crib() -> None:
     st.apply(0, st.legal_actions(0)[0])
     st.apply(1, st.legal_actions(1)[0])
     v0 = st.view(0)
+    assert st.starter is not None
     assert v0["crib"] is None and v0["crib_size"] == 4 and v0["starter"] == st.starter.text
     assert v0["my_discards"] == [c.text for c in st.discards[0]]
     assert not {c.text for c in st.discards[1]} & set(json.dumps(v0).replace('"', " ").split())
@@ -452,3 +459,10 @@ def test_notation_round_trips() -> None:
         with pytest.raises(IllegalAction):
             st.parse_action(bad, 0)
     assert st.format_action(COUNT_CRIB) == "count crib"
+
+
+def test_three_for_last_can_end_a_tiny_game_before_the_first_discard() -> None:
+    st = new(SPEC.rules("five-card", {"target": 3}), 2, seed=1)
+    pone = (st.dealer + 1) % 2
+    assert st.is_over() and st.winners() == {pone} and st.phase == "over"
+    assert st.legal_actions(pone) == [] and st.waiting_for() == set()

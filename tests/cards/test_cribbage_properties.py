@@ -39,7 +39,7 @@ def random_move(st: CribbageState, rng: random.Random) -> tuple[int, Action]:
     a = rng.choice(st.legal_actions(seat))
     if st.rules.claims == "manual" and a.kind in ("play", "go", "count", "claim", "muggins"):
         truth = st.claim_for(seat, a) if a.kind != "muggins" else st.muggable(seat)
-        options = [truth, truth, truth, max(0, truth - 1), truth + 2]
+        options: list[int | None] = [truth, truth, truth, max(0, truth - 1), truth + 2]
         if a.kind != "claim":  # a late claim must name its points
             options.append(None)
         a = a.with_claim(rng.choice(options))
@@ -205,6 +205,7 @@ def test_random_games_finish(form: int) -> None:
             moves += 1
             assert moves < 5000
         assert max(st.side_scores()) >= st.rules.target
+        assert st.result is not None
         assert st.winners() == {s for s in range(st.num_players) if st.side_of(s) == st.result["winner_side"]}
         check_invariants(st)
 

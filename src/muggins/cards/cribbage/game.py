@@ -256,7 +256,7 @@ class CribbageState(GameState):
         self._cut = -1
         self._to_discard = (1 << n) - 1
         self._discard_order = []
-        self.phase = "discard"
+        self.phase = "over" if self._over else "discard"  # five-card: three for last can reach a tiny target
         self.turn = -1
         self.count = 0
         self._ranks = []
