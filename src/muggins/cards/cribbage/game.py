@@ -48,7 +48,6 @@ COUNT_HAND = Action("count", "hand")
 COUNT_CRIB = Action("count", "crib")
 MUGGINS = Action("muggins")
 CLAIM = Action("claim")
-_OPTIONAL = ("muggins", "claim")
 _EMPTY: frozenset[int] = frozenset()
 #: A shown hand or crib: (seat, "hand" or "crib", cards, claim, true points, starter).
 Show = tuple[int, str, tuple[Card, ...], int | None, int, Card]
@@ -69,8 +68,6 @@ def discard_action(cards: Sequence[Card]) -> Action:
     if a is None:
         a = _DISCARDS[key] = Action("discard", key)
     return a
-
-
 
 
 def _card(text: Any, what: str) -> Card:
@@ -205,7 +202,7 @@ class CribbageState(GameState):
 
             out = self.chance.next("cut", make)
             raw = out.get("cards")
-            if list(out.get("seats", [])) != seats or not isinstance(raw, list) or len(raw) != k:
+            if out.get("seats") != seats or not isinstance(raw, list) or len(raw) != k:
                 raise RecordError(f"cut outcome {out!r} does not fit seats {seats}")
             cards = [_card(t, "cut for deal") for t in raw]
             if len(set(cards)) != k:
