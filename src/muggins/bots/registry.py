@@ -1,0 +1,127 @@
+"""Named bots and levels: ``make_bot("greedy", seed)``, ``make_bot("club", seed)``,
+``make_bot("search:iterations=800:time=0.5", seed)``.
+
+A name is a skill (``random``, ``greedy``, ``heuristic``, ``search``, ``omniscient``; perfect attention)
+or a level (``beginner``, ``casual``, ``club``, ``expert``: a skill and an attention model together).
+Options follow the name after colons, ``key=value``: search budgets (``iterations``, ``time``,
+``exploration``, ``horizon``) and attention rates (``forget``, ``under_claim``, ``vigilance``,
+``false_call``, ``reaction``, ``reaction_spread``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from muggins.bots.attention import LEVEL_ATTENTION, PERFECT, Attention
+from muggins.bots.base import Policy
+from muggins.bots.bot import AttentiveBot
+from muggins.bots.policies import GreedyPolicy, HeuristicPolicy, RandomPolicy
+from muggins.bots.search import SearchPolicy, true_determinization
+from muggins.core.errors import RulesError
+
+SEARCH_KEYS = {"iterations": int, "time": float, "exploration": float, "horizon": int,
+               "rollout_greedy": float}
+ATTENTION_KEYS = {f.name: float for f in dataclasses.fields(Attention)}
+
+
+def _search(name: str, omniscient: bool = False) -> Callable[[dict[str, Any]], Policy]:
+    def build(opts: dict[str, Any]) -> Policy:
+        kw: dict[str, Any] = {"name": name}
+        if "iterations" in opts:
+            kw["iterations"] = opts["iterations"]
+        if "time" in opts:
+            kw["time_limit"] = opts["time"]
+        for k in ("exploration", "horizon", "rollout_greedy"):
+            if k in opts:
+                kw[k] = opts[k]
+        if omniscient:
+            kw["determinize"] = true_determinization
+        try:
+            return SearchPolicy(**kw)
+        except ValueError as e:
+            raise RulesError(f"bot {name!r}: {e}") from None
+    return build
+
+
+@dataclass(frozen=True)
+class BotKind:
+    """A registry entry: how to build the skill, which attention, whether players may meet it."""
+
+    policy: Callable[[dict[str, Any]], Policy]
+    attention: Attention = PERFECT
+    offered: bool = True
+    description: str = ""
+    search_defaults: tuple[tuple[str, Any], ...] = ()
+
+
+SKILLS: dict[str, BotKind] = {
+    "random": BotKind(lambda o: RandomPolicy(), description="any legal move"),
+    "greedy": BotKind(lambda o: GreedyPolicy(), description="most points now, heaviest piece on ties"),
+    "heuristic": BotKind(lambda o: HeuristicPolicy(), description="per-game judgement, one move ahead"),
+    "search": BotKind(_search("search"), description="information-set Monte Carlo tree search"),
+    "omniscient": BotKind(_search("omniscient", omniscient=True), offered=False,
+                          description="search that sees every hand: a measuring ceiling only"),
+}
+
+LEVELS: dict[str, tuple[str, Attention, tuple[tuple[str, Any], ...]]] = {
+    "beginner": ("greedy", LEVEL_ATTENTION["beginner"], ()),
+    "casual": ("heuristic", LEVEL_ATTENTION["casual"], ()),
+    "club": ("heuristic", LEVEL_ATTENTION["club"], ()),
+    "expert": ("search", LEVEL_ATTENTION["expert"], (("iterations", 300), ("time", 0.5))),
+}
+
+
+def bot_names(offered_only: bool = False) -> list[str]:
+    """Every name ``make_bot`` accepts (skills, then levels)."""
+    skills = [k for k, v in SKILLS.items() if v.offered or not offered_only]
+    return skills + list(LEVELS)
+
+
+def parse_bot_name(text: str) -> tuple[str, dict[str, Any]]:
+    """``"search:iterations=200:time=0.3"`` -> ("search", {"iterations": 200, "time": 0.3})."""
+    base, *parts = text.strip().split(":")
+    base = base.strip().lower()
+    if base not in SKILLS and base not in LEVELS:
+        raise RulesError(f"unknown bot {base!r}; bots: {', '.join(bot_names())}")
+    opts: dict[str, Any] = {}
+    for p in parts:
+        key, sep, value = p.partition("=")
+        key = key.strip().replace("-", "_")
+        if not sep:
+            raise RulesError(f"bot option {p!r} must look like key=value")
+        tp = SEARCH_KEYS.get(key) or ATTENTION_KEYS.get(key)
+        if tp is None:
+            raise RulesError(f"unknown bot option {key!r}; options: "
+                             f"{', '.join(sorted(SEARCH_KEYS) + sorted(ATTENTION_KEYS))}")
+        if key in SEARCH_KEYS and base not in ("search", "omniscient", "expert"):
+            raise RulesError(f"option {key!r} applies only to search bots")
+        try:
+            opts[key] = tp(value)
+        except ValueError:
+            raise RulesError(f"bot option {key!r} needs a number; got {value!r}") from None
+    return base, opts
+
+
+def make_bot(name_or_level: str, seed: int | None = None) -> AttentiveBot:
+    """Build a bot by name or level (see the module docstring). The seed feeds the bot's own
+    generator, used when ``act`` is called without one."""
+    base, opts = parse_bot_name(name_or_level)
+    if base in LEVELS:
+        skill, attention, defaults = LEVELS[base]
+        kind = SKILLS[skill]
+        opts = {**dict(defaults), **opts}
+    else:
+        kind = SKILLS[base]
+        attention = kind.attention
+    changes = {k: v for k, v in opts.items() if k in ATTENTION_KEYS}
+    if changes:
+        try:
+            attention = dataclasses.replace(attention, **changes)
+        except RulesError as e:
+            raise RulesError(f"bot {name_or_level!r}: {e}") from None
+    policy = kind.policy({k: v for k, v in opts.items() if k in SEARCH_KEYS})
+    return AttentiveBot(name=name_or_level.strip(), policy=policy, attention=attention,
+                        offered=kind.offered, seed=seed)

@@ -1,0 +1,200 @@
+"""Search: single-observer information-set Monte Carlo tree search (SO-ISMCTS).
+
+Every iteration draws a full state consistent with what the seat knows (``sample_hidden``, which
+already folds in what draws, passes and gos reveal), then walks one shared tree of moves, choosing
+among the moves legal in that drawn state by UCB1 with availability counts (Cowling, Powley and
+Whitehouse 2012), adds one node, and finishes with a fast rollout. Rollouts stop at the end of the
+hand or round (or after ``horizon`` moves): the reward of each side is 1 for a won game, 0 for a lost
+one, otherwise a squashed score difference since the root. All players are assumed to claim their
+points exactly inside the search; muggins calls are left to the attention model.
+
+``omniscient`` is the same search on the true state (every hand and the stock known, only future
+deals random): a ceiling to measure the others against, never offered as an opponent.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+
+from muggins.bots.base import (
+    HAND_END_KINDS,
+    game_target,
+    next_decision,
+    true_points,
+    with_true_claim,
+)
+from muggins.core.protocol import Action, GameState
+
+Determinizer = Callable[[GameState, int, random.Random], GameState]
+
+
+def sample_determinization(state: GameState, seat: int, rng: random.Random) -> GameState:
+    """What the seat may imagine: its own knowledge, the rest drawn at random."""
+    return state.sample_hidden(seat, rng)
+
+
+def true_determinization(state: GameState, seat: int, rng: random.Random) -> GameState:
+    """The real state with only the future (deals not yet made) left to chance: omniscient play."""
+    c = state.clone()
+    c.chance = state.chance.fork(rng)
+    return c
+
+
+class _Node:
+    __slots__ = ("actor", "avail", "children", "reward", "visits")
+
+    def __init__(self, actor: int) -> None:
+        self.actor = actor
+        self.children: dict[tuple[int, Action], _Node] = {}
+        self.visits = 0
+        self.avail = 1
+        self.reward = 0.0
+
+
+def _ended_hand(state: GameState, start: int) -> int:
+    """-1 when an event from ``start`` on ends the hand, else the log length (the next start)."""
+    log = state.log
+    for i in range(start, len(log)):
+        if log[i].kind in HAND_END_KINDS:
+            return -1
+    return len(log)
+
+
+class SearchPolicy:
+    """IS-MCTS with an iteration and a time budget (whichever runs out first)."""
+
+    def __init__(self, iterations: int = 400, time_limit: float = 1.0, exploration: float = 0.7,
+                 horizon: int = 120, rollout_greedy: float = 0.8,
+                 determinize: Determinizer = sample_determinization, name: str = "search") -> None:
+        if iterations < 1 or time_limit <= 0:
+            raise ValueError("a search needs at least one iteration and a positive time limit")
+        self.name = name
+        self.iterations = iterations
+        self.time_limit = time_limit
+        self.exploration = exploration
+        self.horizon = horizon
+        self.rollout_greedy = rollout_greedy
+        self.determinize = determinize
+        self.total_iterations = 0
+        self.total_seconds = 0.0
+        self.searches = 0
+
+    @property
+    def iterations_per_second(self) -> float:
+        return self.total_iterations / self.total_seconds if self.total_seconds > 0 else 0.0
+
+    def choose(self, state: GameState, seat: int, actions: list[Action], rng: random.Random) -> Action:
+        if len(actions) == 1:
+            return actions[0]
+        t0 = time.perf_counter()
+        deadline = t0 + self.time_limit
+        root = _Node(-1)
+        scale = max(5.0, game_target(state) / 10.0)
+        done = 0
+        while done < self.iterations:
+            self._iterate(root, self.determinize(state, seat, rng), rng, scale)
+            done += 1
+            if time.perf_counter() >= deadline:
+                break
+        self.total_iterations += done
+        self.total_seconds += time.perf_counter() - t0
+        self.searches += 1
+        allowed = set(actions)
+        best: Action | None = None
+        best_key = (-1, -1.0)
+        for (actor, a), ch in root.children.items():
+            if actor == seat and a in allowed:
+                key = (ch.visits, ch.reward)
+                if key > best_key:
+                    best, best_key = a, key
+        return best if best is not None else rng.choice(actions)
+
+    # ----------------------------------------------------------------------------------------------
+    def _iterate(self, root: _Node, d: GameState, rng: random.Random, scale: float) -> None:
+        before = d.side_scores()
+        scan = len(d.log)
+        node = root
+        path: list[_Node] = []
+        plies = 0
+        c = self.exploration
+        while plies < self.horizon and not d.is_over():
+            nd = next_decision(d)
+            if nd is None:
+                break
+            actor, acts = nd
+            children = node.children
+            untried: list[tuple[int, Action]] = []
+            best: _Node | None = None
+            best_key: tuple[int, Action] | None = None
+            best_v = -1.0
+            for a in acts:
+                key = (actor, a)
+                ch = children.get(key)
+                if ch is None:
+                    untried.append(key)
+                    continue
+                ch.avail += 1
+                v = ch.reward / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                if v > best_v:
+                    best, best_key, best_v = ch, key, v
+            if untried:
+                key = untried[0] if len(untried) == 1 else rng.choice(untried)
+                ch = children[key] = _Node(actor)
+                path.append(ch)
+                d.apply(actor, with_true_claim(d, actor, key[1]))
+                plies += 1
+                break
+            assert best is not None and best_key is not None
+            path.append(best)
+            d.apply(actor, with_true_claim(d, actor, best_key[1]))
+            plies += 1
+            node = best
+            scan = _ended_hand(d, scan)
+            if scan < 0:
+                break
+        if scan >= 0:
+            self._rollout(d, rng, scan, plies)
+        rewards = self._rewards(d, before, scale)
+        for ch in path:
+            ch.visits += 1
+            ch.reward += rewards[d.side_of(ch.actor)]
+
+    def _rollout(self, d: GameState, rng: random.Random, scan: int, plies: int) -> None:
+        greedy = self.rollout_greedy
+        while plies < self.horizon and not d.is_over():
+            scan = _ended_hand(d, scan)
+            if scan < 0:
+                return
+            nd = next_decision(d)
+            if nd is None:
+                return
+            actor, acts = nd
+            if len(acts) == 1:
+                a = acts[0]
+            elif rng.random() < greedy:
+                pts = [true_points(d, actor, x) for x in acts]
+                top = max(pts)
+                best = [x for x, p in zip(acts, pts, strict=True) if p == top]
+                a = best[0] if len(best) == 1 else rng.choice(best)
+            else:
+                a = rng.choice(acts)
+            d.apply(actor, with_true_claim(d, actor, a))
+            plies += 1
+
+    @staticmethod
+    def _rewards(d: GameState, before: list[int], scale: float) -> list[float]:
+        n = d.num_sides
+        if d.is_over():
+            won = {d.side_of(s) for s in d.winners()}
+            return [1.0 if s in won else 0.0 for s in range(n)]
+        now = d.side_scores()
+        gain = [now[s] - before[s] for s in range(n)]
+        total = sum(gain)
+        out = []
+        for s in range(n):
+            others = (total - gain[s]) / (n - 1) if n > 1 else 0.0
+            out.append(0.5 + 0.5 * math.tanh((gain[s] - others) / scale))
+        return out
