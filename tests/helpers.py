@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from muggins.core import Chance, get_game
@@ -82,3 +83,37 @@ def moves(st: DominoState, seat: int | None = None) -> list[str]:
     the muggins calls and late claims that an open window allows."""
     s = st.turn if seat is None else seat
     return [st.format_action(a) for a in st.legal_actions(s) if a.kind not in ("muggins", "claim")]
+
+
+def boneyard_starting(hands: list[list[str]], first: list[str], top: int = 6) -> list[str]:
+    """The undealt tiles in draw order: ``first`` on top, then every other tile not in ``hands``."""
+    taken = {parse_tile(t, top).text for h in hands for t in h}
+    head = [parse_tile(t, top).text for t in first]
+    return head + [t.text for t in full_set(top) if t.text not in taken and t.text not in head]
+
+
+def state_from_chance(preset: str, players: int, outcomes: list[dict[str, Any]], seed: int = 7,
+                      **options: Any) -> DominoState:
+    """A domino game whose first chance outcomes (lots, deals) are exactly ``outcomes``."""
+    spec = get_game("dominoes")
+    rules = spec.rules(preset, options) if options else spec.rules(preset)
+    st = spec.new(rules, players, chance=Chance(outcomes=outcomes, seed=seed))
+    assert isinstance(st, DominoState)
+    return st
+
+
+def play_randomly(st: DominoState, rng: random.Random, max_actions: int = 5000,
+                  until_hand_ends: bool = False) -> int:
+    """Play random regular moves (claiming the true points) until the game ends, ``max_actions`` are
+    made, or (``until_hand_ends``) the current hand is over. Returns the number of actions made."""
+    hand = st.hand_no
+    made = 0
+    while not st.is_over() and made < max_actions and not (until_hand_ends and st.hand_no != hand):
+        seat = st.turn
+        acts = [a for a in st.legal_actions(seat) if a.kind not in ("muggins", "claim")]
+        a = rng.choice(acts)
+        if a.kind == "play" and st.rules.claims == "manual":
+            a = a.with_claim(st.claim_for(seat, a))
+        st.apply(seat, a)
+        made += 1
+    return made
