@@ -1,0 +1,81 @@
+"""``muggins tournament``: a duplicate round robin between bots, with win rates, ratings and muggins
+figures; ``--json`` for machines, ``--plot`` for a PNG of the ratings."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+from muggins.bots.base import BotError
+from muggins.cli.common import fail
+from muggins.core.errors import MugginsError, RulesError
+from muggins.core.rules import get_game
+from muggins.sim.driver import GameResult
+from muggins.sim.report import PlotError, plot_ratings, print_report
+from muggins.sim.tournament import Config, parse_options, run_tournament
+
+
+def tournament_command(
+    game: str = typer.Option("dominoes", "--game", "-g", help="Game: dominoes, card-muggins, cribbage."),
+    preset: str = typer.Option(None, "--preset", "-p", help="Preset (default: the game's default)."),
+    players: int = typer.Option(None, "--players", "-n", help="Players per game (seats alternate bots)."),
+    bots: str = typer.Option("random,greedy", "--bots", "-b",
+                             help="Comma-separated bots or levels, e.g. random,greedy,heuristic,search "
+                                  "or beginner,club; options after colons: search:iterations=200:time=0.5"),
+    games: int = typer.Option(20, "--games", help="Games per pair (each deal is played twice, seats rotated)."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the deals."),
+    jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (0: one per core)."),
+    option: list[str] = typer.Option(None, "--option", "-o",
+                                     help="Rule override key=value, e.g. target=200 (repeatable)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the report as a JSON object."),
+    plot: Path = typer.Option(None, "--plot", help="Write a PNG of the ratings to this file."),
+) -> None:
+    """Play a duplicate round robin between bots and report win rates, ratings and muggins figures."""
+    try:
+        spec = get_game(game)
+        names = tuple(b.strip() for b in bots.split(",") if b.strip())
+        config = Config(game=game, preset=preset or spec.default_preset,
+                        players=players if players is not None else spec.default_players,
+                        bots=names, games=games, seed=seed, options=parse_options(option or []))
+        config.validate()
+    except RulesError as e:
+        fail(str(e))
+    if jobs < 0:
+        fail("--jobs must be 0 (one per core) or more")
+    workers = jobs or (os.cpu_count() or 1)
+    total = len(config.pairs()) * config.games
+    console = Console(stderr=True)
+    with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), TimeRemainingColumn(), console=console, transient=True) as progress:
+        bar = progress.add_task(f"{game} {config.preset}", total=total)
+
+        def advance(_: GameResult) -> None:
+            progress.advance(bar)
+
+        try:
+            report, _ = run_tournament(config, workers, advance)
+        except (BotError, MugginsError) as e:
+            fail(str(e), code=1)
+    if plot is not None:
+        try:
+            plot_ratings(report, plot)
+        except PlotError as e:
+            fail(str(e), code=1)
+    if as_json:
+        typer.echo(json.dumps(report, indent=1))
+    else:
+        print_report(report)
+        if plot is not None:
+            Console().print(f"ratings plot written to {plot}")
