@@ -27,6 +27,8 @@ from muggins.dominoes.rules import DominoRules
 from muggins.dominoes.scoring import per_unit, prime_at_most, round_nearest, score_table
 from muggins.dominoes.tiles import Tile, full_set, parse_tile, pips
 
+Position = tuple[Tile, str | None, int, dict[Tile, Action], int, int]
+
 NONDOUBLE, STUB, CROSS, SPINNER, SNIFF_STUB, INLINE_SPINNER, STUB_DOUBLE = range(7)
 _POP2 = (0, 1, 1, 2)
 _DOUBLE_KINDS = (CROSS, SPINNER, SNIFF_STUB, INLINE_SPINNER, STUB_DOUBLE)
@@ -245,10 +247,9 @@ class DominoState(GameState):
         self._linfo: list[tuple[int, int, int, int, int]] = []  # kind, v0, v1, parent, parent slot
         self._lmask: list[int] = []
         self._node_of: dict[Tile, int] = {}
-        self._lpos: list[list[tuple[str | None, int, int]]] = []
-        self._lflat: list[list[tuple[Tile, str | None, int, dict[Tile, Action]]]] = []
-        self._open: list[int] = []
-        self._posflat: list[tuple[Tile, str | None, int, dict[Tile, Action]]] = []
+        # every free playable part of the layout: (tile, part, value, actions onto it, node, slot bit)
+        self._posall: list[Position] = []
+        self._posflat: list[Position] = self._posall  # where a tile may go now (Merry-Go-Round restricts)
         self._spinner = -1
         self.count = 0
         self._hand_log_start = len(self.log)
@@ -262,7 +263,7 @@ class DominoState(GameState):
     # -------------------------------------------------------------------------------- geometry ----
     def _positions(self, node: int) -> list[tuple[str | None, int, int]]:
         """Free playable parts of a layout tile: (part, slot bit, value). Equivalent slots appear once."""
-        return self._lpos[node]
+        return [(x[1], x[5], x[2]) for x in self._posall if x[4] == node]
 
     def _compute_positions(self, node: int) -> list[tuple[str | None, int, int]]:
         kind = self._linfo[node][0]
@@ -300,7 +301,7 @@ class DominoState(GameState):
         return SPINNER
 
     def _find_slot(self, node: int, part: str | None, tile: Tile) -> tuple[int, int] | None:
-        for p, bit, v in self._lpos[node]:
+        for p, bit, v in self._positions(node):
             if p == part and (v == tile.hi or v == tile.lo):
                 return bit, v
         return None
@@ -342,53 +343,50 @@ class DominoState(GameState):
             parent = self._node_of[target]
             spart = part if part is None or not inline else (None if part == "inline" else part.split()[0])
             hi, lo = tile.hi, tile.lo
-            for p, pslot, v in self._lpos[parent]:  # noqa: B007 - used after the break
-                if p == spart and (v == hi or v == lo):
+            posall = self._posall
+            i = 0
+            for x in posall:
+                if x[4] == parent and x[1] == spart and (x[2] == hi or x[2] == lo):
                     break
+                i += 1
             else:
                 raise IllegalAction(f"{tile} does not fit on {target}")
+            v = x[2]
+            pslot = x[5]
             pk, pm = self._linfo[parent][0], self._lmask[parent]
+            self._lmask[parent] = pm | pslot
             if pk == NONDOUBLE:
                 self.count -= v
-                self._lmask[parent] = pm | pslot
-                self._lpos[parent] = ppos = [x for x in self._lpos[parent] if x[1] != pslot]
-                self._lflat[parent] = [x for x in self._lflat[parent] if x[2] != v]
+                del posall[i]
             else:
                 pv0, pv1 = self._linfo[parent][1], self._linfo[parent][2]
                 self.count += contribution(pk, pm | pslot, pv0, pv1, se) - contribution(pk, pm, pv0, pv1, se)
-                self._lmask[parent] = pm | pslot
-                self._lpos[parent] = ppos = self._compute_positions(parent)
-                self._lflat[parent] = [(target, p, pv, target.on[p]) for p, _, pv in ppos]
+                posall[:] = [y for y in posall if y[4] != parent]
+                posall.extend((target, p, pv, target.on[p], parent, bit)
+                              for p, bit, pv in self._compute_positions(parent))
             if tile.double:
                 kind = STUB_DOUBLE if pk == SNIFF_STUB and pslot >= 4 else self._double_kind(inline)
                 v0 = v1 = v
             else:
                 kind, v0, v1 = (STUB if pk == SNIFF_STUB and pslot >= 4 else NONDOUBLE), v, lo if v == hi else hi
             mask = 1
-            if not ppos:
-                self._open.remove(parent)
         if kind in (SPINNER, SNIFF_STUB, INLINE_SPINNER) and self._spinner < 0:
             self._spinner = nid
         self._ltile.append(tile)
         self._linfo.append((kind, v0, v1, parent, pslot))
         self._lmask.append(mask)
         self._node_of[tile] = nid
-        pos: list[tuple[str | None, int, int]]
+        posall = self._posall
         if kind == NONDOUBLE and mask == 1:
-            pos = [(None, 2, v1)]
+            posall.append((tile, None, v1, tile.on[None], nid, 2))
             self.count += v1
         else:
-            pos = self._compute_positions(nid)
+            posall.extend((tile, p, pv, tile.on[p], nid, bit) for p, bit, pv in self._compute_positions(nid))
             self.count += contribution(kind, mask, v0, v1, se)
-        self._lpos.append(pos)
-        self._lflat.append([(tile, p, pv, tile.on[p]) for p, _, pv in pos])
-        if pos:
-            self._open.append(nid)
-        nodes = self._open
-        if self._fill_first and self._spinner >= 0 and self._spinner in nodes:
-            nodes = [self._spinner]
-        lf = self._lflat
-        self._posflat = [x for n in nodes for x in lf[n]]
+        if self._fill_first:
+            sp = self._spinner
+            on_spinner = [x for x in posall if x[4] == sp]
+            self._posflat = on_spinner if on_spinner else posall
         return v
 
     def open_values(self) -> list[int]:
@@ -417,13 +415,13 @@ class DominoState(GameState):
         out = []
         if option:
             for t in hand:
-                for target, p, v, _ in self._posflat:
+                for target, p, v, _, _, _ in self._posflat:
                     if v == t.hi or v == t.lo:
                         out.append(_play(t, target, p))
                         if t.double:
                             out.append(_play(t, target, "inline" if p is None else p + " inline"))
             return out
-        for target, p, v, acts in self._posflat:
+        for target, p, v, acts, _, _ in self._posflat:
             bit = 1 << v
             for t in hand:
                 if t.mask & bit:
@@ -572,7 +570,7 @@ class DominoState(GameState):
             node = self._node_of[a.target]
             if not self._positions(node):
                 return f"{a.target} has no free end"
-            if self.rules.spinner_fill_first and self._spinner >= 0 and self._spinner in self._open \
+            if self.rules.spinner_fill_first and self._posflat is not self._posall \
                     and node != self._spinner:
                 return "every face of the spinner must be played before anything else"
             if a.part is not None and "end" in a.part.split() and self._linfo[node][0] == SPINNER:
@@ -981,9 +979,8 @@ class DominoState(GameState):
         c._lmask = self._lmask[:]
         c._node_of = dict(self._node_of)
         c._linfo = self._linfo[:]
-        c._lpos = self._lpos[:]
-        c._lflat = self._lflat[:]
-        c._open = self._open[:]
+        c._posall = self._posall[:]
+        c._posflat = c._posall if self._posflat is self._posall else self._posflat[:]
         c._window = self._window.copy() if self._window is not None else None
         c._legal_cache = None
         return c
@@ -1126,7 +1123,7 @@ class DominoState(GameState):
     def open_ends(self) -> list[dict[str, Any]]:
         return [{"on": self._ltile[node].text, "part": p or ("half" if not self._ltile[node].double else
                  ("end" if self._linfo[node][0] in _INLINE else "side")), "value": v}
-                for node in self._open for p, _, v in self._positions(node)]
+                for node in sorted({x[4] for x in self._posall}) for p, _, v in self._positions(node)]
 
     def view(self, seat: int | None) -> dict[str, Any]:
         r = self.rules
