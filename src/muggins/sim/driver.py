@@ -57,7 +57,8 @@ class SeatStats:
     claims_made: int = 0      # of which announced with the move and accepted
     late_claims: int = 0      # announced afterwards (lenient timing, claimable bonus)
     over_claims: int = 0      # announcements above the truth (void)
-    missed: int = 0           # points left unclaimed that nobody took ("missed" events)
+    missed: int = 0           # points left unclaimed that nobody took ("missed" events, and a last
+                              # window the end of the game closed, which leaves no event)
     mugged: int = 0           # points lost to an opponent's call
     stolen: int = 0           # points gained by calling muggins
     calls: int = 0            # correct muggins calls
@@ -123,6 +124,9 @@ def run(state: GameState, bots: Sequence[Bot], seed: int, max_actions: int = MAX
     manual = manual_claims(state)
     actions = 0
     iterations_before = [_iterations(b) for b in bots]
+    # the last regular move: (seat, points still unannounced, log length before it); the game's end
+    # can close its window without a "missed" event
+    last_move: list[tuple[int, int, int] | None] = [None]
 
     def ask(seat: int) -> Action | None:
         t0 = time.perf_counter()
@@ -137,11 +141,19 @@ def run(state: GameState, bots: Sequence[Bot], seed: int, max_actions: int = MAX
             truth = true_points(state, seat, a._replace(claim=None))
             st = stats[seat]
             st.claims_true += truth
+            accepted = 0
             if a.claim is not None:
                 if a.claim <= truth:
-                    st.claims_made += a.claim
+                    accepted = a.claim
                 else:
                     st.over_claims += 1
+            st.claims_made += accepted
+            last_move[0] = (seat, truth - accepted, len(state.log))
+        elif a.kind == "claim" and last_move[0] is not None and last_move[0][0] == seat and a.claim:
+            mover, owed, at = last_move[0]
+            last_move[0] = (mover, max(0, owed - a.claim), at)
+        elif a.kind == "muggins":
+            last_move[0] = None
         try:
             state.apply(seat, a)
         except IllegalAction as e:
@@ -192,6 +204,11 @@ def run(state: GameState, bots: Sequence[Bot], seed: int, max_actions: int = MAX
             on = e.data.get("on")
             if isinstance(on, int):
                 stats[on].mugged += int(e.data.get("missed", 0)) if outcome == "forfeit" else gain
+    final = last_move[0]
+    if state.is_over() and final is not None and final[1] > 0:
+        mover, owed, at = final
+        if not any(e.kind in ("missed", "muggins") for e in state.log[at:]):
+            stats[mover].missed += owed
     sides = state.side_scores()
     for s in range(n):
         stats[s].score = sides[stats[s].side]
