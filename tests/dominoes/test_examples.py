@@ -737,3 +737,35 @@ def test_d35_all_threes_out_bonus_dgt3() -> None:
 
 def test_d35_rounding_to_threes() -> None:
     assert [round_nearest(p, 3) for p in (11, 14, 3, 4, 5)] == [12, 15, 3, 3, 6]
+
+
+def test_d33_a_hand_blocks_with_the_reserve_left() -> None:
+    """With a reserve of two the last two tiles are never drawn: a hand can block with them still in the
+    boneyard; they are nobody's pips and the lightest hand takes the difference as usual."""
+    spec = get_game("dominoes")
+    rng = random.Random(33)
+    blocked = 0
+    for seed in range(60):
+        st = spec.new(spec.rules("muggins", {"boneyard_reserve": 2, "claims": "auto"}), 2, seed=seed)
+        assert isinstance(st, DominoState)
+        prev = st.clone()
+        while st.hand_no == 1 and not st.is_over():
+            prev = st.clone()
+            acts = st.legal_actions(st.turn)
+            st.apply(st.turn, rng.choice(acts))
+        end = _last_hand_end(st)
+        if end["reason"] != "blocked":
+            continue
+        blocked += 1
+        assert len(prev.boneyard) == 2
+        pips = [sum(t.pips for t in h) for h in prev.hands]
+        assert end["pips"] == pips
+        low = min(pips)
+        awards = _scores_since_hand_end(st)
+        if pips.count(low) == 1:
+            s = pips.index(low)
+            diff = round_nearest(pips[1 - s], 5) - round_nearest(low, 5)
+            assert awards == ([(s, diff, "blocked")] if diff > 0 else [])
+        else:
+            assert awards == []
+    assert blocked >= 3
