@@ -662,6 +662,15 @@ def test_lot_tile_of_the_wrong_type_raises_record_error() -> None:
         replay(rec)
 
 
+@pytest.mark.xfail(strict=True, raises=TypeError, reason="the cut for the deal iterates a number")
+def test_card_cut_seats_of_the_wrong_type_raises_record_error() -> None:
+    rec = to_record(protocol_game("card-muggins", "muggins", seed=1, max_steps=5))
+    rec["chance"][0]["seats"] = 2
+    assert schema_errors(rec) == []  # the schema leaves a card game's chance fields to the game
+    with pytest.raises(RecordError):
+        replay(rec)
+
+
 @pytest.mark.xfail(strict=True, reason="version true compares equal to 1")
 def test_version_true_is_refused() -> None:
     rec = base_record()
