@@ -96,8 +96,8 @@ def test_play_finishes_a_hand_in_a_terminal(tmp_path: Path) -> None:
                                            "--save", str(save_to)],
                           encoding="utf-8", timeout=30, dimensions=(24, 200))
     moves = 0
-    while True:
-        i = child.expect([r"legal: ([^\r\n]*)\r?\n", r"to call Muggins!> ", pexpect.EOF])
+    for _ in range(500):  # a hand is far shorter; a loop that does not end is a failure
+        i = child.expect([r"legal: ([^\r\n\x1b]*)", r"to call Muggins!> ", pexpect.EOF])
         if i == 2:
             break
         if i == 1:
@@ -107,6 +107,9 @@ def test_play_finishes_a_hand_in_a_terminal(tmp_path: Path) -> None:
         child.expect("your move> ")
         child.sendline(first)
         moves += 1
+    else:
+        raise AssertionError("the hand did not end")
+    assert "Not allowed" not in (child.before or "")
     assert moves > 0
     rec = json.loads(save_to.read_text())
     assert any(e["kind"] == "hand_end" for e in

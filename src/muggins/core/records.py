@@ -48,7 +48,11 @@ def start_from_record(rec: Any) -> GameState:
     _require(isinstance(rec, dict), "a record must be a JSON object")
     _require(rec.get("format", FORMAT) == FORMAT, f"not a {FORMAT} document (format {rec.get('format')!r})")
     version = rec.get("version", VERSION)
-    _require(version == VERSION, f"unsupported record version {version!r} (this program reads {VERSION})")
+    _require(type(version) is int and version == VERSION,
+             f"unsupported record version {version!r} (this program reads {VERSION})")
+    preset = rec.get("preset")
+    _require(preset is None or (isinstance(preset, str) and preset != ""),
+             f"'preset' must be a preset name; got {preset!r}")
     _require(isinstance(rec.get("game"), str), "the record names no game")
     players = rec.get("players")
     _require(isinstance(players, list) and len(players) > 0, "the record needs a non-empty 'players' list")

@@ -71,6 +71,8 @@ def with_options(rules: Any, options: Mapping[str, Any]) -> Any:
     changes: dict[str, Any] = {}
     for name, value in options.items():
         key = name.replace("-", "_")
+        if key == "preset":
+            raise RulesError("'preset' is not an option; choose the preset itself")
         if key not in types_:
             raise RulesError(f"unknown option {name!r}; known options: {', '.join(sorted(types_))}")
         changes[key] = _coerce(key, value, types_[key])

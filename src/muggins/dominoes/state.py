@@ -228,8 +228,10 @@ class DominoState(GameState):
                     if t.double and (best is None or t.hi > best.hi):
                         holder, best = s, t
             if best is None:
-                heavy = max((t.weight_key(), s) for s in range(n) for t in self.hands[s])
-                leader = heavy[1]
+                if r.first_lead == "highest_double_forced":  # the heavier hand leads any tile (GAMBIT)
+                    leader = max(range(n), key=lambda s: (pips(self.hands[s]), -s))
+                else:  # the heaviest single tile leads (S1-W)
+                    leader = max((t.weight_key(), s) for s in range(n) for t in self.hands[s])[1]
             else:
                 leader = holder
                 if r.first_lead == "highest_double_forced":
@@ -421,14 +423,19 @@ class DominoState(GameState):
                         if t.double:
                             out.append(_play(t, target, "inline" if p is None else p + " inline"))
             return out
-        for target, p, v, acts, _, _ in self._posflat:
-            bit = 1 << v
-            for t in hand:
-                if t.mask & bit:
-                    a = acts.get(t)
-                    if a is None:
-                        a = acts[t] = _play(t, target, p)
-                    out.append(a)
+        posflat = self._posflat
+        pm = 0
+        for x in posflat:
+            pm |= 1 << x[2]
+        for t in hand:
+            tm = t.mask
+            if tm & pm:
+                for target, p, v, acts, _, _ in posflat:
+                    if tm >> v & 1:
+                        a = acts.get(t)
+                        if a is None:
+                            a = acts[t] = _play(t, target, p)
+                        out.append(a)
         return out
 
     def _can_draw(self) -> bool:
@@ -510,14 +517,14 @@ class DominoState(GameState):
     def apply(self, seat: int, action: Action) -> None:
         if self._over:
             raise GameOver("the game is over")
-        if not 0 <= seat < self.num_players:
-            raise NotYourTurn(f"there is no seat {seat}")
         kind = action[0]
-        if kind == "muggins":
-            self._call(seat, action.claim)
-            return
-        if kind == "claim":
-            self._late_claim(seat, action.claim)
+        if kind == "muggins" or kind == "claim":
+            if not 0 <= seat < self.num_players:
+                raise NotYourTurn(f"there is no seat {seat}")
+            if kind == "muggins":
+                self._call(seat, action[4])
+            else:
+                self._late_claim(seat, action[4])
             return
         if seat != self.turn:
             raise NotYourTurn(f"it is seat {self.turn}'s turn, not seat {seat}'s")
@@ -573,8 +580,10 @@ class DominoState(GameState):
             if self.rules.spinner_fill_first and self._posflat is not self._posall \
                     and node != self._spinner:
                 return "every face of the spinner must be played before anything else"
-            if a.part is not None and "end" in a.part.split() and self._linfo[node][0] == SPINNER:
-                return f"the ends of {a.target} open only once both its sides are covered"
+            if a.part is not None and "end" in a.part.split():
+                if self._linfo[node][0] == SPINNER:
+                    return f"the ends of {a.target} open only once both its sides are covered"
+                return f"{a.target} is not a spinner: its ends cannot be played on"
             return f"{t} does not match the free end of {a.target}"
         if a.kind == "draw":
             if any(x.kind == "play" for x in legal):
@@ -766,7 +775,6 @@ class DominoState(GameState):
             self.turn = self._next_seat(seat)
         else:
             self.turn = (seat + 1) % self.num_players
-        self._ver += 1
 
     def _do_draw(self, seat: int) -> None:
         lead = self.phase == "lead"
@@ -776,7 +784,6 @@ class DominoState(GameState):
         self._draws += 1
         self.log.append(Event("draw", seat, {"tile": tile.text, "ends": [x[2] for x in self._posflat],
                                              "forced": forced, "lead": lead}, _TILE_SECRET))
-        self._ver += 1
 
     def _do_pass(self, seat: int) -> None:
         r = self.rules
@@ -795,10 +802,9 @@ class DominoState(GameState):
         else:
             self._dead_passes = 0
         self.turn = self._next_seat(seat)
-        self._ver += 1
 
     def _do_knock(self, seat: int) -> None:
-        self.log.append(Event("knock", seat, {"ends": self.open_values()}))
+        self.log.append(Event("knock", seat, {"ends": self.open_values(), "partner": self._knock is not None}))
         if self._knock is None:
             self._knock = ("partner", seat)
             self.turn = (seat + 2) % self.num_players
@@ -806,7 +812,6 @@ class DominoState(GameState):
             knocker = self._knock[1]
             self._knock = ("forced", knocker)
             self.turn = knocker
-        self._ver += 1
 
     # ------------------------------------------------------------------------------ end of hand ----
     def _hand_pips(self, seat: int) -> int:
@@ -987,44 +992,60 @@ class DominoState(GameState):
 
     def sample_hidden(self, seat: int, rng: random.Random) -> DominoState:
         """Deal the tiles ``seat`` cannot see to the other hands and the boneyard at random, keeping
-        what ``seat`` has learned: a player who drew or passed held no tile matching the open ends then."""
+        what ``seat`` has learned: a player who drew, passed or knocked because he could not play held no
+        tile matching the open ends then; a leader who drew or passed held no permitted lead."""
         c = self.clone()
         c.chance = self.chance.fork(rng)
         n = self.num_players
-        slots: list[list[int]] = [[] for _ in range(n)]  # forbidden-value masks, one per unknown tile
+        r = self.rules
+        tiles = self._all_tiles
+        by_value = [sum(1 << t.index for t in tiles if t.has(v)) for v in range(r.tile_set + 1)]
+        doubles = sum(1 << t.index for t in tiles if t.double)
+        if r.lead_must_be == "double_or_scoring":
+            no_lead = doubles | sum(1 << t.index for t in tiles if self._table[t.pips] > 0)
+        elif r.lead_must_be == "double" or r.first_lead == "must_set_double":
+            no_lead = doubles
+        else:
+            no_lead = 0
+        # one forbidden-tile set (a bit per tile index) for every tile each other seat holds unseen
+        slots: list[list[int]] = [[] for _ in range(n)]
         for e in self.log[self._hand_log_start:]:
-            if e.seat is None or e.seat == seat:
-                continue
             s = e.seat
-            if s == seat:
+            if s is None or s == seat:
                 continue
             k = e.kind
             if k == "dealt":
                 slots[s] = [0] * int(e.data["count"])
             elif k in ("draw", "pass", "knock"):
-                ends = e.data.get("ends") or []
-                if ends and e.data.get("forced", True) and not e.data.get("lead"):
-                    m = 0
-                    for v in ends:
-                        m |= 1 << v
-                    slots[s] = [f | m for f in slots[s]]
+                d = e.data
+                if d.get("forced", True) and not d.get("partner"):
+                    if d.get("lead"):
+                        m = no_lead
+                    else:
+                        m = 0
+                        for v in d.get("ends") or ():
+                            m |= by_value[v]
+                    if m:
+                        slots[s] = [f | m for f in slots[s]]
                 if k == "draw":
                     slots[s].append(0)
             elif k == "play":
-                t = parse_tile(e.data["tile"])
-                ok = [i for i, f in enumerate(slots[s]) if not (f & t.mask)]
-                if ok:
-                    i = max(ok, key=lambda i: bin(slots[s][i]).count("1"))
-                else:
-                    i = 0
-                slots[s].pop(i)
+                bit = 1 << parse_tile(e.data["tile"]).index
+                ok = [i for i, f in enumerate(slots[s]) if not f & bit]
+                i = max(ok, key=lambda i: bin(slots[s][i]).count("1")) if ok else 0
+                if slots[s]:
+                    slots[s].pop(i)
         visible = set(self.hands[seat]) | set(self._ltile)
-        unknown = [t for t in self._all_tiles if t not in visible]
+        unknown = [t for t in tiles if t not in visible]
         rng.shuffle(unknown)
-        owners: list[tuple[int, int]] = [(s, f) for s in range(n) if s != seat for f in slots[s]]
+        owners: list[tuple[int, int]] = []
         for s in range(n):
-            if s != seat and len(slots[s]) != len(self.hands[s]):  # keep counts exact
-                owners = [(o, f) for o, f in owners if o != s] + [(s, 0)] * len(self.hands[s])
+            if s == seat:
+                continue
+            if len(slots[s]) == len(self.hands[s]):
+                owners.extend((s, f) for f in slots[s])
+            else:  # cannot happen from a real log; keep the counts exact regardless
+                owners.extend((s, 0) for _ in self.hands[s])
         rng.shuffle(owners)
         match = _assign([f for _, f in owners], unknown)
         hands: list[list[Tile]] = [[] for _ in range(n)]
@@ -1153,7 +1174,7 @@ def _assign(forbidden: list[int], tiles: list[Tile]) -> list[int]:
     match = [-1] * n
 
     def fits(i: int, j: int) -> bool:
-        return not (forbidden[i] & tiles[j].mask)
+        return not forbidden[i] >> tiles[j].index & 1
 
     def augment(i: int, seen: list[bool]) -> bool:
         for j in range(len(tiles)):

@@ -83,6 +83,8 @@ _BY_TEXT: dict[str, Tile] = {}
 
 
 def parse_tile(text: str, top: int = 30) -> Tile:
+    if not isinstance(text, str):
+        raise UnknownAction(f"{text!r} is not a tile; write it like 5-3")
     t = _BY_TEXT.get(text)
     if t is not None and t.hi <= top:
         return t

@@ -120,7 +120,8 @@ class CardMugginsState(GameState):
 
             out = self.chance.next("cut_for_deal", make)
             raw = out.get("cards")
-            if list(out.get("seats", ())) != seats or not isinstance(raw, list) or len(raw) != k:
+            got = out.get("seats")
+            if not isinstance(got, list) or got != seats or not isinstance(raw, list) or len(raw) != k:
                 raise RecordError(f"cut_for_deal outcome {out!r} does not fit seats {seats}")
             cards = [_card(x) for x in raw]
             if len(set(cards)) != k:
