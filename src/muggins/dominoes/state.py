@@ -1031,10 +1031,12 @@ class DominoState(GameState):
                     slots[s].append(0)
             elif k == "play":
                 bit = 1 << parse_tile(e.data["tile"]).index
-                ok = [i for i, f in enumerate(slots[s]) if not f & bit]
-                i = max(ok, key=lambda i: bin(slots[s][i]).count("1")) if ok else 0
-                if slots[s]:
-                    slots[s].pop(i)
+                held = slots[s]
+                ok = [i for i, f in enumerate(held) if not f & bit]
+                # the tile came from the most constrained slot that allowed it: the others stay loosest
+                i = max(ok, key=lambda i: held[i].bit_count()) if ok else 0
+                if held:
+                    held.pop(i)
         visible = set(self.hands[seat]) | set(self._ltile)
         unknown = [t for t in tiles if t not in visible]
         rng.shuffle(unknown)
