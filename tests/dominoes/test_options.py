@@ -38,6 +38,10 @@ def _hand_starts(st: DominoState) -> list[dict[str, Any]]:
     return events_of(st, "hand_start")
 
 
+def _scores_logged_all(st: DominoState) -> list[tuple[int, int, str]]:
+    return [(e.data["side"], e.data["points"], e.data["reason"]) for e in st.log if e.kind == "score"]
+
+
 def _end_scores(st: DominoState) -> list[tuple[int, int, str]]:
     """Score events after the last hand_end (up to the next hand_start)."""
     idx = max(i for i, e in enumerate(st.log) if e.kind == "hand_end")
@@ -96,6 +100,15 @@ def test_highest_double_without_doubles_goes_to_the_heaviest_tile() -> None:
     st = domino_state("muggins", hands=[["5-3", "5-1", "2-0", "3-1"], ["5-4", "5-2", "6-2", "3-0"]],
                       first_lead="highest_double")
     assert st.turn == 1
+
+
+def test_highest_double_forced_without_doubles_goes_to_the_heavier_hand() -> None:
+    """GAMBIT, the source of the forced rule: with no doubles, the heavier *hand* leads any tile (here
+    seat 1's 36 pips against seat 0's 17, although seat 0 holds the heaviest single tile, 6-5)."""
+    st = domino_state("muggins", hands=[["6-5", "1-0", "2-0", "3-0"], ["6-4", "5-4", "5-3", "6-3"]],
+                      first_lead="highest_double_forced")
+    assert st.turn == 1
+    assert sorted(moves(st)) == ["5-3", "5-4", "6-3", "6-4"]
 
 
 def test_highest_double_forced() -> None:
@@ -438,6 +451,14 @@ def test_out_bonus(out_bonus: str, awards: list[tuple[int, int, str]]) -> None:
     assert _end_scores(st) == awards
 
 
+@pytest.mark.parametrize(("round_to", "bonus"), [(5, 15), (3, 18), (1, 19)])
+def test_round_to(round_to: int, bonus: int) -> None:
+    """Bonuses round to the nearest five, three (All Threes) or not at all: 12 and 7 pips."""
+    st = domino_state("muggins", hands=[["1-0"], ["6-6"], ["4-3"]], boneyard=[], round_to=round_to)
+    play(st, "1-0")
+    assert _end_scores(st) == [(0, bonus, "domino")]
+
+
 def test_hand_double_counts_once() -> None:
     """MOBSEA option: a double left in hand counts one half (6-6 is 6, not 12)."""
     st = domino_state("muggins", hands=[["1-0"], ["6-6"]], boneyard=[], hand_double_counts_once=True)
@@ -514,6 +535,25 @@ def test_without_partnership_both_out_the_first_out_ends_the_hand() -> None:
 
 
 # ---------------------------------------------------------------------------- target and winning ----
+
+
+def test_last_play_reaching_the_target_still_earns_its_bonus() -> None:
+    """§8: going out, the play's points and the bonus are one scoring step: both are logged."""
+    st = domino_state("muggins", hands=[["5-0"], ["6-6"]], boneyard=[], target=5)
+    play(st, "5-0")
+    assert st.is_over() and st.winners() == frozenset({0})
+    assert [(s, p, r) for s, p, r in _scores_logged_all(st)] == [(0, 5, "play"), (0, 10, "domino")]
+    assert st.side_scores() == [15, 0]
+
+
+def test_cascade_checks_the_target_after_each_award() -> None:
+    """§8: cascade awards go lightest first and the game ends on the award that reaches the target."""
+    st = domino_state("muggins", hands=[["0-0", "6-2"], ["5-5", "2-2"], ["6-6", "6-4"]], boneyard=[],
+                      blocked="cascade", target=10)
+    play(st, "0-0", "pass", "pass", "pass")
+    assert st.is_over() and st.winners() == frozenset({0})
+    assert _end_scores(st) == [(0, 6, "blocked"), (0, 14, "blocked")]   # B's 8 never comes
+    assert st.side_scores() == [20, 0, 0]
 
 
 def test_exact_target_voids_an_overshooting_bonus() -> None:
