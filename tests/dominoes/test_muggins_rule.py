@@ -180,6 +180,19 @@ def test_outcomes(rule: str, scores: list[int]) -> None:
     assert sum(e.points for e in st.log if e.kind == "score" and e.data["side"] == 0) == scores[0]
 
 
+def test_a_steal_that_passes_an_exact_target_is_void() -> None:
+    st = _lead_six_four(None, target=5, exact_target=True)
+    st.apply(1, MUGGINS)
+    assert st.side_scores() == [0, 0] and not st.is_over()
+    assert [(e["seat"], e["points"]) for e in events_of(st, "void")] == [(1, 10)]
+
+
+def test_a_steal_can_win_the_game() -> None:
+    st = _lead_six_four(None, target=10)
+    st.apply(1, MUGGINS)
+    assert st.is_over() and st.winners() == frozenset({1})
+
+
 def test_under_claim_leaves_the_difference_muggable() -> None:
     st = _lead_six_four(5)
     assert st.side_scores() == [5, 0]

@@ -185,6 +185,14 @@ def test_next_lead_lowest_score() -> None:
     assert _hand_starts(st)[1]["leader"] in (1, 2)
 
 
+def test_next_lead_lowest_score_in_partnerships() -> None:
+    """A team's score is each partner's score: the trailing team's two players draw for the lead."""
+    st = _one_tile_hand("lowest_score", players=4, partnerships=True)
+    assert st.side_scores() == [15, 0]                  # 6-6 and 3-3 → 10 + 5
+    assert events_of(st, "lot")[-1]["seats"] == [1, 3]
+    assert _hand_starts(st)[1]["leader"] in (1, 3)
+
+
 # ---------------------------------------------------------------------------------- lead_must_be ----
 
 
