@@ -90,6 +90,8 @@ class DominoState(GameState):
     _extra: bool
     _both_out: bool
     _voluntary: bool
+    _draw_limit: int
+    _spins: bool
     _all_tiles: list[Tile]
     _each: int
     _window: Window | None
@@ -123,6 +125,8 @@ class DominoState(GameState):
         s._extra = rules.extra_turn == "double_or_scoring"
         s._both_out = rules.partnership_both_out
         s._voluntary = rules.voluntary_draw
+        s._draw_limit = rules.draw_limit
+        s._spins = rules.spinner != "none"
         s._all_tiles = full_set(rules.tile_set)
         each = rules.tiles_each(n)
         if each * n > len(s._all_tiles):
@@ -372,7 +376,7 @@ class DominoState(GameState):
             else:
                 kind, v0, v1 = (STUB if pk == SNIFF_STUB and pslot >= 4 else NONDOUBLE), v, lo if v == hi else hi
             mask = 1
-        if kind in (SPINNER, SNIFF_STUB, INLINE_SPINNER) and self._spinner < 0:
+        if self._spinner < 0 and self._spins and kind in (SPINNER, SNIFF_STUB, INLINE_SPINNER):
             self._spinner = nid
         self._ltile.append(tile)
         self._linfo.append((kind, v0, v1, parent, pslot))
@@ -444,7 +448,7 @@ class DominoState(GameState):
             return False
         if self.phase == "lead":
             return r.first_lead == "must_set_double" or (r.lead_must_be == "double" and r.draw != "none")
-        return r.draw != "none" and self._draws < r.draw_limit
+        return self._draws < self._draw_limit
 
     def _regular(self, seat: int) -> list[Action]:
         """Legal moves of the seat whose turn it is (claims aside)."""
@@ -457,7 +461,7 @@ class DominoState(GameState):
             plays = [a for a in plays if self._table[self._count_after(a.subject, a.target, a.part)] > 0]
             out = plays if plays else [KNOCK]
         elif plays:
-            out = plays + [DRAW] if self.rules.voluntary_draw and self._can_draw() else plays
+            out = plays + [DRAW] if self._voluntary and self._can_draw() else plays
         elif self._can_draw():
             out = [DRAW]
             if (self.rules.knocking and self._teams and knock is None and self._draws == 0
@@ -474,9 +478,12 @@ class DominoState(GameState):
         w = self._window
         if seat == self.turn:
             cache = self._legal_cache
-            out = list(cache[1] if cache is not None and cache[0] == self._ver else self._regular(seat))
+            reg = cache[1] if cache is not None and cache[0] == self._ver else self._regular(seat)
             if w is None:
-                return out
+                return reg[:]
+            if w.scorer_side != self._side[seat]:
+                return reg + [MUGGINS]
+            out = reg[:]
         else:
             out = []
         if w is not None:
@@ -737,7 +744,8 @@ class DominoState(GameState):
         if not manual:
             data["count"] = count
         self.log.append(Event("play", seat, data))
-        self.phase = "play"
+        if lead:
+            self.phase = "play"
         self._draws = 0
         self._dead_passes = 0
         side = self._side[seat]
