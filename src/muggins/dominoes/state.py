@@ -346,21 +346,31 @@ class DominoState(GameState):
                 kind, v0, v1 = NONDOUBLE, tile.hi, tile.lo
             mask, parent, pslot, v = 0, -1, 0, -1
         else:
-            parent = self._node_of[target]
             spart = part if part is None or not inline else (None if part == "inline" else part.split()[0])
             hi, lo = tile.hi, tile.lo
             posall = self._posall
             i = 0
             for x in posall:
-                if x[4] == parent and x[1] == spart and (x[2] == hi or x[2] == lo):
+                if x[0] is target and x[1] == spart and (x[2] == hi or x[2] == lo):
                     break
                 i += 1
             else:
                 raise IllegalAction(f"{tile} does not fit on {target}")
             v = x[2]
+            parent = x[4]
             pslot = x[5]
             pk, pm = self._linfo[parent][0], self._lmask[parent]
             self._lmask[parent] = pm | pslot
+            if pk == NONDOUBLE and not tile.double and not self._fill_first:
+                # the common case: a tile in line on a tile in line
+                outer = lo if v == hi else hi
+                self.count += outer - v
+                posall[i] = (tile, None, outer, tile.on[None], nid, 2)
+                self._ltile.append(tile)
+                self._linfo.append((NONDOUBLE, v, outer, parent, pslot))
+                self._lmask.append(1)
+                self._node_of[tile] = nid
+                return v
             if pk == NONDOUBLE:
                 self.count -= v
                 del posall[i]
