@@ -32,7 +32,11 @@ def bench_command(
         extra = _extra(game, seconds, runs)
     except RulesError as e:
         fail(str(e))
-    out = {"game": game, "preset": preset or "default", "players": players, "seconds_per_run": seconds,
+    from muggins.core.rules import get_game
+
+    spec = get_game(game)
+    out = {"game": game, "preset": preset or spec.default_preset,
+           "players": players or spec.default_players, "seconds_per_run": seconds,
            **result, **extra}
     if as_json:
         typer.echo(json.dumps(out, indent=1))

@@ -66,7 +66,8 @@ def _describe(st: GameState, seat: int, e: dict[str, Any]) -> str | None:
     if k == "missed":
         return f"{who} let {e['points']} point(s) go unclaimed"
     if k == "draw":
-        return f"{who} drew {e['tile']}" if "tile" in e else f"{who} drew a tile"
+        drawn = e.get("tile") or e.get("card")
+        return f"{who} drew {drawn}" if drawn else f"{who} drew"
     if k in ("pass", "knock", "go"):
         return f"{who} {'said go' if k == 'go' else k + 'ed'}"
     if k == "hand_end":
