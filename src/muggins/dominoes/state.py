@@ -92,6 +92,7 @@ class DominoState(GameState):
     _voluntary: bool
     _draw_limit: int
     _spins: bool
+    _sniff_option: bool
     _all_tiles: list[Tile]
     _each: int
     _window: Window | None
@@ -127,6 +128,7 @@ class DominoState(GameState):
         s._voluntary = rules.voluntary_draw
         s._draw_limit = rules.draw_limit
         s._spins = rules.spinner != "none"
+        s._sniff_option = rules.spinner == "sniff_option"
         s._all_tiles = full_set(rules.tile_set)
         each = rules.tiles_each(n)
         if each * n > len(s._all_tiles):
@@ -412,9 +414,9 @@ class DominoState(GameState):
     # ------------------------------------------------------------------------------ legal moves ----
     def _plays(self, seat: int) -> list[Action]:
         hand = self.hands[seat]
-        r = self.rules
-        option = r.spinner == "sniff_option" and self._spinner < 0
+        option = self._sniff_option and self._spinner < 0
         if self.phase == "lead":
+            r = self.rules
             out = []
             for t in hand:
                 if self._forced_lead is not None and t is not self._forced_lead:
