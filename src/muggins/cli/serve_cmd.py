@@ -1,0 +1,31 @@
+"""``muggins serve``: the web table (lobby, play over WebSockets, stored games)."""
+
+from __future__ import annotations
+
+import typer
+
+
+def serve_command(
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on."),
+    port: int = typer.Option(8000, "--port", help="Port to listen on."),
+    db: str = typer.Option(None, "--db", help="SQLAlchemy database URL (default: SQLite in the user's data "
+                                                "directory; postgresql+psycopg://... for PostgreSQL)."),
+) -> None:
+    """Serve the lobby and the tables; open the printed address in a browser."""
+    try:
+        import uvicorn
+
+        from muggins.server.app import create_app
+        from muggins.server.store import default_url
+    except ImportError as e:  # pragma: no cover - depends on the installation
+        typer.echo(f"the web table needs its dependencies (fastapi, uvicorn, sqlalchemy): {e}", err=True)
+        raise typer.Exit(2) from None
+    url = db or default_url()
+    try:
+        app = create_app(url)
+    except Exception as e:
+        typer.echo(f"cannot open the database {url}: {e}", err=True)
+        raise typer.Exit(2) from None
+    shown = "localhost" if host in ("0.0.0.0", "127.0.0.1", "::") else host
+    typer.echo(f"muggins: open http://{shown}:{port}/  (database: {url})", err=False)
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65536)

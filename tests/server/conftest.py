@@ -1,0 +1,43 @@
+"""Fixtures of the web table tests: the app in-process on a fresh SQLite file."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the web table needs fastapi (pip install -e '.[test]')")
+pytest.importorskip("sqlalchemy", reason="the web table needs sqlalchemy")
+pytest.importorskip("httpx", reason="the app tests need httpx")
+
+from fastapi.testclient import TestClient
+
+from muggins.server.app import create_app
+
+
+@pytest.fixture
+def db_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'tables.db'}"
+
+
+@pytest.fixture
+def client(db_url: str) -> Iterator[TestClient]:
+    with TestClient(create_app(db_url, time_scale=0.0)) as c:
+        yield c
+
+
+def new_table(client: TestClient, **body: Any) -> dict[str, Any]:
+    body.setdefault("game", "dominoes")
+    body.setdefault("grace", 0)
+    body.setdefault("bot_delay", 0)
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def sit(client: TestClient, table_id: str, seat: int, name: str = "Ann") -> str:
+    r = client.post(f"/api/tables/{table_id}/seats/{seat}", json={"name": name})
+    assert r.status_code == 200, r.text
+    return str(r.json()["token"])
