@@ -11,14 +11,19 @@ from rich.table import Table
 
 from muggins.cli.common import fail
 from muggins.core.errors import RecordError
-from muggins.core.records import load, replay
+from muggins.core.records import apply_record_action, load, replay, start_from_record
 
 
 def replay_command(
     file: Path = typer.Argument(..., help="A game record (JSON)."),
     as_json: bool = typer.Option(False, "--json", help="Print an object with scores and events."),
+    step: bool = typer.Option(False, "--step", help="Show the table after each action (Enter: next, q: quit)."),
+    ascii_only: bool = typer.Option(False, "--ascii", help="With --step: plain ASCII tiles and cards."),
 ) -> None:
     """Replay a game record, validating every action; print the final scores and the scoring events."""
+    if step:
+        _step(file, ascii_only)
+        return
     try:
         state = replay(load(file))
     except RecordError as e:
@@ -44,3 +49,36 @@ def replay_command(
     result = "game over, won by seat(s) " + ", ".join(map(str, sorted(state.winners()))) \
         if state.is_over() else "game not finished"
     console.print(f"Final scores by seat: {state.scores()}  ({result})", highlight=False)
+
+
+def _step(file: Path, ascii_only: bool) -> None:
+    """Watch a record play by play, as a spectator sees the table."""
+    from muggins.tui.table import render_table
+
+    console = Console(highlight=False)
+    try:
+        rec = load(file)
+        state = start_from_record(rec)
+    except RecordError as e:
+        fail(f"{file}: {e}")
+    players = rec.get("players") or []
+    names = [p.get("name", f"Seat {i}") if isinstance(p, dict) else f"Seat {i}" for i, p in enumerate(players)]
+    actions = rec.get("actions") or []
+    ascii_only = ascii_only or not (console.encoding or "").lower().startswith("utf")
+    for i in range(len(actions) + 1):
+        console.clear()
+        console.print(render_table(state, None, names, ascii_only=ascii_only,
+                                   title=f"{file.name}: action {i} of {len(actions)}"))
+        if i == len(actions):
+            break
+        try:
+            text = console.input("Enter: next action, q: quit> ").strip().lower()
+        except (EOFError, KeyboardInterrupt):
+            return
+        if text in ("q", "quit"):
+            return
+        try:
+            apply_record_action(state, i, actions[i])
+        except RecordError as e:
+            fail(f"{file}: {e}")
+    console.print("End of the record.")

@@ -1,0 +1,60 @@
+"""The short interactive menu of ``muggins play --menu``: game, preset, players, bot level, hints.
+Every question has a default (Enter) and re-asks on an answer it cannot use."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rich.console import Console
+
+from muggins.bots.registry import LEVELS
+from muggins.core.rules import get_game
+
+GAMES = ("dominoes", "card-muggins", "cribbage")
+
+
+@dataclass
+class Choice:
+    game: str
+    preset: str
+    players: int
+    seats: list[str]
+    hints: bool
+
+
+def _pick(console: Console, ask: Callable[[str], str], title: str, items: list[str], default: int = 0) -> str:
+    console.print(title, highlight=False)
+    for i, item in enumerate(items, 1):
+        console.print(f"  {i}) {item}", highlight=False)
+    while True:
+        text = ask(f"choose 1-{len(items)} [{default + 1}]> ").strip()
+        if not text:
+            return items[default]
+        if text.isdigit() and 1 <= int(text) <= len(items):
+            return items[int(text) - 1]
+        if text in items:
+            return text
+        console.print(f"Please type a number from 1 to {len(items)}.", highlight=False)
+
+
+def run_menu(console: Console, ask: Callable[[str], str] | None = None) -> Choice:
+    """Ask the questions; EOFError propagates (the caller stops quietly)."""
+    read = ask or (lambda p: console.input(p))
+    game = _pick(console, read, "Game:", list(GAMES))
+    spec = get_game(game)
+    presets = list(spec.presets)
+    preset = _pick(console, read, "Preset:", presets, presets.index(spec.default_preset)
+                   if spec.default_preset in presets else 0)
+    sizes = [str(n) for n in range(spec.min_players, spec.max_players + 1)]
+    rules = spec.rules(preset)
+    fixed = getattr(rules, "players", None)
+    if isinstance(fixed, int) and fixed > 0:
+        sizes = [str(fixed)]
+    players = int(_pick(console, read, "Players:", sizes))
+    levels = list(LEVELS)
+    level = _pick(console, read, "Bot level:", levels, levels.index("casual"))
+    people = _pick(console, read, "People at this keyboard:", [str(n) for n in range(1, players + 1)])
+    hints = _pick(console, read, "Show the count of the open ends (hints)?", ["no", "yes"]) == "yes"
+    seats = ["you"] + ["human"] * (int(people) - 1) + [level] * (players - int(people))
+    return Choice(game, preset, players, seats, hints)

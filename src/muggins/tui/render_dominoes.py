@@ -1,0 +1,242 @@
+"""Draw a domino layout with its true geometry on a character canvas.
+
+Each line of play runs from its parent tile; a line turns at the edge of the screen (east lines turn
+down and come back west, west lines turn up and come back east), doubles lie across the line, and a
+spinner's extra arms (and every branch of Five Up) leave it at right angles. A tile that cannot be
+placed without overlapping another is listed below the drawing rather than drawn wrongly."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+E, W, N, S = (1, 0), (-1, 0), (0, -1), (0, 1)
+ARM_LENGTH = 2  # tiles an arm runs straight up or down before turning like a line
+
+
+@dataclass(frozen=True)
+class Glyphs:
+    """The characters of a tile: Unicode box drawing, or plain ASCII when the terminal needs it."""
+
+    left: str
+    mid: str
+    right: str
+    top: tuple[str, str]
+    divider: tuple[str, str, str]
+    bottom: tuple[str, str]
+
+
+UNICODE = Glyphs("[", "│", "]", ("┌", "┐"), ("├", "─", "┤"), ("└", "┘"))
+ASCII = Glyphs("[", "|", "]", (".", "."), ("|", "-", "|"), ("'", "'"))
+
+
+def _halves(text: str) -> tuple[str, str]:
+    a, _, b = text.partition("-")
+    return a, b
+
+
+def _key(text: str) -> tuple[int, int]:
+    a, b = _halves(text)
+    x, y = int(a), int(b)
+    return (x, y) if x >= y else (y, x)
+
+
+@dataclass
+class Canvas:
+    """Cells by (x, y); y may be negative (lines above the first tile)."""
+
+    width: int
+    cells: dict[tuple[int, int], str] = field(default_factory=dict)
+
+    def free(self, x0: int, y0: int, w: int, h: int, margin: int = 0) -> bool:
+        if x0 < 0 or x0 + w > self.width:
+            return False
+        return all((x, y) not in self.cells
+                   for x in range(x0 - margin, x0 + w + margin) for y in range(y0, y0 + h))
+
+    def put(self, x0: int, y0: int, rows: list[str]) -> None:
+        for dy, row in enumerate(rows):
+            for dx, ch in enumerate(row):
+                self.cells[(x0 + dx, y0 + dy)] = ch
+
+    def lines(self) -> list[str]:
+        if not self.cells:
+            return []
+        ys = [y for _, y in self.cells]
+        xs = [x for x, _ in self.cells]
+        x0 = min(xs)
+        out = []
+        for y in range(min(ys), max(ys) + 1):
+            row = "".join(self.cells.get((x, y), " ") for x in range(x0, max(xs) + 1))
+            out.append(row.rstrip())
+        return out
+
+
+def horizontal(a: str, b: str, g: Glyphs) -> str:
+    """A tile lying along a row: ``[a│b]``."""
+    return f"{g.left}{a}{g.mid}{b}{g.right}"
+
+
+def vertical(a: str, b: str, g: Glyphs) -> list[str]:
+    """A tile standing in a column, ``a`` on top: three rows."""
+    w = max(len(a), len(b))
+    return [f"{g.top[0]}{a:^{w}}{g.top[1]}", f"{g.divider[0]}{g.divider[1] * w}{g.divider[2]}",
+            f"{g.bottom[0]}{b:^{w}}{g.bottom[1]}"]
+
+
+@dataclass
+class Placed:
+    """Where a tile went: its box and the direction its line runs."""
+
+    x: int
+    y: int
+    w: int
+    h: int
+    d: tuple[int, int]
+    across: bool
+
+
+class LayoutDrawer:
+    """Places the tiles of ``view["layout"]`` one line at a time, depth first from the set tile."""
+
+    def __init__(self, layout: list[dict[str, Any]], width: int, glyphs: Glyphs) -> None:
+        self.layout = layout
+        self.g = glyphs
+        self.canvas = Canvas(width)
+        self.children: dict[tuple[int, int], list[dict[str, Any]]] = {}
+        for e in layout:
+            if e.get("on"):
+                self.children.setdefault(_key(e["on"]), []).append(e)
+        self.unplaced: list[str] = []
+        self.placed: dict[tuple[int, int], Placed] = {}
+
+    # -- footprints ------------------------------------------------------------------------------
+    def _shape(self, e: dict[str, Any], d: tuple[int, int]) -> tuple[list[str], bool]:
+        a, b = _halves(e["tile"])
+        across = bool(e.get("double")) and not e.get("inline")
+        if d in (E, W):
+            if across:
+                return vertical(a, b, self.g), True
+            return [horizontal(a, b, self.g) if d == E else horizontal(b, a, self.g)], False
+        if across:
+            return [horizontal(a, b, self.g)], True
+        return (vertical(a, b, self.g) if d == S else vertical(b, a, self.g)), False
+
+    def _box(self, rows: list[str], ax: int, ay: int, d: tuple[int, int]) -> tuple[int, int]:
+        """Top-left corner of a tile whose touching edge sits at anchor (ax, ay) running ``d``."""
+        w, h = len(rows[0]), len(rows)
+        if d == E:
+            return ax, ay - h // 2
+        if d == W:
+            return ax - w + 1, ay - h // 2
+        if d == S:
+            return ax - w // 2, ay
+        return ax - w // 2, ay - h + 1
+
+    def _try(self, e: dict[str, Any], ax: int, ay: int, d: tuple[int, int]) -> Placed | None:
+        rows, across = self._shape(e, d)
+        x, y = self._box(rows, ax, ay, d)
+        w, h = len(rows[0]), len(rows)
+        if d in (N, S):  # a standing tile at the edge slides inward rather than off the screen
+            x = min(max(x, 0), self.canvas.width - w)
+        if not self.canvas.free(x, y, w, h):
+            return None
+        self.canvas.put(x, y, rows)
+        p = Placed(x, y, w, h, d, across)
+        self.placed[_key(e["tile"])] = p
+        return p
+
+    @staticmethod
+    def _exit(p: Placed, d: tuple[int, int]) -> tuple[int, int]:
+        """The anchor just beyond ``p`` in direction ``d``: centred on its box, except that a line
+        turning off a tile lying along it leaves from the far half (the corner of the line)."""
+        cx, cy = p.x + p.w // 2, p.y + p.h // 2
+        if not p.across and p.d in (E, W) and d in (N, S):
+            cx = p.x + p.w - 2 if p.d == E else p.x + 1
+        if not p.across and p.d in (N, S) and d in (E, W):
+            cy = p.y + p.h - 1 if p.d == S else p.y
+        if d == E:
+            return p.x + p.w, cy
+        if d == W:
+            return p.x - 1, cy
+        if d == S:
+            return cx, p.y + p.h
+        return cx, p.y - 1
+
+    # -- lines -----------------------------------------------------------------------------------
+    def draw(self) -> list[str]:
+        roots = [e for e in self.layout if not e.get("on")]
+        if not roots:
+            return []
+        root = roots[0]
+        rows, _ = self._shape(root, E)
+        p = self._try(root, self.canvas.width // 2 - len(rows[0]) // 2, 0, E)
+        if p is None:  # pragma: no cover - an empty canvas always has room
+            return []
+        for c in self._kids(root):
+            d = {0: W, 1: E, 2: N, 3: S}.get(c.get("slot", 1), E)
+            self._line(c, p, d, S if d == E else N if d == W else d)
+        return self.canvas.lines()
+
+    def _kids(self, e: dict[str, Any]) -> list[dict[str, Any]]:
+        return sorted(self.children.get(_key(e["tile"]), []), key=lambda c: c.get("slot", 0))
+
+    def _line(self, e: dict[str, Any], parent: Placed, d: tuple[int, int], vstep: tuple[int, int]) -> None:
+        """Lay ``e`` and the rest of its line, starting to run ``d``; at an edge a horizontal line
+        steps ``vstep`` (down or up) with one standing tile and comes back the other way; an arm
+        leaving a spinner runs ``ARM_LENGTH`` tiles straight, then across like a line."""
+        arm = d in (N, S)
+        steps = 0
+        cur, prev = e, parent
+        while True:
+            p = self._try(cur, *self._exit(prev, d), d)
+            if p is None and d in (E, W):
+                p = self._try(cur, *self._exit(prev, vstep), vstep)
+                if p is not None:
+                    d = W if d == E else E
+            elif p is None:
+                for dd in ((E, W) if prev.x < self.canvas.width // 2 else (W, E)):
+                    p = self._try(cur, *self._exit(prev, dd), dd)
+                    if p is not None:
+                        d, arm = dd, False
+                        break
+            if p is None:
+                self._give_up(cur)
+                return
+            steps += 1
+            if arm and steps >= ARM_LENGTH:
+                arm = False
+                d = E if p.x + p.w // 2 < self.canvas.width // 2 else W
+            kids = self._kids(cur)
+            for c in kids:
+                if c.get("slot", 0) >= 2:
+                    if p.d in (E, W):
+                        bd = N if c["slot"] == 2 else S
+                    else:
+                        bd = W if c["slot"] == 2 else E
+                    self._line(c, p, bd, bd if bd in (N, S) else vstep)
+            nxt = [c for c in kids if c.get("slot", 0) < 2]
+            if not nxt:
+                return
+            for extra in nxt[1:]:
+                self._line(extra, p, d, vstep)
+            cur, prev = nxt[0], p
+
+    def _give_up(self, e: dict[str, Any]) -> None:
+        stack = [e]
+        while stack:
+            c = stack.pop()
+            self.unplaced.append(f"{c['tile']} on {c['on']}")
+            stack.extend(self.children.get(_key(c["tile"]), []))
+
+
+def draw_layout(layout: list[dict[str, Any]], width: int = 76, ascii_only: bool = False) -> list[str]:
+    """The layout as text lines no wider than ``width``; tiles that would overlap are listed after."""
+    d = LayoutDrawer(layout, width, ASCII if ascii_only else UNICODE)
+    lines = d.draw()
+    if d.unplaced:
+        text = "also: " + ", ".join(d.unplaced)
+        while text:
+            lines.append(text[:width])
+            text = text[width:]
+    return lines

@@ -1,0 +1,152 @@
+"""The whole table for one viewer as rich renderables: header with scores, the game's own panel, the
+latest events, the hand and the numbered moves. Everything is sized to fit 80 columns."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich import box
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.text import Text
+
+from muggins.core.protocol import GameState
+from muggins.tui.render_cards import card, card_muggins_lines, cards, cribbage_lines
+from muggins.tui.render_dominoes import ASCII, UNICODE, draw_layout, horizontal
+
+WIDTH = 80
+EVENT_LINES = 5
+
+
+def describe(e: dict[str, Any], names: list[str]) -> str | None:
+    """One event as a sentence, or None for bookkeeping events a player need not read."""
+    s = e.get("seat")
+    who = names[s] if isinstance(s, int) and 0 <= s < len(names) else "Someone"
+    k = e["kind"]
+    if k == "play":
+        where = f" on {e['on']}" if e.get("on") else ""
+        part = f" ({e['part']})" if e.get("part") and e.get("part") != "half" else ""
+        piece = e.get("tile") or e.get("card") or ""
+        total = f", total {e['total']}" if "total" in e else ""
+        return f"{who} played {piece}{where}{part}{total}"
+    if k == "discard":
+        return f"{who} laid away to the crib"
+    if k == "claim":
+        return f"{who} announced {e['points']}"
+    if k == "score":
+        return f"{who} scored {e['points']:+d} ({e['reason']})"
+    if k == "muggins":
+        on = e.get("on")
+        target = names[on] if isinstance(on, int) and 0 <= on < len(names) else "?"
+        if e.get("outcome") == "false_call":
+            return f"{who} called Muggins! - a false call"
+        return f"{who} called Muggins! on {target}: {e.get('outcome')} {e.get('points')}"
+    if k == "missed":
+        return f"{who} let {e['points']} point(s) go unclaimed"
+    if k == "draw":
+        drawn = e.get("tile") or e.get("card")
+        return f"{who} drew {drawn}" if drawn else f"{who} drew"
+    if k in ("pass", "knock", "go"):
+        return f"{who} {'said go' if k == 'go' else k + 'ed'}"
+    if k == "hand_end":
+        return f"Hand {e.get('hand', '')} ends ({e.get('reason', '')})"
+    if k == "hand_start":
+        lead = e.get("leader")
+        return f"--- Hand {e.get('hand')} ---" + (f" {names[lead]} leads" if isinstance(lead, int) else "")
+    if k == "game_end":
+        won = e.get("winners") or []
+        return "Game over. Won by " + ", ".join(names[w] for w in won if 0 <= w < len(names))
+    if k == "void":
+        return f"{who}: {e['points']} point(s) void - {e.get('why', '')}"
+    return None
+
+
+def recent_events(st: GameState, viewer: int | None, names: list[str], count: int = EVENT_LINES) -> list[str]:
+    """The last ``count`` readable events as ``viewer`` may see them."""
+    out: list[str] = []
+    start = len(st.log)
+    while start > 0 and len(out) < count:
+        start = max(0, start - 4 * count)
+        out = [t for t in (describe(e, names) for e in st.events_for(viewer, start)) if t]
+    return out[-count:]
+
+
+def _scores(v: dict[str, Any], names: list[str]) -> str:
+    parts = []
+    for s, sc in enumerate(v["scores"]):
+        held = f" ({v['hand_sizes'][s]} held)" if "hand_sizes" in v else ""
+        mark = ">" if v.get("turn") == s else " "
+        parts.append(f"{mark}{names[s]} {sc}{held}")
+    return "  ".join(parts) + f"   target {v['target']}"
+
+
+def domino_lines(v: dict[str, Any], width: int, ascii_only: bool, hints: bool) -> list[str]:
+    lines = draw_layout(v["layout"], width, ascii_only) or ["(no tile set yet)"]
+    ends = len(v.get("open_ends", []))
+    extra = f"Boneyard: {v['boneyard']}   Open ends: {ends}"
+    if hints:
+        count = v.get("count", sum(e["value"] for e in v.get("open_ends", [])))
+        extra += f"   Count: {count}"
+    return lines + [extra]
+
+
+def my_hand(v: dict[str, Any], ascii_only: bool) -> str:
+    if "my_hand" not in v:
+        return ""
+    if v["game"] == "dominoes":
+        g = ASCII if ascii_only else UNICODE
+        return " ".join(horizontal(t.partition("-")[0], t.partition("-")[2], g) for t in v["my_hand"]) or "-"
+    kept = v.get("my_kept")
+    text = cards(v["my_hand"], ascii_only)
+    if kept and kept != v["my_hand"]:
+        text += "   kept: " + cards(kept, ascii_only)
+    return text
+
+
+def move_list(moves: list[str], width: int) -> list[str]:
+    """Numbered moves wrapped to ``width``."""
+    lines: list[str] = []
+    cur = ""
+    for i, m in enumerate(moves, 1):
+        item = f"{i}) {m}"
+        if cur and len(cur) + 2 + len(item) > width:
+            lines.append(cur)
+            cur = item
+        else:
+            cur = f"{cur}  {item}" if cur else item
+    if cur:
+        lines.append(cur)
+    return lines
+
+
+def render_table(st: GameState, viewer: int | None, names: list[str], *, hints: bool = False,
+                 ascii_only: bool = False, moves: list[str] | None = None, message: str = "",
+                 title: str = "") -> RenderableType:
+    """The table for ``viewer`` (None: a spectator). ``moves`` are listed numbered under the hand."""
+    v = st.view(viewer)
+    inner = WIDTH - 4
+    if v["game"] == "dominoes":
+        body = domino_lines(v, inner, ascii_only, hints)
+    elif v["game"] == "cribbage":
+        body = cribbage_lines(v, ascii_only, names)
+    else:
+        body = card_muggins_lines(v, ascii_only, hints)
+    head = title or f"{v['game']} / {v['preset']}"
+    parts: list[RenderableType] = [
+        Text(_scores(v, names), no_wrap=False),
+        Panel(Text("\n".join(body)), title=head, width=WIDTH,
+              box=box.ASCII if ascii_only else box.ROUNDED),
+    ]
+    events = recent_events(st, viewer, names)
+    if events:
+        parts.append(Text("\n".join(events), style="dim"))
+    if viewer is not None and "my_hand" in v:
+        parts.append(Text(f"Your hand: {my_hand(v, ascii_only)}"))
+    if moves:
+        parts.append(Text("\n".join(move_list(moves, WIDTH - 1))))
+    if message:
+        parts.append(Text(message, style="bold"))
+    return Group(*parts)
+
+
+__all__ = ["card", "describe", "render_table"]
