@@ -1,0 +1,120 @@
+"""No message to a seat or a spectator ever carries what that seat may not know.
+
+Whole games are played by bots (with their muggins calls) while a connection per seat and a spectator
+record every message; each message is checked, at the moment it is sent, against the tiles or cards
+then hidden from its receiver: the other hands and the boneyard, stock or pack."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from muggins.server.store import Store
+from muggins.server.tables import Connection, GameTable, TableManager
+
+TILE = re.compile(r"(?<![\w-])(\d{1,2})-(\d{1,2})(?![\w-])")
+
+
+def revealed_before_deal(event: dict[str, Any]) -> bool:
+    """The lots (tiles or cards) drawn for the first lead or deal, shown to all, then shuffled back."""
+    return event.get("kind") in ("lot", "cut_for_deal") or (event.get("kind") == "cut" and "seats" in event)
+
+
+CARD = re.compile(r"(?<![A-Za-z0-9])([A2-9TJQK][SHDC])(?![A-Za-z0-9])")
+
+
+def tokens(game: str, text: str) -> set[str]:
+    if game == "dominoes":
+        return {"-".join(sorted(m, key=int)) for m in TILE.findall(text)}
+    return set(CARD.findall(text))
+
+
+def norm(game: str, items: Any) -> set[str]:
+    return tokens(game, " ".join(f" {x} " for x in items))
+
+
+def hidden_from(table: GameTable, seat: int | None) -> set[str]:
+    st: Any = table.state
+    out: set[str] = set()
+    for j, hand in enumerate(st.hands):
+        if j != seat:
+            out |= norm(table.game, hand)
+    if table.game == "dominoes":
+        out |= norm(table.game, st.boneyard)
+    elif table.game == "card-muggins":
+        out |= norm(table.game, st.stock)
+    else:
+        starter = getattr(st, "starter", None)
+        out |= norm(table.game, [c for c in st.pack if c != starter])
+    return out
+
+
+class Recorder(Connection):
+    """A connection that checks each message when it is sent."""
+
+    def __init__(self, table: GameTable, seat: int | None, found: dict[str, int]) -> None:
+        super().__init__(seat)
+        self.table = table
+        self.found = found
+
+    def push(self, msg: dict[str, Any]) -> None:
+        body = dict(msg)
+        # lots drawn for the first lead or deal are shown to all and shuffled back before the deal
+        body["events"] = [e for e in body.get("events", []) if not revealed_before_deal(e)]
+        summary = dict(body.pop("table", {}))
+        summary.pop("id", None)
+        text = json.dumps([body, summary])
+        seen = tokens(self.table.game, text)
+        leaked = seen & hidden_from(self.table, self.seat)
+        assert not leaked, (self.table.game, self.seat, sorted(leaked), text[:2000])
+        if self.seat is not None:
+            own = norm(self.table.game, self.table.state.hands[self.seat])  # type: ignore[attr-defined]
+            self.found["own"] += len(seen & own)
+        self.found["messages"] += 1
+        self.found["muggins"] += sum(1 for e in msg.get("events", []) if e.get("kind") == "muggins")
+
+
+async def play_tables(tmp: Path, specs: list[tuple[str, dict[str, Any], list[str]]]) -> dict[str, int]:
+    manager = TableManager(Store(f"sqlite:///{tmp / 'secrecy.db'}"), time_scale=0.0)
+    found = {"own": 0, "messages": 0, "muggins": 0}
+    tables = []
+    for game, options, seats in specs:
+        t = manager.create(game, None, options, seats, grace=0, bot_delay=0)
+        for s in [None, *range(len(seats))]:
+            t.attach(Recorder(t, s, found))
+        tables.append(t)
+    for _ in range(20000):
+        if all(t.state.is_over() for t in tables):
+            break
+        await asyncio.sleep(0.001)
+    manager.shutdown()
+    manager.store.close()
+    assert all(t.state.is_over() for t in tables), [len(t.state.history) for t in tables]
+    return found
+
+
+SPECS: list[tuple[str, dict[str, Any], list[str]]] = [
+    ("dominoes", {"target": 100}, ["beginner", "casual"]),
+    ("dominoes", {"target": 60}, ["beginner", "beginner", "club"]),
+    ("card-muggins", {}, ["beginner", "casual"]),
+    ("card-muggins", {}, ["beginner", "beginner", "casual"]),
+    ("cribbage", {"claims": "manual", "target": 61}, ["beginner", "casual"]),
+]
+
+
+def test_no_message_carries_a_hidden_tile_or_card(tmp_path: Path) -> None:
+    found = asyncio.run(play_tables(tmp_path, SPECS * 2))
+    assert found["messages"] > 1000
+    assert found["muggins"] > 0  # the games include muggins calls
+    assert found["own"] > 100  # the check does see pieces: each seat's own hand shows in its messages
+
+
+@pytest.mark.slow
+def test_no_message_leaks_over_many_games(tmp_path: Path) -> None:
+    found = asyncio.run(play_tables(tmp_path, SPECS * 8))
+    assert found["messages"] > 5000
