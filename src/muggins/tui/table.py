@@ -133,7 +133,7 @@ def render_table(st: GameState, viewer: int | None, names: list[str], *, hints: 
         body = card_muggins_lines(v, ascii_only, hints)
     head = title or f"{v['game']} / {v['preset']}"
     parts: list[RenderableType] = [
-        Text(_scores(v, names), no_wrap=False),
+        Text(_scores(v, names), style="bold cyan"),
         Panel(Text("\n".join(body)), title=head, width=WIDTH,
               box=box.ASCII if ascii_only else box.ROUNDED),
     ]
@@ -141,11 +141,11 @@ def render_table(st: GameState, viewer: int | None, names: list[str], *, hints: 
     if events:
         parts.append(Text("\n".join(events), style="dim"))
     if viewer is not None and "my_hand" in v:
-        parts.append(Text(f"Your hand: {my_hand(v, ascii_only)}"))
+        parts.append(Text(f"Your hand: {my_hand(v, ascii_only)}", style="yellow"))
     if moves:
         parts.append(Text("\n".join(move_list(moves, WIDTH - 1))))
     if message:
-        parts.append(Text(message, style="bold"))
+        parts.append(Text(message, style="bold red" if message.startswith("Not allowed") else "bold green"))
     return Group(*parts)
 
 
