@@ -77,7 +77,14 @@ def _scores(v: dict[str, Any], names: list[str]) -> str:
         held = f" ({v['hand_sizes'][s]} held)" if "hand_sizes" in v else ""
         mark = ">" if v.get("turn") == s else " "
         parts.append(f"{mark}{names[s]} {sc}{held}")
-    return "  ".join(parts) + f"   target {v['target']}"
+    parts.append(f"  target {v['target']}")
+    lines = [""]
+    for part in parts:
+        if lines[-1] and len(lines[-1]) + 2 + len(part) > WIDTH:
+            lines.append(part)
+        else:
+            lines[-1] = f"{lines[-1]}  {part}" if lines[-1] else part
+    return "\n".join(lines)
 
 
 def domino_lines(v: dict[str, Any], width: int, ascii_only: bool, hints: bool) -> list[str]:
