@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import io
 import itertools
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
+import jsonschema
 import pytest
 from rich.console import Console
 
+import muggins
 from muggins.bots.registry import make_bot
 from muggins.core.protocol import GameState
 from muggins.core.rules import get_game
@@ -169,7 +172,38 @@ def test_resume_restores_seats_and_position(tmp_path: Path) -> None:
     path = tmp_path / "g.json"
     s, _ = _session(["1", "1", "q"], undo=False, save_to=path)
     s.run()
+    schema = json.loads((Path(muggins.__file__).parent / "schemas" / "record.schema.json").read_text())
+    jsonschema.validate(json.loads(path.read_text()), schema)
     st, seats = resume(path, seed=99)
     assert [x.level for x in seats] == [None, "beginner"]
     assert st.view(0)["my_hand"] == s.st.view(0)["my_hand"]
     assert st.history == s.st.history
+
+
+def test_count_shown_only_with_hints() -> None:
+    for st in _positions("dominoes", "muggins", 2, seed=4):
+        buf = io.StringIO()
+        con = Console(file=buf, width=80)
+        con.print(render_table(st, 0, NAMES[:2], hints=False))
+        con.print(render_table(st, 0, NAMES[:2], hints=True))
+        plain, hinted = buf.getvalue().split("target", 2)[1], buf.getvalue().split("target", 2)[2]
+        assert "Count:" not in plain
+        assert f"Count: {st.count}" in hinted  # type: ignore[attr-defined]
+
+
+def test_the_person_reads_the_hand_result_before_the_next_deal() -> None:
+    s, script = _session(["1"] * 400, undo=False)
+    s.run()
+    assert "Hand over - Enter for the next hand> " in script.prompts
+    assert any(e.kind == "hand_end" for e in s.st.log)
+
+
+@pytest.mark.parametrize("preset,players", [("muggins", 2), ("muggins", 4), ("muggins-spinner", 2),
+                                            ("five-up", 4)])
+def test_table_and_prompt_fit_24_rows(preset: str, players: int) -> None:
+    """Every position of a whole game leaves room for the prompt line on a 24-row terminal."""
+    for st in _positions("dominoes", preset, players, seed=7, every=1):
+        buf = io.StringIO()
+        Console(file=buf, width=80).print(render_table(
+            st, 0, NAMES[:players], moves=[st.format_action(a) for a in st.legal_actions(0)]))
+        assert buf.getvalue().count("\n") + 1 <= 24, buf.getvalue()

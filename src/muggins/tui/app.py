@@ -38,13 +38,15 @@ class Seat:
     bot: AttentiveBot | None = field(default=None, repr=False)
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "bot": self.level} if self.level else {"name": self.name, "human": True}
+        if self.level:
+            return {"name": self.name, "kind": "bot", "bot": self.level}
+        return {"name": self.name, "kind": "human"}
 
 
 def make_seats(spec: list[str], seed: int) -> list[Seat]:
     """``["you", "casual", "human"]`` -> seats; raises RulesError on an unknown bot level."""
     seats: list[Seat] = []
-    people = sum(1 for s in spec if s.lower() in ("you", "human", "person"))
+    people = sum(1 for s in spec if s.strip().lower() in ("you", "human", "person"))
     for i, word in enumerate(spec):
         w = word.strip().lower()
         if w in ("you", "human", "person"):
@@ -89,6 +91,7 @@ class Session:
         self.message = ""
         self.asked: set[tuple[int, int]] = set()
         self.manual = getattr(state.rules, "claims", "auto") == "manual"
+        self.scanned = len(state.log)
 
     # -- screen ------------------------------------------------------------------------------------
     def draw(self, viewer: int, moves: list[str] | None = None) -> None:
@@ -119,6 +122,7 @@ class Session:
     def _loop(self) -> None:
         st = self.st
         while not st.is_over() and not self._hand_limit_reached():
+            self._pause_after_hand()
             if self._optional_actions():
                 continue
             waiting = sorted(st.waiting_for())
@@ -127,6 +131,15 @@ class Session:
                 self._bot_move(bots[0])
                 continue
             self._human_turn(waiting[0])
+
+    def _pause_after_hand(self) -> None:
+        """When a hand has just ended, let the person read its result before the next deal."""
+        log = self.st.log
+        start, self.scanned = min(self.scanned, len(log)), len(log)
+        if any(e.kind == "hand_end" for e in log[start:]):
+            self.draw(self.viewer)
+            if self.read("Hand over - Enter for the next hand> ").lower() in QUIT:
+                raise Quit
 
     def _optional_actions(self) -> bool:
         """Muggins calls and late claims: bots decide by their attention; a person whose opponent
@@ -303,11 +316,10 @@ def resume(path: Path, seed: int) -> tuple[GameState, list[Seat]]:
         raise RecordError(f"{path}: {e}") from None
     for i, entry in enumerate(rec.get("actions", [])):
         apply_record_action(st, i, entry)
-    words = []
-    for p in rec["players"]:
-        words.append(str(p.get("bot")) if isinstance(p, dict) and p.get("bot") else "you")
-    if all(w != "you" for w in words):
-        words[0] = "you"
+    words = [str(p["bot"]) if isinstance(p, dict) and p.get("kind", "bot") == "bot" and p.get("bot")
+             else "human" for p in rec["players"]]
+    if "human" not in words:
+        words[0] = "human"  # a record of bots alone: the person takes seat 0
     seats = make_seats(words, seed)
     for s, p in zip(seats, rec["players"], strict=True):
         if isinstance(p, dict) and isinstance(p.get("name"), str):

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 E, W, N, S = (1, 0), (-1, 0), (0, -1), (0, 1)
-ARM_LENGTH = 2  # tiles an arm runs straight up or down before turning like a line
+ARM_LENGTH = 1  # tiles an arm runs straight up or down before turning like a line
 
 
 @dataclass(frozen=True)

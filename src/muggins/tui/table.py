@@ -87,12 +87,13 @@ def _scores(v: dict[str, Any], names: list[str]) -> str:
     return "\n".join(lines)
 
 
-def domino_lines(v: dict[str, Any], width: int, ascii_only: bool, hints: bool) -> list[str]:
+def domino_lines(v: dict[str, Any], width: int, ascii_only: bool, count: int | None) -> list[str]:
+    """The drawing, then the boneyard; the count of the ends only when given (``--hints``): in a
+    manual claim game counting is the player's job."""
     lines = draw_layout(v["layout"], width, ascii_only) or ["(no tile set yet)"]
     ends = len(v.get("open_ends", []))
     extra = f"Boneyard: {v['boneyard']}   Open ends: {ends}"
-    if hints:
-        count = v.get("count", sum(e["value"] for e in v.get("open_ends", [])))
+    if count is not None:
         extra += f"   Count: {count}"
     return lines + [extra]
 
@@ -133,7 +134,8 @@ def render_table(st: GameState, viewer: int | None, names: list[str], *, hints: 
     v = st.view(viewer)
     inner = WIDTH - 4
     if v["game"] == "dominoes":
-        body = domino_lines(v, inner, ascii_only, hints)
+        count = getattr(st, "count", None) if hints else None
+        body = domino_lines(v, inner, ascii_only, count if isinstance(count, int) else None)
     elif v["game"] == "cribbage":
         body = cribbage_lines(v, ascii_only, names)
     else:
@@ -144,7 +146,9 @@ def render_table(st: GameState, viewer: int | None, names: list[str], *, hints: 
         Panel(Text("\n".join(body)), title=head, width=WIDTH,
               box=box.ASCII if ascii_only else box.ROUNDED),
     ]
-    events = recent_events(st, viewer, names)
+    # as many recent events as the 24 rows leave room for (at least two)
+    fixed = 4 + len(body) + 3 + bool(moves) * len(move_list(moves or [], WIDTH - 1)) + bool(message) + 1
+    events = recent_events(st, viewer, names, max(2, min(EVENT_LINES, 24 - fixed)))
     if events:
         parts.append(Text("\n".join(events), style="dim"))
     if viewer is not None and "my_hand" in v:
