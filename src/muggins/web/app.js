@@ -288,7 +288,7 @@ function renderDominoes(v) {
   const mine = el("div", { class: "hand", id: "my-tiles" });
   for (const t of v.my_hand || []) {
     const [a, b] = t.split("-").map(Number);
-    const ts = svg("svg", { width: 28, height: 52, viewBox: "-10.5 -20.5 21 41", class: "piece" + (selected.includes(t) ? " selected" : ""), "data-tile": t });
+    const ts = svg("svg", { width: 34, height: 64, viewBox: "-10.5 -20.5 21 41", class: "piece" + (selected.includes(t) ? " selected" : ""), "data-tile": t });
     drawTile(ts, 0, 0, [0, 1], a, b, 10, "");
     if (selected.includes(t)) ts.querySelector("rect").setAttribute("stroke", "#e33");
     ts.addEventListener("click", () => { selected = selected.includes(t) ? [] : [t]; render(); });
