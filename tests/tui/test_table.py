@@ -207,3 +207,51 @@ def test_table_and_prompt_fit_24_rows(preset: str, players: int) -> None:
         Console(file=buf, width=80).print(render_table(
             st, 0, NAMES[:players], moves=[st.format_action(a) for a in st.legal_actions(0)]))
         assert buf.getvalue().count("\n") + 1 <= 24, buf.getvalue()
+
+
+FORGETFUL = "casual:vigilance=1:forget=0.9:under_claim=0.1"
+
+
+def test_a_person_calls_muggins_before_the_next_bot_acts() -> None:
+    """Three players: after bot 1's forgotten points the person is asked before bot 2 moves, and
+    'm' takes the points."""
+    spec = get_game("dominoes")
+    st = spec.new(spec.rules("muggins"), 3, seed=2)
+    prompts: list[str] = []
+
+    def answer(prompt: str) -> str:
+        prompts.append(prompt)
+        if len(prompts) > 300 or prompt.startswith("Hand over"):
+            raise EOFError
+        return "m" if "call Muggins!" in prompt else "1"
+
+    s = Session(st, make_seats(["you", FORGETFUL, FORGETFUL], 2), Console(file=io.StringIO(), width=80),
+                Options(), ask=answer)
+    s.run()
+    window = [p for p in prompts if "call Muggins!" in p]
+    assert window, "the person was never offered a call"
+    calls = [e.to_dict() for e in st.log if e.kind == "muggins" and e.seat == 0]
+    assert calls and any(c["outcome"] != "false_call" and c["points"] > 0 for c in calls)
+    # every call by the person came in a window opened by a bot, before the next regular action
+    for i, (seat, a) in enumerate(st.history):
+        if seat == 0 and a.kind == "muggins":
+            assert st.history[i - 1][0] != 0
+
+
+def test_two_people_share_the_keyboard() -> None:
+    spec = get_game("dominoes")
+    st = spec.new(spec.rules("muggins"), 3, seed=6)
+    prompts: list[str] = []
+
+    def answer(prompt: str) -> str:
+        prompts.append(prompt)
+        if len(prompts) > 40:
+            raise EOFError
+        return "" if "call Muggins!" in prompt or "Pass the keyboard" in prompt else "1"
+
+    seats = make_seats(["you", "human", "beginner"], 6)
+    assert [x.name for x in seats[:2]] == ["Player 1", "Player 2"]
+    Session(st, seats, Console(file=io.StringIO(), width=80), Options(), ask=answer).run()
+    assert any(p.startswith("Pass the keyboard to Player 2") for p in prompts)
+    assert any(p.startswith("Player 1, your move") for p in prompts)
+    assert {seat for seat, _ in st.history} == {0, 1, 2}

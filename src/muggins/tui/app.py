@@ -141,23 +141,19 @@ class Session:
             if self.read("Hand over - Enter for the next hand> ").lower() in QUIT:
                 raise Quit
 
+    def _window_key(self) -> int:
+        """Which scoring play the open window belongs to: the index of the last regular action."""
+        hist = self.st.history
+        return next((i for i in range(len(hist) - 1, -1, -1) if hist[i][1].kind not in OPTIONAL), -1)
+
     def _optional_actions(self) -> bool:
-        """Muggins calls and late claims: bots decide by their attention; a person whose opponent
-        just scored is asked before the next seat acts. True when an action was applied."""
+        """Muggins calls and late claims. A person whose opponent just scored gets the first moment
+        (once per window) unless he is the next to act, where 'm' is among his moves; then bots
+        decide by their attention. True when an action was applied."""
         st = self.st
-        for s in sorted(st.to_act()):
-            seat = self.seats[s]
-            if seat.bot is None or not any(a.kind in OPTIONAL for a in st.legal_actions(s)):
-                continue
-            a = seat.bot.act(st, s)
-            if a is not None and a.kind in OPTIONAL:
-                st.apply(s, a)
-                if a.kind == "muggins":
-                    self.message = f"{seat.name} calls Muggins!"
-                return True
         waiting = st.waiting_for()
         for h in self.humans:
-            key = (h, len(st.history))
+            key = (h, self._window_key())
             if key in self.asked or h in waiting or Action("muggins") not in st.legal_actions(h):
                 continue
             window = st.view(h).get("window") or {}
@@ -170,7 +166,18 @@ class Session:
                 raise Quit
             if text.startswith("m"):
                 rest = text.lstrip("m").replace("uggins", "").strip()
-                return self._apply_text(h, "muggins" + (f" {rest}" if rest else ""))
+                if self._apply_text(h, "muggins" + (f" {rest}" if rest else "")):
+                    return True
+        for s in sorted(st.to_act()):
+            seat = self.seats[s]
+            if seat.bot is None or not any(a.kind in OPTIONAL for a in st.legal_actions(s)):
+                continue
+            a = seat.bot.act(st, s)
+            if a is not None and a.kind in OPTIONAL:
+                st.apply(s, a)
+                if a.kind == "muggins":
+                    self.message = f"{seat.name} calls Muggins!"
+                return True
         return False
 
     def _bot_move(self, s: int) -> None:

@@ -19,15 +19,15 @@ def cards(texts: list[str], ascii_only: bool) -> str:
     return " ".join(card(t, ascii_only) for t in texts) or "-"
 
 
-def card_muggins_lines(v: dict[str, Any], ascii_only: bool, hints: bool) -> list[str]:
+def card_muggins_lines(v: dict[str, Any], ascii_only: bool, names: list[str]) -> list[str]:
     """The pile in play with its running total against the cap, earlier piles of the round, the stock."""
     out = [f"Pile: {cards(v['pile'], ascii_only)}",
            f"Running total: {v['total']} of {v['cap']}    Stock: {v['stock']} cards    Round {v['round']}, "
-           f"dealer seat {v['dealer']}"]
+           f"dealer {names[v['dealer']]}"]
     if v.get("earlier_piles"):
         out.append("Earlier piles: " + " / ".join(cards(p, ascii_only) for p in v["earlier_piles"][-3:]))
     if v.get("passed"):
-        out.append("Passed: " + ", ".join(f"seat {s}" for s in v["passed"]))
+        out.append("Passed: " + ", ".join(names[s] for s in v["passed"]))
     return out
 
 
@@ -45,8 +45,8 @@ def cribbage_lines(v: dict[str, Any], ascii_only: bool, names: list[str]) -> lis
     """Board, starter and crib, the play with its count, and the shows with their explanation."""
     out = []
     for s, b in enumerate(v["board"]):
-        track = peg_track(b["front"], b["back"], v["target"], 52, ascii_only)
-        out.append(f"{names[s][:10]:<10} {track} {b['front']:>3}")
+        track = peg_track(b["front"], b["back"], v["target"], 56, ascii_only)
+        out.append(f"{names[s][:12]:<12} {track} {b['front']:>3}")
     starter = card(v["starter"], ascii_only) if v.get("starter") else "-"
     out.append(f"Hand {v['hand']}  dealer {names[v['dealer']]}  phase {v['phase']}  starter {starter}  "
                f"crib {v['crib_size']} cards")

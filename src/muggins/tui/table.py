@@ -139,7 +139,7 @@ def render_table(st: GameState, viewer: int | None, names: list[str], *, hints: 
     elif v["game"] == "cribbage":
         body = cribbage_lines(v, ascii_only, names)
     else:
-        body = card_muggins_lines(v, ascii_only, hints)
+        body = card_muggins_lines(v, ascii_only, names)
     head = title or f"{v['game']} / {v['preset']}"
     parts: list[RenderableType] = [
         Text(_scores(v, names), style="bold cyan"),
