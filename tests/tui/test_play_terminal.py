@@ -23,6 +23,14 @@ def spawn(*args: str, env: dict[str, str] | None = None) -> pexpect.spawn:
                          dimensions=(24, 80), env={**os.environ, **(env or {})})
 
 
+def stop(child: pexpect.spawn) -> None:
+    """Quit, confirming, and wait for the program to end."""
+    child.sendline("q")
+    child.expect("Stop the game")
+    child.sendline("y")
+    child.expect(pexpect.EOF)
+
+
 def test_full_hand_with_a_muggins_call_each_way(tmp_path: Path) -> None:
     """A person plays a whole hand announcing nothing: the bot calls Muggins! on the person's points,
     and the person calls Muggins! on the bot's forgotten points and takes them."""
@@ -65,10 +73,17 @@ def test_bad_keystrokes_reprompt_and_never_crash() -> None:
     child.expect(MOVE)
     screen = child.before or ""
     assert "Not allowed" in screen or "Undo is off" in screen or "Type a move" in screen
+    child.sendintr()  # Ctrl-C asks first; Enter plays on
+    child.expect("Stop the game")
+    child.sendline("")
+    child.expect(MOVE)
+    child.sendline("quit")
+    child.expect("Stop the game")
+    child.sendline("n")
+    child.expect(MOVE)
     child.sendline("1")
     child.expect([MOVE, WINDOW])
-    child.sendline("q")
-    child.expect(pexpect.EOF)
+    stop(child)
     assert "Game stopped." in (child.before or "")
     assert "Traceback" not in (child.before or "")
 
@@ -88,16 +103,14 @@ def test_card_muggins_plays_a_few_moves() -> None:
     child = spawn("play", "--game", "card-muggins", "--seed", "2", "--ascii")
     screen = _play_moves(child, 6)
     assert "Running total:" in screen and "Stock:" in screen and "Pile:" in screen
-    child.sendline("q")
-    child.expect(pexpect.EOF)
+    stop(child)
 
 
 def test_cribbage_plays_a_few_moves() -> None:
     child = spawn("play", "--game", "cribbage", "--seed", "2", "--ascii")
     screen = _play_moves(child, 5)
     assert "The play:" in screen and "starter" in screen
-    child.sendline("q")
-    child.expect(pexpect.EOF)
+    stop(child)
 
 
 def test_save_then_resume_continues_the_same_game(tmp_path: Path) -> None:
@@ -105,8 +118,7 @@ def test_save_then_resume_continues_the_same_game(tmp_path: Path) -> None:
     child = spawn("play", "--seed", "8", "--ascii", "--save", str(save_to))
     before = _play_moves(child, 3)
     hand = re.findall(r"Your hand: ([^\r\n]*)", before)[-1]
-    child.sendline("q")
-    child.expect(pexpect.EOF)
+    stop(child)
     first = json.loads(save_to.read_text())
     assert first["actions"]
     again = spawn("play", "--resume", str(save_to), "--ascii", "--save", str(save_to))
@@ -114,8 +126,7 @@ def test_save_then_resume_continues_the_same_game(tmp_path: Path) -> None:
     assert re.findall(r"Your hand: ([^\r\n]*)", again.before or "")[-1] == hand
     again.sendline("1")
     again.expect([MOVE, WINDOW])
-    again.sendline("q")
-    again.expect(pexpect.EOF)
+    stop(again)
     second = json.loads(save_to.read_text())
     assert second["actions"][: len(first["actions"])] == first["actions"]
     assert len(second["actions"]) > len(first["actions"])
@@ -126,8 +137,7 @@ def test_replay_step_advances(tmp_path: Path) -> None:
     save_to = tmp_path / "g.json"
     child = spawn("play", "--seed", "4", "--ascii", "--save", str(save_to))
     _play_moves(child, 2)
-    child.sendline("q")
-    child.expect(pexpect.EOF)
+    stop(child)
     n = len(json.loads(save_to.read_text())["actions"])
     viewer = spawn("replay", str(save_to), "--step", "--ascii")
     viewer.expect(f"action 0 of {n}")
@@ -147,15 +157,12 @@ def test_no_color_output_has_no_colour_codes() -> None:
     plain.expect(MOVE)
     assert "Not allowed" in (plain.before or "")
     assert not colour.search(plain.before or "")
-    plain.sendline("q")
-    plain.expect(pexpect.EOF)
+    stop(plain)
     flag = spawn("play", "--seed", "5", "--ascii", "--no-color", env={"TERM": "xterm-256color"})
     flag.expect(MOVE)
     assert not colour.search(flag.before or "")
-    flag.sendline("q")
-    flag.expect(pexpect.EOF)
+    stop(flag)
     coloured = spawn("play", "--seed", "5", "--ascii", env={"TERM": "xterm-256color"})
     coloured.expect(MOVE)
     assert colour.search(coloured.before or ""), "the control run should be in colour"
-    coloured.sendline("q")
-    coloured.expect(pexpect.EOF)
+    stop(coloured)

@@ -102,10 +102,27 @@ class Session:
         self.message = ""
 
     def read(self, prompt: str) -> str:
+        """A line from the person. 'quit' and Ctrl-C ask before stopping, so a slip never ends the
+        game; the end of input does stop it (the game is saved first with --save)."""
         try:
-            return self.ask(prompt).strip()
+            text = self.ask(prompt).strip()
+        except EOFError:
+            raise Quit from None
+        except KeyboardInterrupt:
+            text = "quit"
+        if text.lower() in QUIT:
+            self.confirm_quit()
+            return ""
+        return text
+
+    def confirm_quit(self) -> None:
+        saved = " (it is saved to " + str(self.opt.save_to) + ")" if self.opt.save_to else ""
+        try:
+            answer = self.ask(f"Stop the game{saved}? y + Enter to stop, Enter to play on> ").strip().lower()
         except (EOFError, KeyboardInterrupt):
             raise Quit from None
+        if answer in ("y", "yes"):
+            raise Quit
 
     # -- the loop ------------------------------------------------------------------------------------
     def run(self) -> None:
@@ -138,8 +155,7 @@ class Session:
         start, self.scanned = min(self.scanned, len(log)), len(log)
         if any(e.kind == "hand_end" for e in log[start:]):
             self.draw(self.viewer)
-            if self.read("Hand over - Enter for the next hand> ").lower() in QUIT:
-                raise Quit
+            self.read("Hand over - Enter for the next hand> ")
 
     def _window_key(self) -> int:
         """Which scoring play the open window belongs to: the index of the last regular action."""
@@ -162,8 +178,6 @@ class Session:
             self.asked.add(key)
             self.draw(h)
             text = self.read("m + Enter to call Muggins!, Enter to go on> ").lower()
-            if text in QUIT:
-                raise Quit
             if text.startswith("m"):
                 rest = text.lstrip("m").replace("uggins", "").strip()
                 if self._apply_text(h, "muggins" + (f" {rest}" if rest else "")):
@@ -204,8 +218,6 @@ class Session:
             prompt = "your move> " if len(self.humans) == 1 else f"{self.names[h]}, your move> "
             text = self.read(prompt)
             low = text.lower()
-            if low in QUIT:
-                raise Quit
             if not text:
                 self.message = "Type a move's number (and the points you announce), or 'help'."
                 continue
