@@ -166,3 +166,32 @@ def test_no_color_output_has_no_colour_codes() -> None:
     coloured.expect(MOVE)
     assert colour.search(coloured.before or ""), "the control run should be in colour"
     stop(coloured)
+
+
+def test_no_arguments_start_muggins_against_a_casual_bot() -> None:
+    child = spawn("play")
+    child.expect(MOVE)
+    screen = child.before or ""
+    assert "dominoes / muggins" in screen and "Casual bot 1" in screen and "target 200" in screen
+    assert "Count:" not in screen  # counting is the player's job without --hints
+    stop(child)
+
+
+def test_menu_chooses_game_preset_and_seats() -> None:
+    child = spawn("play", "--menu", "--seed", "1", "--ascii")
+    for answer in ("2", "", "2", "1", "", ""):  # card-muggins, default preset, 3 players, beginner bots
+        child.expect("> ")
+        child.sendline(answer)
+    child.expect(MOVE)
+    screen = child.before or ""
+    assert "card-muggins / muggins" in screen and "Beginner bot 2" in screen
+    stop(child)
+
+
+def test_a_terminal_without_utf8_gets_ascii_tiles() -> None:
+    child = spawn("play", "--seed", "5", env={"PYTHONIOENCODING": "ascii", "LANG": "C", "LC_ALL": "C"})
+    child.expect(MOVE)
+    screen = child.before or ""
+    assert "Your hand: [" in screen and "|" in screen
+    assert all(ord(ch) < 128 for ch in screen)
+    stop(child)
