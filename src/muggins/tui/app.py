@@ -126,15 +126,25 @@ class Session:
 
     # -- the loop ------------------------------------------------------------------------------------
     def run(self) -> None:
-        try:
-            self._loop()
-        except Quit:
-            self.finish(stopped=True)
-            return
+        """Play until the game ends, the hand limit is reached, or the person stops."""
+        while True:
+            try:
+                self._loop()
+                break
+            except Quit:
+                self.finish(stopped=True)
+                return
+            except KeyboardInterrupt:  # Ctrl-C while a bot thinks: ask, as at a prompt
+                try:
+                    self.confirm_quit()
+                except Quit:
+                    self.finish(stopped=True)
+                    return
         self.finish(stopped=False)
 
     def _hand_limit_reached(self) -> bool:
-        return bool(self.opt.hands) and getattr(self.st, "hand_no", 0) > self.opt.hands
+        number = getattr(self.st, "hand_no", None) or getattr(self.st, "round_no", 0)
+        return bool(self.opt.hands) and isinstance(number, int) and number > self.opt.hands
 
     def _loop(self) -> None:
         st = self.st
