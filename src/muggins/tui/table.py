@@ -11,7 +11,7 @@ from rich.panel import Panel
 from rich.text import Text
 
 from muggins.core.protocol import GameState
-from muggins.tui.render_cards import card, card_muggins_lines, cards, cribbage_lines
+from muggins.tui.render_cards import card, card_muggins_lines, cribbage_lines
 from muggins.tui.render_dominoes import ASCII, UNICODE, draw_layout, horizontal
 
 WIDTH = 80
@@ -98,17 +98,30 @@ def domino_lines(v: dict[str, Any], width: int, ascii_only: bool, count: int | N
     return lines + [extra]
 
 
-def my_hand(v: dict[str, Any], ascii_only: bool) -> str:
+def wrap_words(words: list[str], width: int, first: str = "", indent: str = "") -> list[str]:
+    """Words joined by spaces into lines no wider than ``width`` (a long hand takes two lines)."""
+    lines = [first]
+    for w in words:
+        if len(lines[-1]) + 1 + len(w) > width and lines[-1].strip():
+            lines.append(indent + w)
+        else:
+            lines[-1] = f"{lines[-1]} {w}" if lines[-1].strip() else lines[-1] + w
+    return lines
+
+
+def my_hand(v: dict[str, Any], ascii_only: bool) -> list[str]:
+    """The viewer's hand as lines: tiles drawn like the table's, cards with their suits."""
     if "my_hand" not in v:
-        return ""
+        return []
     if v["game"] == "dominoes":
         g = ASCII if ascii_only else UNICODE
-        return " ".join(horizontal(t.partition("-")[0], t.partition("-")[2], g) for t in v["my_hand"]) or "-"
-    kept = v.get("my_kept")
-    text = cards(v["my_hand"], ascii_only)
-    if kept and kept != v["my_hand"]:
-        text += "   kept: " + cards(kept, ascii_only)
-    return text
+        words = [horizontal(t.partition("-")[0], t.partition("-")[2], g) for t in v["my_hand"]]
+    else:
+        words = [card(c, ascii_only) for c in v["my_hand"]]
+        kept = v.get("my_kept")
+        if kept and kept != v["my_hand"]:
+            words += ["  kept:"] + [card(c, ascii_only) for c in kept]
+    return wrap_words(words or ["-"], WIDTH - 1, "Your hand:", " " * 11)
 
 
 def move_list(moves: list[str], width: int) -> list[str]:
@@ -147,12 +160,13 @@ def render_table(st: GameState, viewer: int | None, names: list[str], *, hints: 
               box=box.ASCII if ascii_only else box.ROUNDED),
     ]
     # as many recent events as the 24 rows leave room for (at least two)
-    fixed = 4 + len(body) + 3 + bool(moves) * len(move_list(moves or [], WIDTH - 1)) + bool(message) + 1
+    fixed = (3 + len(body) + 2 + len(my_hand(v, ascii_only)) + len(move_list(moves or [], WIDTH - 1))
+             + bool(message) + 1)
     events = recent_events(st, viewer, names, max(2, min(EVENT_LINES, 24 - fixed)))
     if events:
         parts.append(Text("\n".join(events), style="dim"))
     if viewer is not None and "my_hand" in v:
-        parts.append(Text(f"Your hand: {my_hand(v, ascii_only)}", style="yellow"))
+        parts.append(Text("\n".join(my_hand(v, ascii_only)), style="yellow"))
     if moves:
         parts.append(Text("\n".join(move_list(moves, WIDTH - 1))))
     if message:
