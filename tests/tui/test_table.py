@@ -24,10 +24,11 @@ from muggins.tui.table import render_table
 NAMES = ["You", "Bot 1", "Bot 2", "Bot 3"]
 
 
-def _positions(game: str, preset: str | None, players: int, seed: int, every: int = 3) -> Iterator[GameState]:
+def _positions(game: str, preset: str | None, players: int, seed: int, every: int = 3,
+               options: dict[str, object] | None = None) -> Iterator[GameState]:
     """Positions of a greedy game (every few actions), for rendering checks."""
     spec = get_game(game)
-    st = spec.new(spec.rules(preset), players, seed=seed)
+    st = spec.new(spec.rules(preset, options or {}), players, seed=seed)
     bots = [make_bot("greedy", seed + i) for i in range(players)]
     n = 0
     while not st.is_over() and n < 400:
@@ -49,13 +50,17 @@ def _render(st: GameState, ascii_only: bool, color: bool = True) -> str:
     return buf.getvalue()
 
 
-@pytest.mark.parametrize("game,preset,players", [
-    ("dominoes", "muggins", 4), ("dominoes", "five-up", 4), ("dominoes", "muggins-spinner", 3),
-    ("dominoes", "all-fives", 2), ("card-muggins", None, 3), ("cribbage", None, 2), ("cribbage", "four-hand", 4),
+@pytest.mark.parametrize("game,preset,players,options", [
+    ("dominoes", "muggins", 4, None), ("dominoes", "five-up", 4, None), ("dominoes", "muggins-spinner", 3, None),
+    ("dominoes", "all-fives", 2, None), ("dominoes", "all-threes", 4, None),
+    ("dominoes", "muggins-spinner", 4, {"tile_set": 15}), ("card-muggins", None, 3, None),
+    ("cribbage", None, 2, None), ("cribbage", "four-hand", 4, None),
 ])
-def test_table_fits_80_columns(game: str, preset: str | None, players: int) -> None:
-    """Rendered on a 160-column console, no line of the table is wider than 80."""
-    for st in _positions(game, preset, players, seed=11):
+def test_table_fits_80_columns(game: str, preset: str | None, players: int,
+                               options: dict[str, object] | None) -> None:
+    """Rendered on a 160-column console, no line of the table is wider than 80 (long hands wrap,
+    two-digit pips included)."""
+    for st in _positions(game, preset, players, seed=11, options=options):
         for ascii_only in (False, True):
             out = _render(st, ascii_only, color=False)
             widest = max(len(line) for line in out.splitlines())
