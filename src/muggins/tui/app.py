@@ -208,10 +208,15 @@ class Session:
         bot = self.seats[s].bot
         assert bot is not None
         a = bot.act(self.st, s)
-        regular = next(x for x in self.st.legal_actions(s) if x.kind not in OPTIONAL)
+        regular = next((x for x in self.st.legal_actions(s) if x.kind not in OPTIONAL), None)
+        chosen = a if a is not None else regular
+        if chosen is None:
+            raise IllegalAction(f"the game waits for seat {s} but offers it no move")
         try:
-            self.st.apply(s, a if a is not None else regular)
+            self.st.apply(s, chosen)
         except MugginsError:  # a bot's slip must not stop the game: it plays a plain move instead
+            if regular is None:
+                raise
             self.st.apply(s, regular)
 
     def _human_turn(self, h: int) -> None:
