@@ -20,6 +20,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     create_engine,
     event,
     insert,
@@ -95,8 +96,16 @@ class Store:
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
         metadata.create_all(self.engine)
+        # statements built once: building them per action costs more than the SQLite commit itself
+        self._insert_action = insert(actions_t)
+        self._set_status = (update(tables_t).where(tables_t.c.id == bindparam("tid"))
+                            .values(status=bindparam("status")))
+        self._set_status_chance = (update(tables_t).where(tables_t.c.id == bindparam("tid"))
+                                   .values(status=bindparam("status"), chance=bindparam("chance")))
+        self._writer = self.engine.connect()
 
     def close(self) -> None:
+        self._writer.close()
         self.engine.dispose()
 
     def create_table(self, t: StoredTable) -> None:
@@ -111,14 +120,19 @@ class Store:
             conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(seats=seats, status=status))
 
     def append_action(self, table_id: str, idx: int, seat: int, move: str, claim: int | None,
-                      chance: list[dict[str, Any]] | None, status: str) -> None:
-        """One transaction: the action, plus the chance outcomes when it drew new ones, plus the status."""
-        values: dict[str, Any] = {"status": status}
-        if chance is not None:
-            values["chance"] = json.dumps(chance)
-        with self.engine.begin() as conn:
-            conn.execute(insert(actions_t).values(table_id=table_id, idx=idx, seat=seat, move=move, claim=claim))
-            conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(**values))
+                      chance: list[dict[str, Any]] | None, status: str | None) -> None:
+        """One transaction: the action, plus the chance outcomes when it drew new ones, plus the status
+        when it changed (None: unchanged)."""
+        conn = self._writer
+        with conn.begin():
+            conn.execute(self._insert_action,
+                         {"table_id": table_id, "idx": idx, "seat": seat, "move": move, "claim": claim})
+            if chance is None:
+                if status is not None:
+                    conn.execute(self._set_status, {"tid": table_id, "status": status})
+            else:
+                conn.execute(self._set_status_chance,
+                             {"tid": table_id, "status": status or "playing", "chance": json.dumps(chance)})
 
     def load_all(self) -> list[StoredTable]:
         out: list[StoredTable] = []

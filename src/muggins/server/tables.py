@@ -193,8 +193,6 @@ class GameTable:
             "events": events, "event_start": start,
             "grace_until": self._grace_left(),
         }
-        if conn.seat is not None and not st.is_over():
-            msg["muggins_possible"] = any(a.kind == "muggins" for a in st.legal_actions(conn.seat))
         return msg
 
     def _grace_left(self) -> float | None:
@@ -242,10 +240,12 @@ class GameTable:
         idx = len(st.history) - 1
         entry = st.action_to_json(seat, st.history[-1][1])
         grew = len(st.chance.outcomes) > self.saved_chance
+        status = self.status
         try:
             self.manager.store.append_action(
                 self.id, idx, seat, entry["move"], entry.get("claim"),
-                [dict(o) for o in st.chance.outcomes] if grew else None, self.status)
+                [dict(o) for o in st.chance.outcomes] if grew else None,
+                status if grew or status != "playing" else None)
         except Exception:
             st.undo(1)
             raise
