@@ -195,3 +195,17 @@ def test_a_terminal_without_utf8_gets_ascii_tiles() -> None:
     assert "Your hand: [" in screen and "|" in screen
     assert all(ord(ch) < 128 for ch in screen)
     stop(child)
+
+
+def test_undo_against_bots_restores_the_hand() -> None:
+    child = spawn("play", "--seed", "5", "--ascii", "--undo")
+    child.expect(MOVE)
+    first = re.findall(r"Your hand: ([^\r\n]*)", child.before or "")[-1]
+    child.sendline("1")
+    child.expect([MOVE, WINDOW])
+    assert re.findall(r"Your hand: ([^\r\n]*)", child.before or "")[-1] != first
+    child.sendline("undo")
+    child.expect(MOVE)
+    assert "Took back your last move." in (child.before or "")
+    assert re.findall(r"Your hand: ([^\r\n]*)", child.before or "")[-1] == first
+    stop(child)

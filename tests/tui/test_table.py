@@ -260,3 +260,21 @@ def test_two_people_share_the_keyboard() -> None:
     assert any(p.startswith("Pass the keyboard to Player 2") for p in prompts)
     assert any(p.startswith("Player 1, your move") for p in prompts)
     assert {seat for seat, _ in st.history} == {0, 1, 2}
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--players", "9"], "2-6 players"),
+    (["--bot", "wizard"], "unknown bot"),
+    (["--seats", "casual,expert"], "at least one seat must be a person"),
+    (["--seats", "you,omniscient"], "for measuring"),
+    (["--resume", "/nonexistent/game.json"], "cannot read"),
+    (["--game", "chess"], "chess"),
+])
+def test_play_rejects_bad_setups_with_a_clear_message(args: list[str], message: str) -> None:
+    from typer.testing import CliRunner
+
+    from muggins.cli.main import app
+
+    res = CliRunner().invoke(app, ["play", *args], input="")
+    assert res.exit_code == 2
+    assert message in " ".join(res.output.split()), res.output

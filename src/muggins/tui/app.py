@@ -54,6 +54,8 @@ def make_seats(spec: list[str], seed: int) -> list[Seat]:
             seats.append(Seat(name))
         else:
             bot = make_bot(w, seed + i)
+            if not bot.offered:
+                raise RulesError(f"bot {w!r} sees every hand; it is for measuring, not for playing against")
             seats.append(Seat(f"{w.split(':')[0].capitalize()} bot {i}", w, bot))
     if not any(s.bot is None for s in seats):
         raise RulesError("at least one seat must be a person (you); use 'muggins bench' for bots only")
