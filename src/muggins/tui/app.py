@@ -94,6 +94,9 @@ class Session:
         self.asked: set[tuple[int, int]] = set()
         self.manual = getattr(state.rules, "claims", "auto") == "manual"
         self.scanned = len(state.log)
+        self.message = ("Type a move's number and the points it scores ('2 10'). 'help' for more."
+                        if self.manual else
+                        "Type a move's number; 'help' for more.")
 
     # -- screen ------------------------------------------------------------------------------------
     def draw(self, viewer: int, moves: list[str] | None = None) -> None:

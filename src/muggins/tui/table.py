@@ -52,7 +52,8 @@ def describe(e: dict[str, Any], names: list[str]) -> str | None:
         return f"Hand {e.get('hand', '')} ends ({e.get('reason', '')})"
     if k == "hand_start":
         lead = e.get("leader")
-        return f"--- Hand {e.get('hand')} ---" + (f" {names[lead]} leads" if isinstance(lead, int) else "")
+        leads = "" if not isinstance(lead, int) else f" {names[lead]} lead" + ("" if names[lead] == "You" else "s")
+        return f"--- Hand {e.get('hand')} ---" + leads
     if k == "game_end":
         won = e.get("winners") or []
         return "Game over. Won by " + ", ".join(names[w] for w in won if 0 <= w < len(names))
@@ -161,7 +162,7 @@ def render_table(st: GameState, viewer: int | None, names: list[str], *, hints: 
     ]
     # as many recent events as the 24 rows leave room for (at least two)
     fixed = (3 + len(body) + 2 + len(my_hand(v, ascii_only)) + len(move_list(moves or [], WIDTH - 1))
-             + bool(message) + 1)
+             + sum(len(line) // WIDTH + 1 for line in message.splitlines()) + 1)
     events = recent_events(st, viewer, names, max(2, min(EVENT_LINES, 24 - fixed)))
     if events:
         parts.append(Text("\n".join(events), style="dim"))
