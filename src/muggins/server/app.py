@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -18,7 +19,7 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from muggins.core.errors import IllegalAction
+from muggins.core.errors import MugginsError
 from muggins.core.rules import get_game
 from muggins.server.store import Store, default_url
 from muggins.server.tables import (
@@ -31,6 +32,7 @@ from muggins.server.tables import (
     TableManager,
 )
 
+log = logging.getLogger("muggins.server")
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 MAX_MESSAGE_BYTES = 4096
 MAX_BODY_BYTES = 16384
@@ -197,7 +199,10 @@ def handle_message(table: Any, conn: Connection, raw: str, limiter: RateLimiter)
             idx = table.act(conn.seat, msg.get("move"), msg.get("claim"))
         except TableError as e:
             return {"type": "error", "ref": ref, "message": str(e)}
-        except IllegalAction as e:
+        except MugginsError as e:
             return {"type": "error", "ref": ref, "message": str(e) or type(e).__name__}
+        except Exception as e:  # a fault of the server must not cost the player his connection
+            log.exception("action %r at table %s failed", msg.get("move"), table.id)
+            return {"type": "error", "ref": ref, "message": f"the server could not apply that move ({type(e).__name__})"}
         return {"type": "ack", "ref": ref, "index": idx}
     return {"type": "error", "ref": ref, "message": f"unknown message type {kind!r}; send 'act' or 'ping'"}

@@ -281,6 +281,19 @@ class GameTable:
             if s.bot_obj is not None and i in acting:
                 self.bot_tasks[i] = asyncio.get_running_loop().create_task(self._bot_turn(i, self.version))
 
+    def delay_for(self, seat: int, action: Action) -> float:
+        """Seconds before a bot's action: its reaction time for a muggins call; otherwise the table's bot
+        delay, stretched to the end of the grace period while a person could still call Muggins."""
+        bot = self.seats[seat].bot_obj
+        if action.kind == "muggins" and bot is not None:
+            delay = bot.reaction_delay(self.bot_rng)
+        else:
+            delay = self.bot_delay
+            left = self._grace_left()
+            if left is not None:
+                delay = max(delay, left)
+        return delay * self.manager.time_scale
+
     async def _bot_turn(self, seat: int, version: int) -> None:
         bot = self.seats[seat].bot_obj
         assert bot is not None
@@ -291,14 +304,7 @@ class GameTable:
             action = bot.act(st, seat, self.bot_rng)
         if action is None or version != self.version:
             return
-        if action.kind == "muggins":
-            delay = bot.reaction_delay(self.bot_rng)
-        else:
-            delay = self.bot_delay
-            left = self._grace_left()
-            if left is not None:
-                delay = max(delay, left)
-        delay *= self.manager.time_scale
+        delay = self.delay_for(seat, action)
         if delay > 0:
             await asyncio.sleep(delay)
         if version != self.version:
