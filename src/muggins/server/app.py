@@ -203,6 +203,7 @@ def handle_message(table: Any, conn: Connection, raw: str, limiter: RateLimiter)
             return {"type": "error", "ref": ref, "message": str(e) or type(e).__name__}
         except Exception as e:  # a fault of the server must not cost the player his connection
             log.exception("action %r at table %s failed", msg.get("move"), table.id)
-            return {"type": "error", "ref": ref, "message": f"the server could not apply that move ({type(e).__name__})"}
+            return {"type": "error", "ref": ref,
+                    "message": f"the server could not apply that move ({type(e).__name__})"}
         return {"type": "ack", "ref": ref, "index": idx}
     return {"type": "error", "ref": ref, "message": f"unknown message type {kind!r}; send 'act' or 'ping'"}
