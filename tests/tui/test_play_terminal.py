@@ -145,6 +145,9 @@ def test_replay_step_advances(tmp_path: Path) -> None:
     viewer.sendline("")
     viewer.expect(f"action 1 of {n}")
     viewer.expect("next action")
+    screen = viewer.before or ""
+    assert "You: [" in screen and "Casual bot 1: [" in screen  # a record hides nothing: every hand shows
+    assert "You played" in screen
     viewer.sendline("q")
     viewer.expect(pexpect.EOF)
 

@@ -67,7 +67,7 @@ def _step(file: Path, ascii_only: bool) -> None:
     ascii_only = ascii_only or not (console.encoding or "").lower().startswith("utf")
     for i in range(len(actions) + 1):
         console.clear()
-        console.print(render_table(state, None, names, ascii_only=ascii_only,
+        console.print(render_table(state, None, names, ascii_only=ascii_only, open_hands=True,
                                    title=f"{file.name}: action {i} of {len(actions)}"))
         if i == len(actions):
             break

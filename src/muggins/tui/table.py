@@ -143,8 +143,9 @@ def move_list(moves: list[str], width: int) -> list[str]:
 
 def render_table(st: GameState, viewer: int | None, names: list[str], *, hints: bool = False,
                  ascii_only: bool = False, moves: list[str] | None = None, message: str = "",
-                 title: str = "") -> RenderableType:
-    """The table for ``viewer`` (None: a spectator). ``moves`` are listed numbered under the hand."""
+                 title: str = "", open_hands: bool = False) -> RenderableType:
+    """The table for ``viewer`` (None: a spectator). ``moves`` are listed numbered under the hand.
+    ``open_hands`` shows every seat's hand (watching a record, where nothing is secret any more)."""
     v = st.view(viewer)
     inner = WIDTH - 4
     if v["game"] == "dominoes":
@@ -161,11 +162,17 @@ def render_table(st: GameState, viewer: int | None, names: list[str], *, hints: 
               box=box.ASCII if ascii_only else box.ROUNDED),
     ]
     # as many recent events as the 24 rows leave room for (at least two)
-    fixed = (3 + len(body) + 2 + len(my_hand(v, ascii_only)) + len(move_list(moves or [], WIDTH - 1))
+    fixed = (3 + len(body) + (st.num_players if open_hands else 0) + 2 + len(my_hand(v, ascii_only))
+             + len(move_list(moves or [], WIDTH - 1))
              + sum(len(line) // WIDTH + 1 for line in message.splitlines()) + 1)
     events = recent_events(st, viewer, names, max(2, min(EVENT_LINES, 24 - fixed)))
     if events:
         parts.append(Text("\n".join(events), style="dim"))
+    if open_hands:
+        for seat in range(st.num_players):
+            held = my_hand(st.view(seat), ascii_only)
+            line = " ".join(x.strip() for x in held).replace("Your hand:", f"{names[seat]}:", 1)
+            parts.append(Text(line if len(line) < WIDTH else line[: WIDTH - 4] + "...", style="yellow"))
     if viewer is not None and "my_hand" in v:
         parts.append(Text("\n".join(my_hand(v, ascii_only)), style="yellow"))
     if moves:
