@@ -191,7 +191,6 @@ class GameTable:
         msg: dict[str, Any] = {
             "type": "state", "table": self.summary(), "you": conn.seat, "view": st.view(conn.seat),
             "events": events, "event_start": start,
-            "grace_until": self._grace_left(),
         }
         return msg
 
@@ -257,7 +256,8 @@ class GameTable:
 
     def _human_may_call(self) -> bool:
         """A person at the table could take points now: an unclaimed (or wrongly claimed) score. The
-        amount is derived from public information, so waiting for it reveals nothing."""
+        grace period is never announced: telling a player that something was missed would do his
+        noticing for him."""
         st = self.state
         return any(s.bot is None and st.muggable(i) > 0 for i, s in enumerate(self.seats))
 

@@ -10,7 +10,6 @@ let me = null;          // my seat, or null when watching
 let last = null;        // the last state message
 let logEvents = [];
 let selected = [];      // selected pieces in my hand
-let graceTimer = null;
 let retry = 0;
 
 function el(tag, attrs = {}, ...kids) {
@@ -191,17 +190,11 @@ function render() {
   $("record-link").replaceChildren(...(v.over ? [el("a", { href: `/api/tables/${tableId}/record`, download: "" }, "Download the game record")] : []));
 }
 function renderGrace() {
-  clearInterval(graceTimer);
-  const bar = $("grace-bar");
-  if (!last.grace_until) { bar.hidden = true; return; }
-  const end = Date.now() + last.grace_until * 1000;
-  const tick = () => {
-    const left = (end - Date.now()) / 1000;
-    if (left <= 0) { bar.hidden = true; clearInterval(graceTimer); return; }
-    bar.hidden = false;
-    bar.textContent = `Points went unclaimed: call Muggins! (${left.toFixed(1)} s)`;
-  };
-  tick(); graceTimer = setInterval(tick, 100);
+  // A neutral notice while a muggins window is open: it never says whether anything was missed.
+  const v = last.view, bar = $("grace-bar");
+  const open = v.window && me !== null && (v.legal || []).includes("muggins");
+  bar.hidden = !open;
+  if (open) bar.textContent = `${seatName(v.window.scorer)} scored${v.window.claimed !== null ? " and announced " + v.window.claimed : " and announced nothing"}: Muggins?`;
 }
 
 // ------------------------------------------------------------------------------- dominoes ---
