@@ -147,7 +147,7 @@ def test_replay_step_advances(tmp_path: Path) -> None:
     viewer.expect("next action")
     screen = viewer.before or ""
     assert "You: [" in screen and "Casual bot 1: [" in screen  # a record hides nothing: every hand shows
-    assert "You played" in screen
+    assert " played " in screen
     viewer.sendline("q")
     viewer.expect(pexpect.EOF)
 
