@@ -1,0 +1,57 @@
+"""Use the compiled speed-ups only while they match their Python sources.
+
+The engine's hot modules may be compiled (see setup.py). A compiled module found next to a newer ``.py``
+(the source was edited after the build) would run stale code, so this finder imports the source instead;
+``MUGGINS_PURE_PYTHON=1`` always imports the sources."""
+
+from __future__ import annotations
+
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
+
+ACCELERATED = ("muggins.core.claims", "muggins.core.protocol", "muggins.dominoes.tiles",
+               "muggins.dominoes.state", "muggins.cards.deck", "muggins.cards.muggins31.state",
+               "muggins.cards.cribbage.pegging", "muggins.cards.cribbage.show", "muggins.cards.cribbage.game")
+
+_ROOT = Path(__file__).resolve().parent
+
+
+def _paths(name: str) -> tuple[Path, list[Path]]:
+    rel = name.split(".")[1:]
+    source = _ROOT.joinpath(*rel).with_suffix(".py")
+    compiled = [p for suffix in importlib.machinery.EXTENSION_SUFFIXES
+                if (p := source.with_name(rel[-1] + suffix)).exists()]
+    return source, compiled
+
+
+def compiled_in_use(name: str) -> bool:
+    """Whether ``name`` (imported) runs compiled code."""
+    mod = sys.modules.get(name)
+    return mod is not None and not str(getattr(mod, "__file__", "")).endswith(".py")
+
+
+class _FreshSourceFinder(importlib.abc.MetaPathFinder):
+    def __init__(self, pure: bool) -> None:
+        self.pure = pure
+
+    def find_spec(self, fullname: str, path: Sequence[str] | None,
+                  target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
+        if fullname not in ACCELERATED:
+            return None
+        source, compiled = _paths(fullname)
+        if not compiled or not source.exists():
+            return None
+        if self.pure or any(c.stat().st_mtime < source.stat().st_mtime for c in compiled):
+            return importlib.util.spec_from_file_location(fullname, source)
+        return None
+
+
+def install() -> None:
+    if not any(isinstance(f, _FreshSourceFinder) for f in sys.meta_path):
+        sys.meta_path.insert(0, _FreshSourceFinder(os.environ.get("MUGGINS_PURE_PYTHON", "") not in ("", "0")))
