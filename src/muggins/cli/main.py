@@ -10,6 +10,7 @@ from muggins.cli.play_cmd import play_command
 from muggins.cli.replay_cmd import replay_command
 from muggins.cli.rules_cmd import rules_command
 from muggins.cli.serve_cmd import serve_command
+from muggins.sim.cli import tournament_command
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
                   help="The Muggins family of games: Fives dominoes, card Muggins and Cribbage, "
@@ -19,6 +20,7 @@ app.command("replay")(replay_command)
 app.command("play")(play_command)
 app.command("bench")(bench_command)
 app.command("serve")(serve_command)
+app.command("tournament")(tournament_command)
 app.add_typer(cribbage_app, name="cribbage", help="Cribbage tools: count a show hand with its explanation.")
 
 
