@@ -18,7 +18,7 @@ from muggins.core.protocol import GameState
 from muggins.core.rules import get_game
 from muggins.tui.app import Options, Quit, Session, make_seats, resume
 from muggins.tui.menu import run_menu
-from muggins.tui.render_dominoes import draw_layout
+from muggins.tui.render_dominoes import UNICODE, LayoutDrawer, Placed, _key, draw_layout
 from muggins.tui.table import render_table
 
 NAMES = ["You", "Bot 1", "Bot 2", "Bot 3"]
@@ -278,3 +278,23 @@ def test_play_rejects_bad_setups_with_a_clear_message(args: list[str], message: 
     res = CliRunner().invoke(app, ["play", *args], input="")
     assert res.exit_code == 2
     assert message in " ".join(res.output.split()), res.output
+
+
+def _touch(a: Placed, b: Placed) -> bool:
+    """Two boxes share part of an edge (neither overlapping nor apart)."""
+    ox = min(a.x + a.w, b.x + b.w) - max(a.x, b.x)
+    oy = min(a.y + a.h, b.y + b.h) - max(a.y, b.y)
+    return (ox == 0 and oy > 0) or (oy == 0 and ox > 0)
+
+
+@pytest.mark.parametrize("preset", ["muggins", "muggins-spinner", "five-up", "sniff", "merry-go-round"])
+def test_every_tile_touches_the_tile_it_was_played_on(preset: str) -> None:
+    """The drawing is the true layout: each tile's box shares an edge with its parent's box."""
+    for st in _positions("dominoes", preset, 4, seed=1, every=1):
+        layout = st.view(0)["layout"]
+        drawer = LayoutDrawer(layout, 76, UNICODE)
+        drawer.draw()
+        for e in layout:
+            if e.get("on"):
+                child, parent = drawer.placed[_key(e["tile"])], drawer.placed[_key(e["on"])]
+                assert _touch(child, parent), (e, child, parent)
