@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import random
 import resource
@@ -98,6 +99,9 @@ class Seat:
 
 
 async def run(args: argparse.Namespace, base: str, port: int) -> dict[str, Any]:
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(20000, 20, 20)  # the clients' own collector pauses would show as server latency
     rng = random.Random(args.seed)
     seats: list[tuple[str, Seat]] = []
     rtts: list[float] = []
