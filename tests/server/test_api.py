@@ -106,6 +106,8 @@ def test_hostile_messages_change_nothing_and_keep_the_connection(client: TestCli
             ws.send_text(raw)
             m = ws.receive_json()
             assert m["type"] == "error" and m["message"], raw
+        ws.send_bytes(b"\x00\x01binary")
+        assert "text frames" in ws.receive_json()["message"]
         ws.send_json({"type": "ping", "ref": 7})
         assert ws.receive_json() == {"type": "pong", "ref": 7}
         table = client.app.state.manager.get(t["id"])  # type: ignore[attr-defined]

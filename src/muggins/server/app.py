@@ -36,6 +36,7 @@ log = logging.getLogger("muggins.server")
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 MAX_MESSAGE_BYTES = 4096
 MAX_BODY_BYTES = 16384
+MAX_CONNECTIONS_PER_TABLE = 64
 RATE = 20.0
 BURST = 40.0
 
@@ -134,6 +135,10 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
             await ws.send_json({"type": "error", "message": str(e), "fatal": True})
             await ws.close(code=4404 if e.status == 404 else 4403)
             return
+        if len(table.conns) >= MAX_CONNECTIONS_PER_TABLE:
+            await ws.send_json({"type": "error", "message": "this table has too many connections", "fatal": True})
+            await ws.close(code=1013)
+            return
         conn = Connection(seat)
         limiter = RateLimiter(rate, burst)
 
@@ -150,7 +155,13 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
         table.attach(conn)
         try:
             while not conn.closed:
-                raw = await ws.receive_text()
+                frame = await ws.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                raw = frame.get("text")
+                if raw is None:
+                    conn.push({"type": "error", "message": "send JSON text frames, not binary ones"})
+                    continue
                 reply = handle_message(table, conn, raw, limiter)
                 if reply is not None:
                     conn.push(reply)
