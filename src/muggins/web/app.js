@@ -377,6 +377,7 @@ function renderControls(v) {
   }
   $("moves").replaceChildren(...buttons);
   const mb = $("muggins-btn");
+  mb.hidden = me === null;
   mb.disabled = !legal.includes("muggins");
   mb.onclick = () => send("muggins");
 }
