@@ -123,3 +123,12 @@ def test_registry_names_and_levels() -> None:
 def test_registry_refuses_bad_names(name: str, message: str) -> None:
     with pytest.raises(RulesError, match=message):
         make_bot(name)
+
+
+def test_search_leaves_the_cribbage_discard_to_the_exact_count() -> None:
+    rules = get_game("cribbage").rules("cribbage")
+    st = stacked(rules, [["5C", "5D", "5H", "JS", "9C", "2D"], ["AC", "3D", "7H", "8S", "QC", "KD"]],
+                 starter="4S", dealer=0)
+    s = SearchPolicy(iterations=5)
+    a = s.choose(st, 0, regular_actions(st, 0), random.Random(0))
+    assert sorted(c.text for c in a.subject) == ["2D", "9C"] and s.searches == 0

@@ -19,6 +19,7 @@ import random
 import time
 from collections.abc import Callable
 
+from muggins.bots import heuristics
 from muggins.bots.base import (
     HAND_END_KINDS,
     game_target,
@@ -89,6 +90,11 @@ class SearchPolicy:
     def choose(self, state: GameState, seat: int, actions: list[Action], rng: random.Random) -> Action:
         if len(actions) == 1:
             return actions[0]
+        override = heuristics.search_override_fn(state.game)
+        if override is not None:
+            decided = override(state, seat, actions, rng)
+            if decided is not None:
+                return decided
         t0 = time.perf_counter()
         deadline = t0 + self.time_limit
         root = _Node(-1)

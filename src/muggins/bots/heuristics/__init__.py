@@ -4,7 +4,9 @@ A game's module is ``muggins.bots.heuristics.<game>`` (hyphens become underscore
 
 * ``choose(state, seat, actions, rng) -> Action`` - the heuristic move;
 * ``shed_weight(state, seat, action) -> float`` - how much getting rid of the moved piece is worth
-  (the greedy tie-break: heavy dominoes, high cards).
+  (the greedy tie-break: heavy dominoes, high cards);
+* ``search_override(state, seat, actions, rng) -> Action | None`` - a decision the search bot leaves to
+  an exact calculation (the cribbage discard, valued over every starter), or None to search.
 
 A game with no module plays the generic one-ply lookahead of :mod:`.generic`, written against the
 protocol only, so a new game gets a heuristic bot for free.
@@ -20,6 +22,7 @@ from types import ModuleType
 from muggins.core.protocol import Action, GameState
 
 ChooseFn = Callable[[GameState, int, list[Action], random.Random], Action]
+OverrideFn = Callable[[GameState, int, list[Action], random.Random], Action | None]
 WeightFn = Callable[[GameState, int, Action], float]
 
 _MODULES: dict[str, ModuleType | None] = {}
@@ -51,3 +54,8 @@ def choose_fn(game: str) -> ChooseFn:
 def shed_weight_fn(game: str) -> WeightFn | None:
     mod = module_for(game)
     return getattr(mod, "shed_weight", None) if mod is not None else None
+
+
+def search_override_fn(game: str) -> OverrideFn | None:
+    mod = module_for(game)
+    return getattr(mod, "search_override", None) if mod is not None else None

@@ -58,6 +58,12 @@ def shed_weight(state: GameState, seat: int, action: Action) -> float:
     return float(c.value) if action.kind == "play" and isinstance(c, Card) else 0.0
 
 
+def search_override(state: GameState, seat: int, actions: list[Action], rng: random.Random) -> Action | None:
+    """The search bot discards by the same expectation: sampling fifteen discards against random
+    opponents' discards is far noisier than counting every starter."""
+    return choose_discard(state, seat, actions, rng) if actions[0].kind == "discard" else None
+
+
 def choose(state: GameState, seat: int, actions: list[Action], rng: random.Random) -> Action:
     if actions[0].kind == "discard":
         return choose_discard(state, seat, actions, rng)
