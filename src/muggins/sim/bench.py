@@ -7,6 +7,7 @@ import statistics
 import time
 from typing import Any
 
+from muggins.bots import heuristics
 from muggins.bots.base import next_decision
 from muggins.bots.registry import make_bot
 from muggins.bots.search import SearchPolicy
@@ -17,8 +18,10 @@ from muggins.sim.driver import DealChance, run
 
 def sample_positions(game: str, preset: str | None = None, players: int | None = None, count: int = 12,
                      seed: int = 0) -> list[tuple[GameState, int]]:
-    """Positions with a real choice (two moves or more), taken along greedy games."""
+    """Positions the search really searches (two moves or more, not left to an exact per-game
+    calculation), taken along greedy games."""
     spec = get_game(game)
+    override = heuristics.search_override_fn(game)
     rules = spec.rules(preset)
     n = players if players is not None else spec.default_players
     out: list[tuple[GameState, int]] = []
@@ -28,8 +31,11 @@ def sample_positions(game: str, preset: str | None = None, players: int | None =
 
         def keep(state: GameState, found: list[tuple[GameState, int]] = found) -> None:
             nd = next_decision(state)
-            if nd is not None and len(nd[1]) > 1:
-                found.append((state.clone(), nd[0]))
+            if nd is None or len(nd[1]) < 2:
+                return
+            if override is not None and override(state, nd[0], nd[1], random.Random(0)) is not None:
+                return
+            found.append((state.clone(), nd[0]))
 
         state = spec.new(rules, n, chance=DealChance(seed * 1000 + g))
         run(state, [make_bot("greedy", i) for i in range(n)], seed * 1000 + g, on_state=keep)
