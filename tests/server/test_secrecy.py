@@ -20,6 +20,10 @@ from muggins.server.tables import Connection, GameTable, TableManager
 TILE = re.compile(r"(?<![\w-])(\d{1,2})-(\d{1,2})(?![\w-])")
 
 
+NEW_DEAL = {"hand_start", "round_start", "deal"}
+SHOWN = {"show", "explain", "hand_end"}  # hands laid down to be counted
+
+
 def revealed_before_deal(event: dict[str, Any]) -> bool:
     """The lots (tiles or cards) drawn for the first lead or deal, shown to all, then shuffled back."""
     return event.get("kind") in ("lot", "cut_for_deal") or (event.get("kind") == "cut" and "seats" in event)
@@ -57,21 +61,37 @@ def hidden_from(table: GameTable, seat: int | None) -> set[str]:
 class Recorder(Connection):
     """A connection that checks each message when it is sent."""
 
-    def __init__(self, table: GameTable, seat: int | None, found: dict[str, int]) -> None:
+    def __init__(self, table: GameTable, seat: int | None, found: dict[str, int], problems: list[str]) -> None:
         super().__init__(seat)
+        self.problems = problems
+        self.inject = False
         self.table = table
         self.found = found
 
     def push(self, msg: dict[str, Any]) -> None:
         body = dict(msg)
         # lots drawn for the first lead or deal are shown to all and shuffled back before the deal
-        body["events"] = [e for e in body.get("events", []) if not revealed_before_deal(e)]
+        # and a show (with its explanation, given once the muggins window closes, which may be after
+        # the next deal) lays down cards for everybody to count
+        events = [e for e in body.get("events", []) if not revealed_before_deal(e) and e.get("kind") not in SHOWN]
+        # an action that ends a hand also deals the next: the ended hand's events (its show, its
+        # hands laid down) reveal cards that the new deal hides again, so only the events from the
+        # new deal on are held against what is hidden now
+        starts = [i for i, e in enumerate(events) if e.get("kind") in NEW_DEAL]
+        body["events"] = events[starts[-1]:] if starts else events
+        # likewise the view's record of the previous hand (its shows) is public history
+        body["view"] = {k: v for k, v in body["view"].items() if k != "previous_hand"}
+        if self.inject and self.seat is not None:  # the control: a server that shows the next hand
+            other: Any = self.table.state.hands[(self.seat + 1) % len(self.table.seats)]  # type: ignore[attr-defined]
+            body["view"]["peek"] = [str(x) for x in other]
         summary = dict(body.pop("table", {}))
         summary.pop("id", None)
         text = json.dumps([body, summary])
         seen = tokens(self.table.game, text)
         leaked = seen & hidden_from(self.table, self.seat)
-        assert not leaked, (self.table.game, self.seat, sorted(leaked), text[:2000])
+        if leaked:  # recorded, not raised: this runs inside the bots' tasks
+            self.found["leaks"] += 1
+            self.problems.append(f"{self.table.game} seat {self.seat}: {sorted(leaked)} in {text[:6000]}")
         if self.seat is not None:
             own = norm(self.table.game, self.table.state.hands[self.seat])  # type: ignore[attr-defined]
             self.found["own"] += len(seen & own)
@@ -79,14 +99,18 @@ class Recorder(Connection):
         self.found["muggins"] += sum(1 for e in msg.get("events", []) if e.get("kind") == "muggins")
 
 
-async def play_tables(tmp: Path, specs: list[tuple[str, dict[str, Any], list[str]]]) -> dict[str, int]:
+async def play_tables(tmp: Path, specs: list[tuple[str, dict[str, Any], list[str]]], inject: bool = False
+                      ) -> dict[str, int]:
     manager = TableManager(Store(f"sqlite:///{tmp / 'secrecy.db'}"), time_scale=0.0)
-    found = {"own": 0, "messages": 0, "muggins": 0}
+    found = {"own": 0, "messages": 0, "muggins": 0, "leaks": 0}
+    problems: list[str] = []
     tables = []
     for game, options, seats in specs:
         t = manager.create(game, None, options, seats, grace=0, bot_delay=0)
         for s in [None, *range(len(seats))]:
-            t.attach(Recorder(t, s, found))
+            rec = Recorder(t, s, found, problems)
+            rec.inject = inject
+            t.attach(rec)
         tables.append(t)
     for _ in range(20000):
         if all(t.state.is_over() for t in tables):
@@ -94,6 +118,9 @@ async def play_tables(tmp: Path, specs: list[tuple[str, dict[str, Any], list[str
         await asyncio.sleep(0.001)
     manager.shutdown()
     manager.store.close()
+    if inject:
+        return {"caught": len(problems)}
+    assert not problems, problems[:3]
     assert all(t.state.is_over() for t in tables), [len(t.state.history) for t in tables]
     return found
 
@@ -114,7 +141,12 @@ def test_no_message_carries_a_hidden_tile_or_card(tmp_path: Path) -> None:
     assert found["own"] > 100  # the check does see pieces: each seat's own hand shows in its messages
 
 
+def test_the_check_catches_a_leak(tmp_path: Path) -> None:
+    caught = asyncio.run(play_tables(tmp_path, SPECS, inject=True))
+    assert caught["caught"] > 0
+
+
 @pytest.mark.slow
 def test_no_message_leaks_over_many_games(tmp_path: Path) -> None:
     found = asyncio.run(play_tables(tmp_path, SPECS * 8))
-    assert found["messages"] > 5000
+    assert found["messages"] > 4000
