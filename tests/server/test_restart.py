@@ -92,11 +92,14 @@ def test_kill_9_loses_no_acknowledged_action(tmp_path: Path) -> None:
                 if m["type"] == "state" and m["table"]["actions"] == len(acked):
                     states[other] = m
                     break
+        for _ in range(300):  # let the bots' game get going
+            if (bot_actions := get(base, f"/api/tables/{bot_table['id']}")["actions"]) >= 3:
+                break
+            time.sleep(0.05)
         # one more move in flight while the server dies
         seat = min(states[0]["view"]["to_act"])
         socks[seat].send(json.dumps({"type": "act", "move": next(m for m in states[seat]["view"]["legal"]
                                                                   if m != "muggins")}))
-        bot_actions = get(base, f"/api/tables/{bot_table['id']}")["actions"]
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(10)
         for s in socks:
