@@ -20,6 +20,7 @@ def bench_command(
     seconds: float = typer.Option(2.0, "--seconds", "-s", help="CPU seconds per run."),
     runs: int = typer.Option(5, "--runs", help="Runs; the median is reported."),
     option: list[str] = typer.Option(None, "--option", "-o", help="Rule override key=value (repeatable)."),
+    search: bool = typer.Option(False, "--search", help="Also measure the search bot's iterations per second."),
     as_json: bool = typer.Option(False, "--json", help="Print a JSON object."),
 ) -> None:
     """Measure random-play throughput (moves and games per second) on one core."""
@@ -30,6 +31,11 @@ def bench_command(
         result = median_runs(random_play, runs, game=game, preset=preset, players=players,
                              seconds=seconds, options=opts)
         extra = _extra(game, seconds, runs)
+        if search:
+            from muggins.sim.bench import search_speed
+
+            s = search_speed(game, preset, players, seconds=min(seconds, 0.5), positions=6, runs=min(runs, 3))
+            extra.update({k: v for k, v in s.items() if k.startswith("search_")})
     except RulesError as e:
         fail(str(e))
     from muggins.core.rules import get_game

@@ -145,6 +145,11 @@ class GameState(ABC):
     def sample_hidden(self, seat: int, rng: random.Random) -> Self:
         """A full state consistent with everything ``seat`` has seen, hidden parts drawn from ``rng``."""
 
+    def claim_for(self, seat: int, action: Action) -> int:
+        """The points ``action`` would score for ``seat`` now: what a perfect player announces with it
+        (for a late "claim", what the seat may still claim). 0 for a move that scores nothing."""
+        return 0
+
     def muggable(self, seat: int) -> int:
         """Points ``seat`` could take by calling muggins now (0 when there is nothing to take).
 

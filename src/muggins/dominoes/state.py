@@ -522,7 +522,12 @@ class DominoState(GameState):
 
     def claim_for(self, seat: int, action: Action) -> int:
         """The points ``action`` scores for ``seat`` now: what a perfect player announces with it."""
-        if action.kind != "play" or self._over:
+        if self._over:
+            return 0
+        if action.kind == "claim":
+            w = self._window
+            return w.missed if w is not None and w.scorer == seat and w.may_claim else 0
+        if action.kind != "play":
             return 0
         return self._table[self._count_after(action.subject, action.target, action.part)]
 
@@ -655,7 +660,7 @@ class DominoState(GameState):
     def _finish(self, sides: list[int]) -> None:
         self._over = True
         self._winners = frozenset(s for s in range(self.num_players) if self._side[s] in sides)
-        self._window = None
+        self._close_window()  # points still unclaimed when the game ends are logged as missed
         self.log.append(Event("game_end", None, {"winners": sorted(self._winners),
                                                  "scores": list(self._scores)}))
 
@@ -781,11 +786,13 @@ class DominoState(GameState):
             self._out[seat] = True
         if awarded:
             self._award(side, awarded, seat, "play", down=lead)
+        if self._over:  # the game ended on this play: what it left unclaimed is missed for good
+            if missed:
+                self.log.append(Event("missed", seat, {"side": side, "points": missed, "reason": "play"}))
+            return
         if manual:
             self._window = Window(seat, side, missed, claim, "play",
                                   r.claim_timing == "lenient" and claim is None)
-        if self._over:
-            return
         if self._knock is not None:
             self._knock = None
             self.turn = self._next_seat(seat)
@@ -895,10 +902,12 @@ class DominoState(GameState):
         for oside, pts in others:
             if not self._over:
                 self._award(oside, pts, None, "own pips")
+        unclaimed = missed + (bonus if mug_bonus else 0)
         if manual and not self._over:
-            self._window = Window(seat, side, missed + (bonus if mug_bonus else 0), claim,
-                                  "domino" if mug_bonus else "play",
+            self._window = Window(seat, side, unclaimed, claim, "domino" if mug_bonus else "play",
                                   mug_bonus or (r.claim_timing == "lenient" and claim is None))
+        elif unclaimed:
+            self.log.append(Event("missed", seat, {"side": side, "points": unclaimed, "reason": "play"}))
         self._after_hand()
 
     def _end_blocked(self) -> None:
