@@ -110,22 +110,28 @@ class GameState(ABC):
         """Validate and apply, or raise :class:`IllegalAction` (a subclass) leaving the state unchanged."""
 
     # --- outcome ------------------------------------------------------------------------------------
-    @abstractmethod
-    def is_over(self) -> bool: ...
+    # A game keeps ``_over``, ``_winners``, ``_scores`` (one per side) and ``_side`` (the side of each seat).
+    _over: bool
+    _winners: frozenset[int]
+    _scores: list[int]
+    _side: list[int]
 
-    @abstractmethod
+    def is_over(self) -> bool:
+        return self._over
+
     def winners(self) -> frozenset[int]:
         """Seats that won (partners both), empty while the game goes on."""
+        return self._winners
 
-    @abstractmethod
-    def side_of(self, seat: int) -> int: ...
+    def side_of(self, seat: int) -> int:
+        return self._side[seat]
 
     @property
-    @abstractmethod
-    def num_sides(self) -> int: ...
+    def num_sides(self) -> int:
+        return len(self._scores)
 
-    @abstractmethod
-    def side_scores(self) -> list[int]: ...
+    def side_scores(self) -> list[int]:
+        return list(self._scores)
 
     def scores(self) -> list[int]:
         """Score of each seat (a partner shows the team's score)."""

@@ -979,22 +979,6 @@ class DominoState(GameState):
                     self.log.append(Event("tie_break", None, {"hands": self.num_players}))
         self._start_hand()
 
-    # ------------------------------------------------------------------------------- outcome ----
-    def is_over(self) -> bool:
-        return self._over
-
-    def winners(self) -> frozenset[int]:
-        return self._winners
-
-    def side_of(self, seat: int) -> int:
-        return self._side[seat]
-
-    @property
-    def num_sides(self) -> int:
-        return self._nsides
-
-    def side_scores(self) -> list[int]:
-        return list(self._scores)
 
     # --------------------------------------------------------------------------------- copies ----
     def clone(self) -> DominoState:

@@ -800,22 +800,6 @@ class CribbageState(GameState):
         self.dealer = (self.dealer + 1) % self.num_players
         self._start_hand()
 
-    # ------------------------------------------------------------------------------- outcome ----
-    def is_over(self) -> bool:
-        return self._over
-
-    def winners(self) -> frozenset[int]:
-        return self._winners
-
-    def side_of(self, seat: int) -> int:
-        return self._side[seat]
-
-    @property
-    def num_sides(self) -> int:
-        return self._nsides
-
-    def side_scores(self) -> list[int]:
-        return list(self._scores)
 
     @property
     def result(self) -> dict[str, Any] | None:

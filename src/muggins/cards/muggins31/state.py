@@ -535,21 +535,8 @@ class CardMugginsState(GameState):
         self._start_round()
 
     # ------------------------------------------------------------------------------- outcome ----
-    def is_over(self) -> bool:
-        return self._over
-
-    def winners(self) -> frozenset[int]:
-        return self._winners
-
     def side_of(self, seat: int) -> int:
-        return seat
-
-    @property
-    def num_sides(self) -> int:
-        return self.num_players
-
-    def side_scores(self) -> list[int]:
-        return list(self._scores)
+        return seat  # every player for himself
 
     # --------------------------------------------------------------------------------- copies ----
     def clone(self) -> CardMugginsState:
