@@ -477,3 +477,18 @@ def test_benchmark_reports_a_median_of_its_runs() -> None:
     assert isinstance(runs, list) and len(runs) == 3
     assert result["hands_per_second"] == pytest.approx(sorted(runs)[1], abs=0.1)
     assert min(runs) > 0
+
+
+@pytest.mark.slow
+def test_all_12994800_hands_and_cribs_against_cribbage_scorer() -> None:
+    """Every (hand, starter) pair, as a hand and as a crib, against the independent cribbage-scorer package
+    (about 20 minutes: the peer scores some 20,000 hands a second)."""
+    wrong: list[tuple[tuple[Card, ...], Card, bool]] = []
+    for hand in combinations(DECK, 4):
+        for starter in DECK:
+            if starter in hand:
+                continue
+            for crib in (False, True):
+                if score_show(hand, starter, crib) != peer_show(list(hand), starter, crib):
+                    wrong.append((hand, starter, crib))
+    assert wrong[:10] == []
