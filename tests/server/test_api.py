@@ -145,6 +145,7 @@ def test_rate_limit_answers_with_an_error_and_keeps_the_connection(db_url: str) 
                 replies.append(ws.receive_json())
             assert [r["type"] for r in replies[:3]] == ["pong"] * 3
             assert all("too many" in r["message"] for r in replies[3:])
+            assert [r["ref"] for r in replies] == list(range(6))
 
 
 def play_out(ws: Any, seat: int, limit: int = 5000) -> dict[str, Any]:

@@ -145,7 +145,7 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
         async def writer() -> None:
             while True:
                 msg = await conn.queue.get()
-                if msg is None:
+                if msg is None or conn.closed:
                     with contextlib.suppress(Exception):
                         await ws.close(code=1013)
                     return
@@ -191,16 +191,19 @@ def handle_message(table: Any, conn: Connection, raw: str, limiter: RateLimiter)
     """One client message: the reply to send (an ack, an error, a pong) or None."""
     if len(raw) > MAX_MESSAGE_BYTES:
         return {"type": "error", "message": f"message over {MAX_MESSAGE_BYTES} bytes ignored"}
-    if not limiter.allow():
-        return {"type": "error", "message": "too many messages; slow down"}
     try:
         msg = json.loads(raw)
     except json.JSONDecodeError:
-        return {"type": "error", "message": "messages must be JSON objects"}
+        msg = None
+    # every message is answered once, with its ref, so a client can tell which request failed
+    ref = msg.get("ref") if isinstance(msg, dict) else None
+    if not isinstance(ref, (int, str)) or isinstance(ref, bool) or len(str(ref)) > 40:
+        ref = None
+    if not limiter.allow():
+        return {"type": "error", "ref": ref, "message": "too many messages; slow down"}
     if not isinstance(msg, dict):
         return {"type": "error", "message": "messages must be JSON objects"}
     kind = msg.get("type")
-    ref = msg.get("ref") if isinstance(msg.get("ref"), (int, str)) and len(str(msg.get("ref"))) <= 40 else None
     if kind == "ping":
         return {"type": "pong", "ref": ref}
     if kind == "act":

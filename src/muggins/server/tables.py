@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import logging
 import random
 import secrets
 import time
@@ -26,7 +27,9 @@ from muggins.core.records import apply_record_action, to_record
 from muggins.core.rules import get_game
 from muggins.server.store import Store, StoredTable
 
+log = logging.getLogger("muggins.server")
 MAX_MOVE_CHARS = 200
+RESYNC_AFTER = 32
 MAX_NAME_CHARS = 40
 DEFAULT_GRACE = 3.0
 DEFAULT_BOT_DELAY = 0.8
@@ -84,7 +87,24 @@ class Connection:
         try:
             self.queue.put_nowait(msg)
         except asyncio.QueueFull:
+            log.warning("a client fell %d messages behind; closing its connection", self.queue.qsize())
             self.close()
+
+    def behind(self) -> bool:
+        """Many state updates wait unsent: the next one should replace them all (see :meth:`resync`)."""
+        return self.queue.qsize() >= RESYNC_AFTER
+
+    def resync(self) -> None:
+        """Drop the queued state updates (keeping acks and errors); the next update then carries the
+        whole event log, which the client takes as a fresh start."""
+        kept = []
+        while not self.queue.empty():
+            m = self.queue.get_nowait()
+            if m is None or m.get("type") != "state":
+                kept.append(m)
+        for m in kept:
+            self.queue.put_nowait(m)
+        self.log_pos = 0
 
     def close(self) -> None:
         self.closed = True
@@ -209,6 +229,8 @@ class GameTable:
 
     def broadcast(self) -> None:
         for c in list(self.conns):
+            if c.behind():
+                c.resync()
             c.push(self.message_for(c))
 
     def changed(self) -> None:
@@ -298,7 +320,7 @@ class GameTable:
         bot = self.seats[seat].bot_obj
         assert bot is not None
         st = self.state
-        if bot.policy.__class__.__name__ == "SearchPolicy":
+        if bot.policy.__class__.__name__ == "SearchPolicy":  # a search takes long: off the event loop
             action = await asyncio.to_thread(bot.act, st.clone(), seat, self.bot_rng)
         else:
             action = bot.act(st, seat, self.bot_rng)
@@ -312,8 +334,10 @@ class GameTable:
         self.bot_tasks.pop(seat, None)
         try:
             self._apply(seat, action)
-        except IllegalAction:
-            return  # the position moved on in a way the bot did not foresee; it thinks again next change
+        except IllegalAction as e:
+            log.warning("table %s: bot at seat %d chose an illegal %r: %s", self.id, seat, action, e)
+        except Exception:
+            log.exception("table %s: bot at seat %d failed", self.id, seat)
 
     def cancel(self) -> None:
         for task in self.bot_tasks.values():
