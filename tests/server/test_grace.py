@@ -110,3 +110,31 @@ def test_any_message_is_applied_legally_or_answered_with_an_error(tmp_path: Path
         manager.shutdown()
         manager.store.close()
     asyncio.run(run())
+
+
+def test_a_client_far_behind_gets_one_fresh_update_and_keeps_its_acks(tmp_path: Path) -> None:
+    async def run() -> list[dict[str, Any]]:
+        manager = TableManager(Store(f"sqlite:///{tmp_path / 'r.db'}"))
+        t = manager.create("card-muggins", None, None, [None, None], grace=0, bot_delay=0)
+        t.take_seat(0, "Ann")
+        t.take_seat(1, "Bob")
+        slow = Connection(0)
+        t.attach(slow)
+        slow.push({"type": "ack", "ref": 1, "index": 0})
+        for _ in range(40):
+            seat = min(t.state.waiting_for())
+            t.act(seat, next(m for m in t.state.view(seat)["legal"] if m != "muggins"), None)
+        out = []
+        while not slow.queue.empty():
+            m = slow.queue.get_nowait()
+            assert m is not None
+            out.append(m)
+        manager.shutdown()
+        return out
+    msgs = asyncio.run(run())
+    assert len(msgs) < 40 and not any(m.get("type") == "error" for m in msgs)
+    assert {"type": "ack", "ref": 1, "index": 0} in msgs
+    fresh = [m for m in msgs if m["type"] == "state" and m["event_start"] == 0]
+    assert fresh and fresh[-1]["events"][0]["kind"] == "cut_for_deal"  # the whole log again
+    last = [m for m in msgs if m["type"] == "state"][-1]
+    assert last["table"]["actions"] == 40
