@@ -202,14 +202,15 @@ class GameTable:
         raise TableError("this seat token is not valid at this table", 403)
 
     # --- messages -----------------------------------------------------------------------------------
-    def message_for(self, conn: Connection) -> dict[str, Any]:
+    def message_for(self, conn: Connection, summary: dict[str, Any] | None = None) -> dict[str, Any]:
         """The full update for one connection: its seat's view and the events it has not yet seen."""
         st = self.state
         events = st.events_for(conn.seat, conn.log_pos)
         start = conn.log_pos
         conn.log_pos = len(st.log)
         msg: dict[str, Any] = {
-            "type": "state", "table": self.summary(), "you": conn.seat, "view": st.view(conn.seat),
+            "type": "state", "table": summary if summary is not None else self.summary(), "you": conn.seat,
+            "view": st.view(conn.seat),
             "events": events, "event_start": start,
         }
         return msg
@@ -228,10 +229,11 @@ class GameTable:
         self.conns.discard(conn)
 
     def broadcast(self) -> None:
+        summary = self.summary()  # the same for everybody: built once
         for c in list(self.conns):
             if c.behind():
                 c.resync()
-            c.push(self.message_for(c))
+            c.push(self.message_for(c, summary))
 
     def changed(self) -> None:
         """After any change: tell everybody, then let the bots think again."""
