@@ -151,6 +151,22 @@ class GameState(ABC):
     def sample_hidden(self, seat: int, rng: random.Random) -> Self:
         """A full state consistent with everything ``seat`` has seen, hidden parts drawn from ``rng``."""
 
+    def _award(self, side: int, points: int, seat: int | None, reason: str, /) -> object:
+        """Credit ``points`` to ``side`` as one scoring step (each game applies its target rules)."""
+        raise NotImplementedError
+
+    def _over_claim(self, seat: int, amount: int) -> None:
+        """An over-claim is void; with ``over_claim=opponent_scores`` the next opponent in seat order scores
+        the claimed amount as a penalty."""
+        self.log.append(Event("over_claim", seat, {"points": amount}))
+        if self.rules.over_claim == "opponent_scores":
+            n = self.num_players
+            for k in range(1, n):
+                o = (seat + k) % n
+                if self.side_of(o) != self.side_of(seat):
+                    self._award(self.side_of(o), amount, o, "over-claim penalty")
+                    return
+
     def claim_for(self, seat: int, action: Action) -> int:
         """The points ``action`` would score for ``seat`` now: what a perfect player announces with it
         (for a late "claim", what the seat may still claim). 0 for a move that scores nothing."""

@@ -719,20 +719,6 @@ class DominoState(GameState):
         else:
             self._over_claim(seat, amount)
 
-    def _over_claim(self, seat: int, amount: int) -> None:
-        self.log.append(Event("over_claim", seat, {"points": amount}))
-        if self.rules.over_claim == "opponent_scores":
-            opp = self._next_opponent(seat)
-            self._award(self._side[opp], amount, opp, "over-claim penalty")
-
-    def _next_opponent(self, seat: int) -> int:
-        n = self.num_players
-        for k in range(1, n):
-            o = (seat + k) % n
-            if self._side[o] != self._side[seat]:
-                return o
-        return seat
-
     # ------------------------------------------------------------------------------------ moves ----
     def _next_seat(self, seat: int) -> int:
         n = self.num_players

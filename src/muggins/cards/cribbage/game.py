@@ -619,15 +619,6 @@ class CribbageState(GameState):
         else:
             self._over_claim(seat, amount)
 
-    def _over_claim(self, seat: int, amount: int) -> None:
-        self.log.append(Event("over_claim", seat, {"points": amount}))
-        if self.rules.over_claim == "opponent_scores":
-            n = self.num_players
-            for k in range(1, n):
-                o = (seat + k) % n
-                if self._side[o] != self._side[seat]:
-                    self._award(self._side[o], amount, o, "over-claim penalty")
-                    return
 
     # ------------------------------------------------------------------------------------ moves ----
     def _do_discard(self, seat: int, cards: tuple[Card, ...]) -> None:

@@ -392,13 +392,6 @@ class CardMugginsState(GameState):
             self._late_max = 0
             self._over_claim(seat, amount)
 
-    def _over_claim(self, seat: int, amount: int) -> None:
-        """An over-claim is void (A15); with ``over_claim=opponent_scores`` the next player scores it."""
-        self.log.append(Event("over_claim", seat, {"points": amount}))
-        if self.rules.over_claim == "opponent_scores":
-            opp = (seat + 1) % self.num_players
-            self._award(opp, amount, opp, "over-claim penalty")
-
     def _open_window(self, scorer: int, missed: int, claimed: int | None, reason: str,
                      may_claim: bool) -> None:
         w = self._window
