@@ -21,7 +21,7 @@ try:
     from Cython.Build import cythonize
 
     ext_modules = cythonize(ACCELERATED, compiler_directives={"language_level": 3, "binding": False},
-                            quiet=True)
+                            include_path=["src"], quiet=True)
     for ext in ext_modules:
         ext.optional = True  # a failed compile leaves the pure-Python module in use
 except Exception as exc:  # pragma: no cover - depends on the build machine

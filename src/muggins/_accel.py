@@ -1,8 +1,10 @@
 """Use the compiled speed-ups only while they match their Python sources.
 
 The engine's hot modules may be compiled (see setup.py). A compiled module found next to a newer ``.py``
-(the source was edited after the build) would run stale code, so this finder imports the source instead;
-``MUGGINS_PURE_PYTHON=1`` always imports the sources."""
+(the source or its ``.pxd`` was edited after the build) would run stale code, so this finder imports the
+sources instead: of every accelerated module, since compiled modules depend on each other's declarations
+(a compiled game state derives from the compiled protocol). ``MUGGINS_PURE_PYTHON=1`` always imports the
+sources."""
 
 from __future__ import annotations
 
@@ -36,9 +38,17 @@ def compiled_in_use(name: str) -> bool:
     return mod is not None and not str(getattr(mod, "__file__", "")).endswith(".py")
 
 
+def _stale(name: str) -> bool:
+    source, compiled = _paths(name)
+    if not compiled or not source.exists():
+        return False
+    newest = max(p.stat().st_mtime for p in (source, source.with_suffix(".pxd")) if p.exists())
+    return any(c.stat().st_mtime < newest for c in compiled)
+
+
 class _FreshSourceFinder(importlib.abc.MetaPathFinder):
     def __init__(self, pure: bool) -> None:
-        self.pure = pure
+        self.pure = pure or any(_stale(name) for name in ACCELERATED)
 
     def find_spec(self, fullname: str, path: Sequence[str] | None,
                   target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
@@ -47,7 +57,7 @@ class _FreshSourceFinder(importlib.abc.MetaPathFinder):
         source, compiled = _paths(fullname)
         if not compiled or not source.exists():
             return None
-        if self.pure or any(c.stat().st_mtime < source.stat().st_mtime for c in compiled):
+        if self.pure:
             return importlib.util.spec_from_file_location(fullname, source)
         return None
 

@@ -13,12 +13,33 @@ from muggins import _accel
 
 
 @pytest.mark.parametrize("name", _accel.ACCELERATED)
-def test_compiled_module_is_used_only_when_fresh(name: str) -> None:
+def test_compiled_module_is_used_only_when_all_are_fresh(name: str) -> None:
     importlib.import_module(name)
-    source, compiled = _accel._paths(name)
-    fresh = bool(compiled) and all(c.stat().st_mtime >= source.stat().st_mtime for c in compiled)
+
+    def fresh(m: str) -> bool:
+        source, compiled = _accel._paths(m)
+        newest = max(p.stat().st_mtime for p in (source, source.with_suffix(".pxd")) if p.exists())
+        return not compiled or all(c.stat().st_mtime >= newest for c in compiled)
+
+    own = bool(_accel._paths(name)[1])
     pure = os.environ.get("MUGGINS_PURE_PYTHON", "") not in ("", "0")
-    assert _accel.compiled_in_use(name) == (fresh and not pure)
+    assert _accel.compiled_in_use(name) == (own and all(fresh(m) for m in _accel.ACCELERATED) and not pure)
+
+
+def test_an_edited_source_turns_every_compiled_module_off() -> None:
+    if not _accel._paths("muggins.core.claims")[1]:
+        pytest.skip("no compiled build here")
+    code = ("import importlib, os, muggins._accel as a\n"
+            "src, _ = a._paths('muggins.core.claims')\n"
+            "st = src.stat()\n"
+            "os.utime(src, (st.st_atime, st.st_mtime + 10**6))\n"
+            "try:\n"
+            "    f = a._FreshSourceFinder(False)\n"
+            "finally:\n"
+            "    os.utime(src, (st.st_atime, st.st_mtime))\n"
+            "print(f.pure)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "True"
 
 
 def test_pure_python_switch() -> None:

@@ -13,8 +13,7 @@ are waited for at once. Hence two sets: :meth:`GameState.to_act` (may act) and
 from __future__ import annotations
 
 import random
-from abc import ABC, abstractmethod
-from typing import Any, ClassVar, NamedTuple, Self
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Self
 
 from muggins.core.chance import Chance
 from muggins.core.errors import IllegalAction
@@ -75,46 +74,55 @@ class Event:
     __hash__ = None  # type: ignore[assignment]
 
 
-class GameState(ABC):
+# The fields of GameState (protocol.pxd declares them for the compiled build).
+_BASE_FIELDS = ("rules", "num_players", "chance", "history", "log", "_over", "_winners", "_scores", "_side")
+
+
+class GameState:
     """One position of one game, mutable in :meth:`apply`, cheap to :meth:`clone`.
 
     Scores are kept per *side*: a side is a seat, or a partnership in the team games
     (:meth:`side_of`). A "score" event's ``data`` holds ``side`` and ``points``; the side scores always
     equal the sums of those events.
+
+    A compiled build makes this an extension type (``protocol.pxd``) so that a game may be one too; the
+    attributes are declared by each game.
     """
 
-    game: ClassVar[str]
+    if TYPE_CHECKING:
+        game: ClassVar[str]
 
-    rules: Any
-    num_players: int
-    chance: Chance
-    history: list[tuple[int, Action]]
-    log: list[Event]
+        rules: Any
+        num_players: int
+        chance: Chance
+        history: list[tuple[int, Action]]
+        log: list[Event]
 
     # --- who acts -----------------------------------------------------------------------------------
-    @abstractmethod
     def to_act(self) -> frozenset[int]:
         """Seats that may act now (empty once the game is over)."""
+        raise NotImplementedError
 
-    @abstractmethod
     def waiting_for(self) -> frozenset[int]:
         """Seats the game waits for; a subset of :meth:`to_act`. Others may act but need not."""
+        raise NotImplementedError
 
-    @abstractmethod
     def legal_actions(self, seat: int) -> list[Action]:
         """Every legal action of ``seat``. In manual claim mode a scoring move carries its true claim;
         any other claim is legal too (an under- or over-claim is a mistake, not an illegal move)."""
+        raise NotImplementedError
 
-    @abstractmethod
     def apply(self, seat: int, action: Action) -> None:
         """Validate and apply, or raise :class:`IllegalAction` (a subclass) leaving the state unchanged."""
+        raise NotImplementedError
 
     # --- outcome ------------------------------------------------------------------------------------
     # A game keeps ``_over``, ``_winners``, ``_scores`` (one per side) and ``_side`` (the side of each seat).
-    _over: bool
-    _winners: frozenset[int]
-    _scores: list[int]
-    _side: list[int]
+    if TYPE_CHECKING:
+        _over: bool
+        _winners: frozenset[int]
+        _scores: list[int]
+        _side: list[int]
 
     def is_over(self) -> bool:
         return self._over
@@ -139,17 +147,17 @@ class GameState(ABC):
         return [s[self.side_of(i)] for i in range(self.num_players)]
 
     # --- information --------------------------------------------------------------------------------
-    @abstractmethod
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see (``None``: a spectator), as JSON-able data. Never holds a secret."""
+        raise NotImplementedError
 
     def events_for(self, seat: int | None, start: int = 0) -> list[dict[str, Any]]:
         """The event log from ``start`` as ``seat`` may see it."""
         return [e.to_dict(seat) for e in self.log[start:]]
 
-    @abstractmethod
     def sample_hidden(self, seat: int, rng: random.Random) -> Self:
         """A full state consistent with everything ``seat`` has seen, hidden parts drawn from ``rng``."""
+        raise NotImplementedError
 
     def _award(self, side: int, points: int, seat: int | None, reason: str, /) -> object:
         """Credit ``points`` to ``side`` as one scoring step (each game applies its target rules)."""
@@ -180,8 +188,8 @@ class GameState(ABC):
         return 0
 
     # --- copies -------------------------------------------------------------------------------------
-    @abstractmethod
-    def clone(self) -> Self: ...
+    def clone(self) -> Self:
+        raise NotImplementedError
 
     def undo(self, steps: int = 1) -> None:
         """Take back the last ``steps`` actions (replays the game from its record with the same chance)."""
@@ -190,22 +198,40 @@ class GameState(ABC):
         fresh = type(self).new(self.rules, self.num_players, self.chance.rewound())
         for seat, action in self.history[: len(self.history) - steps]:
             fresh.apply(seat, action)
+        self._become(fresh)
+
+    def _become(self, other: Self) -> None:
+        """Take every field of ``other`` (a state of the same game) as this state's own."""
+        for name in _BASE_FIELDS:
+            setattr(self, name, getattr(other, name))
         self.__dict__.clear()
-        self.__dict__.update(fresh.__dict__)
+        self.__dict__.update(other.__dict__)
+
+    def _clone_base(self, c: Self) -> None:
+        """Give ``c`` the fields every game keeps: shared where never changed in place, else copied."""
+        c.rules = self.rules
+        c.num_players = self.num_players
+        c.chance = self.chance.copy()
+        c.history = self.history[:]
+        c.log = self.log[:]
+        c._over = self._over
+        c._winners = self._winners
+        c._scores = self._scores[:]
+        c._side = self._side
 
     @classmethod
-    @abstractmethod
     def new(cls, rules: Any, num_players: int, chance: Chance) -> Self:
         """Start a game. All randomness comes from ``chance``."""
+        raise NotImplementedError
 
     # --- notation -----------------------------------------------------------------------------------
-    @abstractmethod
     def format_action(self, action: Action) -> str:
         """Readable, unambiguous text of the move (without its claim)."""
+        raise NotImplementedError
 
-    @abstractmethod
     def parse_action(self, text: str, seat: int | None = None) -> Action:
         """Parse the text of a move (no claim) in the current position; raises UnknownAction."""
+        raise NotImplementedError
 
     def action_to_json(self, seat: int, action: Action) -> dict[str, Any]:
         d: dict[str, Any] = {"seat": seat, "move": self.format_action(action)}

@@ -17,7 +17,7 @@ Node kinds:
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from muggins.core.chance import Chance
 from muggins.core.claims import Window, resolve_call, settle_claim
@@ -69,38 +69,55 @@ def contribution(kind: int, mask: int, v0: int, v1: int, sniff_ends: bool) -> in
 
 class DominoState(GameState):
     game = "dominoes"
-    rules: DominoRules
-    hands: list[list[Tile]]
-    boneyard: list[Tile]
-    turn: int
-    phase: str
-    count: int
-    hand_no: int
-    _side: list[int]
-    _nsides: int
-    _teams: bool
-    _scores: list[int]
-    _entered: list[bool]
-    _over: bool
-    _winners: frozenset[int]
-    _table: tuple[int, ...]
-    _sniff_ends: bool
-    _fill_first: bool
-    _manual: bool
-    _extra: bool
-    _both_out: bool
-    _voluntary: bool
-    _draw_limit: int
-    _spins: bool
-    _sniff_option: bool
-    _all_tiles: list[Tile]
-    _each: int
-    _window: Window | None
-    _tiebreak_left: int
-    _leader: int
-    _last_out: int
-    _ver: int
-    _legal_cache: tuple[int, list[Action]] | None
+
+    # A compiled build makes this class an extension type; its fields are declared in state.pxd, and
+    # clone() and _become() copy them one by one (_FIELDS lists them all).
+    if TYPE_CHECKING:
+        rules: DominoRules
+        hands: list[list[Tile]]
+        boneyard: list[Tile]
+        turn: int
+        phase: str
+        count: int
+        hand_no: int
+        _side: list[int]
+        _nsides: int
+        _teams: bool
+        _scores: list[int]
+        _entered: list[bool]
+        _over: bool
+        _winners: frozenset[int]
+        _table: tuple[int, ...]
+        _sniff_ends: bool
+        _fill_first: bool
+        _manual: bool
+        _extra: bool
+        _both_out: bool
+        _voluntary: bool
+        _draw_limit: int
+        _spins: bool
+        _sniff_option: bool
+        _all_tiles: list[Tile]
+        _each: int
+        _window: Window | None
+        _tiebreak_left: int
+        _leader: int
+        _last_out: int
+        _ver: int
+        _legal_cache: tuple[int, list[Action]] | None
+        _forced_lead: Tile | None
+        _draws: int
+        _dead_passes: int
+        _knock: tuple[str, int] | None
+        _out: list[bool]
+        _ltile: list[Tile]
+        _linfo: list[tuple[int, int, int, int, int]]
+        _lmask: list[int]
+        _node_of: dict[Tile, int]
+        _posall: list[Position]
+        _posflat: list[Position]
+        _spinner: int
+        _hand_log_start: int
 
     # ------------------------------------------------------------------------------------ set-up ----
     @classmethod
@@ -226,7 +243,7 @@ class DominoState(GameState):
         if lot_seats is not None:
             leader = self._lot(lot_seats, lightest)
         self._deal()
-        self._forced_lead: Tile | None = None
+        self._forced_lead = None
         if leader is None:  # highest double rules
             holder, best = 0, None
             for s in range(n):
@@ -247,17 +264,17 @@ class DominoState(GameState):
         self.phase = "lead"
         self._draws = 0
         self._dead_passes = 0
-        self._knock: tuple[str, int] | None = None
+        self._knock = None
         self._out = [False] * n
         self._last_out = -1
         # layout
-        self._ltile: list[Tile] = []
-        self._linfo: list[tuple[int, int, int, int, int]] = []  # kind, v0, v1, parent, parent slot
-        self._lmask: list[int] = []
-        self._node_of: dict[Tile, int] = {}
+        self._ltile = []
+        self._linfo = []  # kind, v0, v1, parent, parent slot
+        self._lmask = []
+        self._node_of = {}
         # every free playable part of the layout: (tile, part, value, actions onto it, node, slot bit)
-        self._posall: list[Position] = []
-        self._posflat: list[Position] = self._posall  # where a tile may go now (Merry-Go-Round restricts)
+        self._posall = []
+        self._posflat = self._posall  # where a tile may go now (Merry-Go-Round restricts)
         self._spinner = -1
         self.count = 0
         self._hand_log_start = len(self.log)
@@ -969,8 +986,42 @@ class DominoState(GameState):
     # --------------------------------------------------------------------------------- copies ----
     def clone(self) -> DominoState:
         c = DominoState.__new__(DominoState)
-        d = c.__dict__
-        d.update(self.__dict__)
+        # shared: immutable or never changed in place
+        c.rules = self.rules
+        c.num_players = self.num_players
+        c.turn = self.turn
+        c.phase = self.phase
+        c.count = self.count
+        c.hand_no = self.hand_no
+        c._side = self._side
+        c._nsides = self._nsides
+        c._teams = self._teams
+        c._over = self._over
+        c._winners = self._winners
+        c._table = self._table
+        c._sniff_ends = self._sniff_ends
+        c._fill_first = self._fill_first
+        c._manual = self._manual
+        c._extra = self._extra
+        c._both_out = self._both_out
+        c._voluntary = self._voluntary
+        c._draw_limit = self._draw_limit
+        c._spins = self._spins
+        c._sniff_option = self._sniff_option
+        c._all_tiles = self._all_tiles
+        c._each = self._each
+        c._tiebreak_left = self._tiebreak_left
+        c._leader = self._leader
+        c._last_out = self._last_out
+        c._ver = self._ver
+        c._forced_lead = self._forced_lead
+        c._draws = self._draws
+        c._dead_passes = self._dead_passes
+        c._knock = self._knock
+        c._spinner = self._spinner
+        c._hand_log_start = self._hand_log_start
+        c._linfo = self._linfo[:]  # of tuples
+        # copied: changed in place
         c.chance = self.chance.copy()
         c.history = self.history[:]
         c.log = self.log[:]
@@ -982,12 +1033,15 @@ class DominoState(GameState):
         c._ltile = self._ltile[:]
         c._lmask = self._lmask[:]
         c._node_of = dict(self._node_of)
-        c._linfo = self._linfo[:]
         c._posall = self._posall[:]
         c._posflat = c._posall if self._posflat is self._posall else self._posflat[:]
         c._window = self._window.copy() if self._window is not None else None
         c._legal_cache = None
         return c
+
+    def _become(self, other: DominoState) -> None:
+        for name in _FIELDS:
+            setattr(self, name, getattr(other, name))
 
     def sample_hidden(self, seat: int, rng: random.Random) -> DominoState:
         """Deal the tiles ``seat`` cannot see to the other hands and the boneyard at random, keeping
@@ -1165,6 +1219,17 @@ class DominoState(GameState):
             v["my_hand"] = [t.text for t in sorted(self.hands[seat], key=lambda t: t.index)]
             v["legal"] = [self.action_to_json(seat, a)["move"] for a in self.legal_actions(seat)]
         return v
+
+
+# Every field of a DominoState (state.pxd declares each for the compiled build).
+_FIELDS = (
+    "rules", "num_players", "chance", "history", "log", "hands", "boneyard", "turn", "phase", "count",
+    "hand_no", "_side", "_nsides", "_teams", "_scores", "_entered", "_over", "_winners", "_table",
+    "_sniff_ends", "_fill_first", "_manual", "_extra", "_both_out", "_voluntary", "_draw_limit", "_spins",
+    "_sniff_option", "_all_tiles", "_each", "_window", "_tiebreak_left", "_leader", "_last_out", "_ver",
+    "_legal_cache", "_forced_lead", "_draws", "_dead_passes", "_knock", "_out", "_ltile", "_linfo",
+    "_lmask", "_node_of", "_posall", "_posflat", "_spinner", "_hand_log_start",
+)
 
 
 def _assign(forbidden: list[int], tiles: list[Tile]) -> list[int]:

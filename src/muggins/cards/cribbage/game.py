@@ -802,10 +802,7 @@ class CribbageState(GameState):
     def clone(self) -> CribbageState:
         c = CribbageState.__new__(CribbageState)
         c.__dict__.update(self.__dict__)
-        c.chance = self.chance.copy()
-        c.history = self.history[:]
-        c.log = self.log[:]
-        c._scores = self._scores[:]
+        self._clone_base(c)
         c._back = self._back[:]
         c.hands = [h[:] for h in self.hands]
         c.kept = self.kept[:]          # each kept hand is replaced, never changed in place

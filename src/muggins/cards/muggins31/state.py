@@ -94,6 +94,7 @@ class CardMugginsState(GameState):
         s.history = []
         s.log = []
         s._scores = [0] * num_players
+        s._side = list(range(num_players))  # every player for himself
         s._over = False
         s._winners = frozenset()
         s._window = None
@@ -527,18 +528,11 @@ class CardMugginsState(GameState):
         self.dealer = (self.dealer + 1) % self.num_players
         self._start_round()
 
-    # ------------------------------------------------------------------------------- outcome ----
-    def side_of(self, seat: int) -> int:
-        return seat  # every player for himself
-
     # --------------------------------------------------------------------------------- copies ----
     def clone(self) -> CardMugginsState:
         c = CardMugginsState.__new__(CardMugginsState)
         c.__dict__.update(self.__dict__)
-        c.chance = self.chance.copy()
-        c.history = self.history[:]
-        c.log = self.log[:]
-        c._scores = self._scores[:]
+        self._clone_base(c)
         c.hands = [h[:] for h in self.hands]
         c.stock = self.stock[:]
         c.pile = self.pile[:]
