@@ -5,6 +5,7 @@ without Cython) simply installs them alone."""
 from setuptools import setup
 
 ACCELERATED = [
+    "src/muggins/core/chance.py",
     "src/muggins/core/claims.py",
     "src/muggins/core/protocol.py",
     "src/muggins/dominoes/tiles.py",

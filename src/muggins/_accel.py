@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 
-ACCELERATED = ("muggins.core.claims", "muggins.core.protocol", "muggins.dominoes.tiles",
+ACCELERATED = ("muggins.core.chance", "muggins.core.claims", "muggins.core.protocol", "muggins.dominoes.tiles",
                "muggins.dominoes.state", "muggins.cards.deck", "muggins.cards.muggins31.state",
                "muggins.cards.cribbage.pegging", "muggins.cards.cribbage.show", "muggins.cards.cribbage.game")
 

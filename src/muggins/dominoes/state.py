@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from muggins.core.chance import Chance
+from muggins.core.chance import Chance, shuffle
 from muggins.core.claims import Window, resolve_call, settle_claim
 from muggins.core.errors import ClaimError, GameOver, IllegalAction, NotYourTurn, RecordError, UnknownAction
 from muggins.core.protocol import Action, Event, GameState
@@ -193,14 +193,21 @@ class DominoState(GameState):
 
     def _deal(self) -> None:
         n, each = self.num_players, self._each
+        made: list[list[Tile]] = []
 
         def make(rng: random.Random) -> dict[str, Any]:
             tiles = self._all_tiles[:]
-            rng.shuffle(tiles)
+            shuffle(tiles, rng)
+            made.append(tiles)
             return {"hands": [[t.text for t in tiles[i * each:(i + 1) * each]] for i in range(n)],
                     "boneyard": [t.text for t in tiles[n * each:]]}
 
         out = self.chance.next("deal", make)
+        if made:  # drawn just now: the tiles are at hand and right by construction
+            tiles = made[0]
+            self.hands = [tiles[i * each:(i + 1) * each] for i in range(n)]
+            self.boneyard = tiles[:n * each - 1:-1]
+            return
         try:
             hands = [[parse_tile(x, self.rules.tile_set) for x in h] for h in out["hands"]]
             bone = [parse_tile(x, self.rules.tile_set) for x in out.get("boneyard", [])]
@@ -1092,7 +1099,7 @@ class DominoState(GameState):
                     held.pop(i)
         visible = set(self.hands[seat]) | set(self._ltile)
         unknown = [t for t in tiles if t not in visible]
-        rng.shuffle(unknown)
+        shuffle(unknown, rng)
         owners: list[tuple[int, int]] = []
         for s in range(n):
             if s == seat:
@@ -1101,7 +1108,7 @@ class DominoState(GameState):
                 owners.extend((s, f) for f in slots[s])
             else:  # cannot happen from a real log; keep the counts exact regardless
                 owners.extend((s, 0) for _ in self.hands[s])
-        rng.shuffle(owners)
+        shuffle(owners, rng)
         match = _assign([f for _, f in owners], unknown)
         hands: list[list[Tile]] = [[] for _ in range(n)]
         used = set()

@@ -74,9 +74,15 @@ class Tile:
         return self.touch[v]
 
 
+_SETS: dict[int, tuple[Tile, ...]] = {}
+
+
 def full_set(top: int) -> list[Tile]:
-    """Every tile of a double-``top`` set, in index order."""
-    return [Tile.of(a, b) for a in range(top + 1) for b in range(a + 1)]
+    """Every tile of a double-``top`` set, in index order (a new list each call)."""
+    tiles = _SETS.get(top)
+    if tiles is None:
+        tiles = _SETS[top] = tuple(Tile.of(a, b) for a in range(top + 1) for b in range(a + 1))
+    return list(tiles)
 
 
 _BY_TEXT: dict[str, Tile] = {}
