@@ -11,7 +11,7 @@ from muggins.bots import LEVEL_ATTENTION, GreedyPolicy, SearchPolicy, bot_names,
 from muggins.bots.base import regular_actions
 from muggins.bots.heuristics import cribbage as crib_h
 from muggins.bots.heuristics.card_muggins import ten_card_threat
-from muggins.bots.heuristics.dominoes import shed_weight
+from muggins.bots.heuristics.dominoes import shed_weight, unload_weight
 from muggins.bots.search import sample_determinization, true_determinization
 from muggins.cards.cribbage.game import stacked
 from muggins.core import RulesError, get_game
@@ -32,10 +32,18 @@ def test_greedy_sheds_the_heaviest_when_nothing_scores() -> None:
         assert a.subject == parse_tile("6-2")
 
 
-def test_domino_shed_weight_counts_pips() -> None:
-    st = domino_state("muggins", hands=[["6-6", "3-1"], ["4-1", "2-2"]])
+def test_domino_shed_weight_counts_pips_and_a_double_as_much_again_as_the_top_number() -> None:
+    st = domino_state("muggins", hands=[["6-6", "3-1", "1-1"], ["4-1", "2-2", "5-0"]])
     weights = {a.subject.text: shed_weight(st, 0, a) for a in regular_actions(st, 0)}
-    assert weights == {"6-6": 12.5, "3-1": 4.0}
+    assert weights == {"6-6": 18.0, "3-1": 4.0, "1-1": 8.0}
+    assert unload_weight(regular_actions(st, 0)[0]) in (12.5, 4.0, 2.5)
+
+
+def test_greedy_sheds_a_double_before_a_heavier_tile_when_nothing_scores() -> None:
+    st = domino_state("muggins", hands=[["4-3", "1-1", "4-2"], ["4-1", "2-2", "5-0"]])
+    for seed in range(5):
+        a = GreedyPolicy().choose(st, 0, regular_actions(st, 0), random.Random(seed))
+        assert a.subject == parse_tile("1-1")
 
 
 @pytest.mark.parametrize("policy", ["search:iterations=60", "omniscient:iterations=60", "heuristic"])

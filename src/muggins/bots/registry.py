@@ -59,7 +59,7 @@ class BotKind:
 
 SKILLS: dict[str, BotKind] = {
     "random": BotKind(lambda o: RandomPolicy(), description="any legal move"),
-    "greedy": BotKind(lambda o: GreedyPolicy(), description="most points now, heaviest piece on ties"),
+    "greedy": BotKind(lambda o: GreedyPolicy(), description="most points now; on ties, the piece hardest to keep"),
     "heuristic": BotKind(lambda o: HeuristicPolicy(), description="per-game judgement, one move ahead"),
     "search": BotKind(_search("search"), description="information-set Monte Carlo tree search"),
     "omniscient": BotKind(_search("omniscient", omniscient=True), offered=False,
