@@ -36,10 +36,11 @@ from math import comb
 from typing import Any
 
 from muggins.bots.heuristics import cribbage as crib_h
+from muggins.bots.heuristics.cribbage import _rank_points
 from muggins.bots.policies import HeuristicPolicy
 from muggins.bots.search import SearchPolicy
 from muggins.cards.cribbage.game import CribbageState, stacked
-from muggins.cards.cribbage.show import score_parts, score_show
+from muggins.cards.cribbage.show import score_show
 from muggins.cards.deck import SUITS, Card, full_deck
 from muggins.core import get_game
 from muggins.core.protocol import Action
@@ -50,25 +51,8 @@ _JACK: dict[str, Card] = {s: Card.of(11, s) for s in SUITS}
 TIE = 1e-9
 
 
-def _rank_points() -> dict[int, int]:
-    """Fifteens + pairs + runs of every multiset of five ranks, counted by the show scorer on one
-    representative set of cards (flush and nobs are left out: they depend on suits)."""
-    table: dict[int, int] = {}
-
-    def walk(ranks: list[int]) -> None:
-        if len(ranks) == 5:
-            cards = [Card.of(r, SUITS[ranks[:i].count(r)]) for i, r in enumerate(ranks)]
-            _, fifteens, pairs, runs, _, _ = score_parts(cards[:4], cards[4], True)
-            table[sum(5 ** (r - 1) for r in ranks)] = fifteens + pairs + runs
-            return
-        for r in range(ranks[-1] if ranks else 1, 14):
-            if ranks.count(r) < 4:
-                walk([*ranks, r])
-
-    walk([])
-    return table
-
-
+# fifteens + pairs + runs by rank multiset: the bot's table, checked against a card-by-card brute force
+# in tests/bots/test_discard.py
 RANK_POINTS = _rank_points()
 
 
