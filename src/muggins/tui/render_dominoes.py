@@ -184,7 +184,15 @@ class LayoutDrawer:
     def _line(self, e: dict[str, Any], parent: Placed, d: tuple[int, int], vstep: tuple[int, int]) -> None:
         """Lay ``e`` and the rest of its line, starting to run ``d``; at an edge a horizontal line
         steps ``vstep`` (down or up) with one standing tile and comes back the other way; an arm
-        leaving a spinner runs ``ARM_LENGTH`` tiles straight, then across like a line."""
+        leaving a spinner runs ``ARM_LENGTH`` tiles straight, then across like a line. The branches
+        met on the way are laid after the line, so that a branch never blocks the line's own path."""
+        later: list[tuple[dict[str, Any], Placed, tuple[int, int], tuple[int, int]]] = []
+        self._run(e, parent, d, vstep, later)
+        for args in later:
+            self._line(*args)
+
+    def _run(self, e: dict[str, Any], parent: Placed, d: tuple[int, int], vstep: tuple[int, int],
+             later: list[tuple[dict[str, Any], Placed, tuple[int, int], tuple[int, int]]]) -> None:
         arm = d in (N, S)
         steps = 0
         cur, prev = e, parent
@@ -200,6 +208,14 @@ class LayoutDrawer:
                     if p is not None:
                         d, arm = dd, False
                         break
+            if p is None:  # boxed in along the line: any free side of the parent still shows the join
+                for dd in (S, N, E, W):
+                    p = self._try(cur, *self._exit(prev, dd), dd)
+                    if p is not None:
+                        d, arm = dd, False
+                        if dd in (E, W):
+                            vstep = S
+                        break
             if p is None:
                 self._give_up(cur)
                 return
@@ -214,12 +230,12 @@ class LayoutDrawer:
                         bd = N if c["slot"] == 2 else S
                     else:
                         bd = W if c["slot"] == 2 else E
-                    self._line(c, p, bd, bd if bd in (N, S) else vstep)
+                    later.append((c, p, bd, bd if bd in (N, S) else vstep))
             nxt = [c for c in kids if c.get("slot", 0) < 2]
             if not nxt:
                 return
             for extra in nxt[1:]:
-                self._line(extra, p, d, vstep)
+                later.append((extra, p, d, vstep))
             cur, prev = nxt[0], p
 
     def _give_up(self, e: dict[str, Any]) -> None:
