@@ -15,15 +15,10 @@ from muggins import _accel
 @pytest.mark.parametrize("name", _accel.ACCELERATED)
 def test_compiled_module_is_used_only_when_all_are_fresh(name: str) -> None:
     importlib.import_module(name)
-
-    def fresh(m: str) -> bool:
-        source, compiled = _accel._paths(m)
-        newest = max(p.stat().st_mtime for p in (source, source.with_suffix(".pxd")) if p.exists())
-        return not compiled or all(c.stat().st_mtime >= newest for c in compiled)
-
     own = bool(_accel._paths(name)[1])
     pure = os.environ.get("MUGGINS_PURE_PYTHON", "") not in ("", "0")
-    assert _accel.compiled_in_use(name) == (own and all(fresh(m) for m in _accel.ACCELERATED) and not pure)
+    fresh = not any(_accel._stale(m) for m in _accel.ACCELERATED)
+    assert _accel.compiled_in_use(name) == (own and fresh and not pure)
 
 
 def test_an_edited_source_turns_every_compiled_module_off() -> None:

@@ -13,9 +13,7 @@ from muggins.dominoes import state as state_module
 from muggins.dominoes.state import _FIELDS, DominoState
 from tests.helpers import play_randomly
 
-SRC = Path(state_module.__file__).with_suffix(".py")
-if not SRC.exists():  # imported compiled: the sources sit next to the extension module
-    SRC = Path(state_module.__file__).parent / "state.py"
+SRC = Path(state_module.__file__).parent / "state.py"  # next to the module, compiled or not
 
 
 def _assigned() -> set[str]:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from muggins.core.chance import Chance, shuffle
 from muggins.core.claims import Window, resolve_call, settle_claim
 from muggins.core.errors import ClaimError, GameOver, IllegalAction, NotYourTurn, RecordError, UnknownAction
-from muggins.core.protocol import Action, Event, GameState
+from muggins.core.protocol import _BASE_FIELDS, Action, Event, GameState
 from muggins.dominoes.rules import DominoRules
 from muggins.dominoes.scoring import per_unit, prime_at_most, round_nearest, score_table
 from muggins.dominoes.tiles import Tile, full_set, parse_tile, pips
@@ -193,20 +193,19 @@ class DominoState(GameState):
 
     def _deal(self) -> None:
         n, each = self.num_players, self._each
-        made: list[list[Tile]] = []
+        made: list[Any] = []  # the hands and the boneyard, when drawn now
 
         def make(rng: random.Random) -> dict[str, Any]:
             tiles = self._all_tiles[:]
             shuffle(tiles, rng)
-            made.append(tiles)
-            return {"hands": [[t.text for t in tiles[i * each:(i + 1) * each]] for i in range(n)],
-                    "boneyard": [t.text for t in tiles[n * each:]]}
+            made.append([tiles[i * each:(i + 1) * each] for i in range(n)])
+            made.append(tiles[n * each:])
+            return {"hands": [[t.text for t in h] for h in made[0]], "boneyard": [t.text for t in made[1]]}
 
         out = self.chance.next("deal", make)
         if made:  # drawn just now: the tiles are at hand and right by construction
-            tiles = made[0]
-            self.hands = [tiles[i * each:(i + 1) * each] for i in range(n)]
-            self.boneyard = tiles[:n * each - 1:-1]
+            self.hands, bone = made
+            self.boneyard = bone[::-1]
             return
         try:
             hands = [[parse_tile(x, self.rules.tile_set) for x in h] for h in out["hands"]]
@@ -993,18 +992,14 @@ class DominoState(GameState):
     # --------------------------------------------------------------------------------- copies ----
     def clone(self) -> DominoState:
         c = DominoState.__new__(DominoState)
+        self._clone_base(c)
         # shared: immutable or never changed in place
-        c.rules = self.rules
-        c.num_players = self.num_players
         c.turn = self.turn
         c.phase = self.phase
         c.count = self.count
         c.hand_no = self.hand_no
-        c._side = self._side
         c._nsides = self._nsides
         c._teams = self._teams
-        c._over = self._over
-        c._winners = self._winners
         c._table = self._table
         c._sniff_ends = self._sniff_ends
         c._fill_first = self._fill_first
@@ -1027,12 +1022,8 @@ class DominoState(GameState):
         c._knock = self._knock
         c._spinner = self._spinner
         c._hand_log_start = self._hand_log_start
-        c._linfo = self._linfo[:]  # of tuples
         # copied: changed in place
-        c.chance = self.chance.copy()
-        c.history = self.history[:]
-        c.log = self.log[:]
-        c._scores = self._scores[:]
+        c._linfo = self._linfo[:]
         c._entered = self._entered[:]
         c.hands = [h[:] for h in self.hands]
         c.boneyard = self.boneyard[:]
@@ -1228,10 +1219,9 @@ class DominoState(GameState):
         return v
 
 
-# Every field of a DominoState (state.pxd declares each for the compiled build).
-_FIELDS = (
-    "rules", "num_players", "chance", "history", "log", "hands", "boneyard", "turn", "phase", "count",
-    "hand_no", "_side", "_nsides", "_teams", "_scores", "_entered", "_over", "_winners", "_table",
+# Every field of a DominoState (state.pxd declares each for the compiled build, beyond GameState's).
+_FIELDS = _BASE_FIELDS + (
+    "hands", "boneyard", "turn", "phase", "count", "hand_no", "_nsides", "_teams", "_entered", "_table",
     "_sniff_ends", "_fill_first", "_manual", "_extra", "_both_out", "_voluntary", "_draw_limit", "_spins",
     "_sniff_option", "_all_tiles", "_each", "_window", "_tiebreak_left", "_leader", "_last_out", "_ver",
     "_legal_cache", "_forced_lead", "_draws", "_dead_passes", "_knock", "_out", "_ltile", "_linfo",

@@ -203,19 +203,15 @@ class LayoutDrawer:
                 if p is not None:
                     d = W if d == E else E
             elif p is None:
-                for dd in ((E, W) if prev.x < self.canvas.width // 2 else (W, E)):
-                    p = self._try(cur, *self._exit(prev, dd), dd)
-                    if p is not None:
-                        d, arm = dd, False
-                        break
+                p, dd = self._fit(cur, prev, (E, W) if prev.x < self.canvas.width // 2 else (W, E))
+                if p is not None:
+                    d, arm = dd, False
             if p is None:  # boxed in along the line: any free side of the parent still shows the join
-                for dd in (S, N, E, W):
-                    p = self._try(cur, *self._exit(prev, dd), dd)
-                    if p is not None:
-                        d, arm = dd, False
-                        if dd in (E, W):
-                            vstep = S
-                        break
+                p, dd = self._fit(cur, prev, (S, N, E, W))
+                if p is not None:
+                    d, arm = dd, False
+                    if dd in (E, W):
+                        vstep = S
             if p is None:
                 self._give_up(cur)
                 return
@@ -237,6 +233,15 @@ class LayoutDrawer:
             for extra in nxt[1:]:
                 later.append((extra, p, d, vstep))
             cur, prev = nxt[0], p
+
+    def _fit(self, e: dict[str, Any], parent: Placed,
+             dirs: tuple[tuple[int, int], ...]) -> tuple[Placed | None, tuple[int, int]]:
+        """Lay ``e`` off ``parent`` in the first of ``dirs`` with room: where it went, and which way."""
+        for dd in dirs:
+            p = self._try(e, *self._exit(parent, dd), dd)
+            if p is not None:
+                return p, dd
+        return None, dirs[-1]
 
     def _give_up(self, e: dict[str, Any]) -> None:
         stack = [e]
