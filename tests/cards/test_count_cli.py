@@ -12,7 +12,6 @@ from typer.testing import CliRunner
 from muggins.cards.cribbage.show import explain_show, score_parts, score_show
 from muggins.cards.deck import full_deck, parse_card, parse_cards
 from muggins.cli.cribbage import count_lines, cribbage_app
-from muggins.core.errors import MugginsError
 
 app = typer.Typer()
 app.add_typer(cribbage_app, name="cribbage")  # as the main command line registers it
@@ -56,16 +55,33 @@ def test_count_crib_flag_applies_the_crib_flush_rule() -> None:
     assert run("2H", "4H", "6H", "8H", "--starter", "KH", "--crib")[1].splitlines()[0] == "5"
 
 
-def test_count_accepts_ten_lower_case_and_three_card_hands() -> None:
+def test_count_accepts_ten_and_lower_case() -> None:
     code, out, _ = run("10d", "jd", "qd", "5d", "--starter", "kd")
     assert code == 0 and out.splitlines()[0] == "18"  # RULES.md H15
-    code, out, _ = run("2H", "4H", "6H", "--starter", "KH")  # five-card cribbage: 3-card flush + starter
+
+
+def test_a_three_card_hand_needs_the_five_card_preset() -> None:
+    code, out, err = run("2H", "4H", "6H", "--starter", "KH")
+    assert code == 2 and out == ""
+    assert "a hand has 4 cards; got 3" in err and "--preset five-card" in err
+    code, out, _ = run("2H", "4H", "6H", "--starter", "KH", "--preset", "five-card")  # 3-card flush + starter
     assert code == 0 and out.splitlines()[0] == "4"
+    code, _, err = run("2H", "4H", "6H", "8H", "--starter", "KH", "-p", "five-card")
+    assert code == 2 and "a five-card cribbage hand has 3 cards; got 4" in err
+    code, out, _ = run("2H", "4H", "6H", "8H", "--starter", "KH", "-p", "five-card", "--crib")  # crib: 4 cards
+    assert code == 0 and out.splitlines()[0] == "5"
+    code, _, err = run("2H", "4H", "6H", "8H", "--starter", "KH", "-p", "nine-card")
+    assert code == 2 and "unknown preset 'nine-card'" in err
 
 
-def test_count_without_starter_counts_the_cards_alone() -> None:
-    code, out, _ = run("5H", "5D", "5S", "JC")
+def test_the_starter_is_required_unless_no_starter() -> None:
+    code, out, err = run("5H", "5D", "5S", "JC")
+    assert code == 2 and out == ""
+    assert "the starter is required" in err and "--no-starter" in err
+    code, out, _ = run("5H", "5D", "5S", "JC", "--no-starter")
     assert code == 0 and out.splitlines()[0] == "14"
+    code, _, err = run("5H", "5D", "5S", "JC", "--no-starter", "--starter", "5C")
+    assert code == 2 and "not both" in err
 
 
 def test_bad_card_is_an_error_with_exit_code_2() -> None:
@@ -94,18 +110,17 @@ def test_bad_hands_are_errors_with_exit_code_2() -> None:
 # Many hands from stdin
 
 
-def _random_lines(n: int, seed: int) -> tuple[list[str], list[int]]:
+def _random_lines(n: int, seed: int, size: int = 4) -> tuple[list[str], list[int]]:
     """Lines in every accepted spelling, with the expected totals."""
     rng = random.Random(seed)
     deck = full_deck()
     lines, totals = [], []
     for i in range(n):
-        size = 3 if i % 5 == 4 else 4
-        cards = rng.sample(deck, size + 1)
-        crib = size == 4 and i % 3 == 0
+        crib = i % 3 == 0
+        cards = rng.sample(deck, (4 if crib else size) + 1)
         words = [c.text.replace("T", "10") if i % 2 else c.text.lower() for c in cards]
-        lines.append(" ".join(words[:size]) + " | " + words[size] + (" crib" if crib else ""))
-        totals.append(score_show(cards[:size], cards[size], crib))
+        lines.append(" ".join(words[:-1]) + " | " + words[-1] + (" crib" if crib else ""))
+        totals.append(score_show(cards[:-1], cards[-1], crib))
     return lines, totals
 
 
@@ -114,6 +129,16 @@ def test_stdin_prints_one_total_per_line() -> None:
     code, out, err = run("-", stdin="\n".join(lines) + "\n")
     assert code == 0, err
     assert [int(x) for x in out.split()] == totals
+
+
+def test_stdin_five_card_hands() -> None:
+    lines, totals = _random_lines(300, seed=13, size=3)
+    code, out, err = run("-", "--preset", "five-card", stdin="\n".join(lines) + "\n")
+    assert code == 0, err
+    assert [int(x) for x in out.split()] == totals
+    code, out, err = run("-", stdin="\n".join(lines) + "\n")  # 3-card hands are not a six-card show
+    assert code == 2 and "line 2: a hand has 4 cards; got 3" in err
+    assert [int(x) for x in out.split()] == [t for line, t in zip(lines, totals, strict=True) if "crib" in line]
 
 
 def test_stdin_rules_examples_and_crib_word() -> None:
@@ -133,25 +158,63 @@ def test_stdin_skips_blank_lines_and_comments() -> None:
     assert code == 0 and out.split() == ["29", "4"]
 
 
-def test_stdin_json_gives_the_breakdown_per_line() -> None:
+def test_stdin_without_hands_is_an_error() -> None:
+    for stdin in ("", "\n\n", "# nothing yet\n   \n"):
+        code, out, err = run("-", stdin=stdin)
+        assert code == 2 and out == ""
+        assert "no hands on standard input" in err
+
+
+def test_stdin_json_gives_the_hand_and_the_breakdown_per_line() -> None:
     lines, totals = _random_lines(500, seed=12)
     code, out, _ = run("-", "--json", stdin="\n".join(lines))
     assert code == 0
     rows = [json.loads(x) for x in out.splitlines()]
     assert [r["total"] for r in rows] == totals
-    for line, row in zip(lines, rows, strict=True):
+    for number, (line, row) in enumerate(zip(lines, rows, strict=True), 1):
         head, _, tail = line.partition("|")
         words = tail.split()
-        want = score_parts(parse_cards(head), parse_card(words[0]), words[-1] == "crib")
+        hand, starter, crib = parse_cards(head), parse_card(words[0]), words[-1] == "crib"
+        assert row["line"] == number
+        assert row["hand"] == [c.text for c in hand] and row["starter"] == starter.text and row["crib"] is crib
+        want = score_parts(hand, starter, crib)
         assert (row["total"], row["fifteens"], row["pairs"], row["runs"], row["flush"], row["nobs"]) == want
 
 
-def test_stdin_bad_line_reports_its_number_and_exits_2() -> None:
-    stdin = "5H 5D 5S JC | 5C\n\n4C 5C 6C JC | 5D\n4C 5C 6C XC | 5D\n9H TD JC QS | AD\n"
+def test_stdin_json_crib_flag_shows_in_every_row() -> None:
+    code, out, _ = run("-", "--json", "--crib", stdin="2H 4H 6H 8H | KS\n")
+    assert code == 0
+    row = json.loads(out)
+    assert row["crib"] is True and row["total"] == 0 and row["hand"] == ["2H", "4H", "6H", "8H"]
+
+
+def test_stdin_reports_every_bad_line_and_counts_the_rest() -> None:
+    stdin = ("5H 5D 5S JC | 5C\n\n4C 5C 6C XC | 5D\n4C 5C 6C JC | 5D\n5H 5D 5S | 5C\n"
+             "9H TD JC QS\n9H TD JC QS | AD\n")
     code, out, err = run("-", stdin=stdin)
     assert code == 2
-    assert "line 4:" in err and "'XC'" in err
-    assert out.split() == ["29", "20"]  # results before the bad line are written
+    assert out.split() == ["29", "20", "4"]  # every good line is counted, in order
+    reported = [line for line in err.splitlines() if line.startswith("line ")]
+    assert [line.split(":")[0] for line in reported] == ["line 3", "line 5", "line 6"]
+    assert "'XC'" in reported[0] and "got 3" in reported[1] and "no starter" in reported[2]
+    assert "3 lines could not be counted (3 counted)" in err
+    code, out, err = run("-", "--json", stdin=stdin)
+    assert code == 2
+    assert [json.loads(x)["line"] for x in out.splitlines()] == [1, 4, 7]
+
+
+def test_stdin_line_without_a_starter_needs_no_starter() -> None:
+    code, out, err = run("-", stdin="5H 5D 5S JC\n")
+    assert code == 2 and out == ""
+    assert "line 1: no starter" in err and "--no-starter" in err
+    code, out, err = run("-", "--no-starter", "--json",
+                          stdin="5H 5D 5S JC\n2H 4H 6H 8H\n2H 4H 6H 8H crib\n")
+    assert code == 0, err
+    rows = [json.loads(x) for x in out.splitlines()]
+    assert [(r["total"], r["starter"], r["crib"]) for r in rows] == \
+        [(14, None, False), (4, None, False), (0, None, True)]  # a crib flush needs the starter too
+    code, out, err = run("-", "--no-starter", stdin="5H 5D 5S JC | 5C\n")
+    assert code == 2 and out == "" and "line 1: with --no-starter" in err
 
 
 def test_stdin_malformed_lines() -> None:
@@ -168,19 +231,27 @@ def test_stdin_refuses_a_starter_option() -> None:
     assert code == 2 and "not --starter" in err
 
 
-def test_count_lines_returns_the_number_counted() -> None:
+def test_dash_takes_no_cards() -> None:
+    for args in (("-", "5H"), ("5H", "-"), ("-", "-")):
+        code, out, err = run(*args, stdin="5H 5D 5S JC | 5C\n")
+        assert code == 2 and out == ""
+        assert "'-' reads the hands from standard input and takes no cards" in err
+        assert "is not a card" not in err
+
+
+def test_count_lines_returns_counted_and_bad() -> None:
+    out, err = io.StringIO(), io.StringIO()
+    assert count_lines(["5H 5D 5S JC | 5C\n", "\n", "AH 2D 3C 4S | 5H\n"], out, err) == (2, 0)
+    assert out.getvalue() == "29\n7\n" and err.getvalue() == ""
     out = io.StringIO()
-    assert count_lines(["5H 5D 5S JC | 5C\n", "\n", "AH 2D 3C 4S | 5H\n"], out) == 2
+    assert count_lines(["5H 5D 5S JC | 5C\n", "nonsense\n", "AH 2D 3C 4S | 5H\n"], out, err) == (2, 1)
     assert out.getvalue() == "29\n7\n"
-    try:
-        count_lines(["5H 5D 5S JC | 5C\n", "nonsense\n"], io.StringIO())
-    except MugginsError as e:
-        assert str(e).startswith("line 2: ")
-    else:
-        raise AssertionError("a bad line must raise")
+    assert err.getvalue().startswith("line 2: ")
 
 
 def test_help_names_the_forms() -> None:
     result = runner.invoke(app, ["cribbage", "count", "--help"])
     assert result.exit_code == 0
-    assert "--starter" in result.stdout and "--crib" in result.stdout and "--json" in result.stdout
+    for flag in ("--starter", "--no-starter", "--crib", "--preset", "--json"):
+        assert flag in result.stdout
+    assert "<bool>" not in result.stdout

@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from muggins.cli.bench_cmd import bench_command
+from muggins.cli.common import Command, Group
 from muggins.cli.cribbage import cribbage_app
 from muggins.cli.play_cmd import play_command
 from muggins.cli.replay_cmd import replay_command
@@ -12,15 +13,15 @@ from muggins.cli.rules_cmd import rules_command
 from muggins.cli.serve_cmd import serve_command
 from muggins.sim.cli import tournament_command
 
-app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
+app = typer.Typer(cls=Group, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
                   help="The Muggins family of games: Fives dominoes, card Muggins and Cribbage, "
                        "with the muggins rule.")
-app.command("rules")(rules_command)
-app.command("replay")(replay_command)
-app.command("play")(play_command)
-app.command("bench")(bench_command)
-app.command("serve")(serve_command)
-app.command("tournament")(tournament_command)
+app.command("rules", cls=Command)(rules_command)
+app.command("replay", cls=Command)(replay_command)
+app.command("play", cls=Command)(play_command)
+app.command("bench", cls=Command)(bench_command)
+app.command("serve", cls=Command)(serve_command)
+app.command("tournament", cls=Command)(tournament_command)
 app.add_typer(cribbage_app, name="cribbage", help="Cribbage tools: count a show hand with its explanation.")
 
 
