@@ -3,6 +3,7 @@ statistics behind the tables."""
 
 from __future__ import annotations
 
+import io
 import json
 import pickle
 from pathlib import Path
@@ -10,10 +11,12 @@ from pathlib import Path
 import jsonschema
 import pytest
 import typer
+from rich.console import Console
 from typer.testing import CliRunner
 
 from muggins.core import RulesError
 from muggins.sim.cli import tournament_command
+from muggins.sim.report import bot_key, bot_labels, print_report
 from muggins.sim.stats import bradley_terry, rating_intervals, wilson
 from muggins.sim.tournament import Config, Task, parse_options, run_task, run_tasks, run_tournament, seat_bots
 
@@ -125,10 +128,53 @@ def test_cli_json(tmp_path: Path) -> None:
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def _fits_80(text: str) -> None:
+    assert text.strip()
+    for line in text.splitlines():
+        assert len(line) <= 80, line
+    assert "…" not in text and "..." not in text  # nothing cut short
+
+
 def test_cli_table() -> None:
-    res = CliRunner().invoke(_app(), ["--bots", "random,greedy", "--games", "2", "--option", "target=40"])
+    res = CliRunner().invoke(_app(), ["--bots", "random,greedy,search:iterations=20", "--games", "2",
+                                      "--option", "target=40"], env={"COLUMNS": "80"})
     assert res.exit_code == 0, res.output
-    assert "win %" in res.stdout and "greedy" in res.stdout
+    assert "win %" in res.stdout and "greedy" in res.stdout and "false calls" in res.stdout
+    assert "search[1] = search:iterations=20" in res.stdout
+    _fits_80(res.stdout)
+
+
+def _wide_report() -> dict:
+    """A report with every figure as wide as a long tournament makes it, and bots with long names."""
+    names = ["random", "heuristic", "omniscient", "search:iterations=200:time=0.5", "search:iterations=5000",
+             "heuristic:attention=0.25", "beginner", "club", "expert", "casual", "greedy"]
+    bot = {"win_rate": 1.0, "ci95": [0.999, 1.0], "games": 10000, "points_per_hand": 123.45,
+           "unclaimed_per_game": 123.4, "mugged_per_game": 12.0, "stolen_per_game": 123.4, "calls_per_game": 9.0,
+           "false_calls_per_game": 12.34, "seconds_per_move": 12.3456, "search_iterations_per_second": 1234567.0}
+    pair = {"games": 1000, "a_wins": 1000, "b_wins": 980, "draws": 20, "unfinished": 0, "a_win_rate": 1.0,
+            "ci95": [0.999, 1.0], "points_per_hand": {"a": 123.45, "b": 123.45}, "muggins": {}}
+    return {"game": "card-muggins", "preset": "no-muggins", "players": 4, "options": {}, "games_per_pair": 1000,
+            "seed": 0, "bots": [{"bot": n, **bot} for n in names],
+            "pairs": [{"a": a, "b": b, **pair} for i, a in enumerate(names) for b in names[i + 1:]],
+            "ratings": [{"bot": n, "rating": 12345.0 - i, "ci95": [10000.0, 13000.0]} for i, n in enumerate(names)]}
+
+
+def test_report_tables_fit_80_columns() -> None:
+    report = _wide_report()
+    console = Console(width=80, record=True, file=io.StringIO())
+    print_report(report, console)
+    text = console.export_text()
+    _fits_80(text)
+    labels = bot_labels(report)
+    assert len(set(labels.values())) == len(labels)  # every bot told apart
+    assert all(len(label) <= 10 for label in labels.values())
+    assert labels["random"] == "random" and labels["search:iterations=200:time=0.5"] == "search[1]"
+    assert labels["search:iterations=5000"] == "search[2]" and labels["heuristic:attention=0.25"] == "heurist[3]"
+    for label in labels.values():
+        assert label in text
+    for line in bot_key(report):
+        assert line in text
+    assert "1000-980-20" in text and "123.5 : 123.5" in text and "[10000-13000]" in text and "1234567" in text
 
 
 @pytest.mark.parametrize(("args", "message"), [

@@ -78,4 +78,4 @@ def tournament_command(
     else:
         print_report(report)
         if plot is not None:
-            Console().print(f"ratings plot written to {plot}")
+            Console().print(f"ratings plot written to {plot}", markup=False, highlight=False)

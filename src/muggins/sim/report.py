@@ -7,6 +7,7 @@ from typing import Any
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from muggins.core.errors import MugginsError
 
@@ -15,50 +16,105 @@ class PlotError(MugginsError):
     """The ratings plot cannot be written (matplotlib missing, or the file cannot be created)."""
 
 
+LABEL_WIDTH = 10  # bot names longer than this are shown by a short label and listed under the tables
+
+
 def _pct(x: float) -> str:
     return f"{100 * x:.0f}"
 
 
-def _rate(rate: float, ci: list[float] | tuple[float, float]) -> str:
-    return f"{100 * rate:.1f} [{_pct(ci[0])}-{_pct(ci[1])}]"
+def _ci(ci: list[float] | tuple[float, float]) -> str:
+    return f"[{_pct(ci[0])}-{_pct(ci[1])}]"
+
+
+def bot_labels(report: dict[str, Any]) -> dict[str, str]:
+    """Each bot's name in the tables: the name itself, or, for a long one such as
+    ``search:iterations=200:time=0.5``, its kind and a number (``search[1]``) explained by ``bot_key``."""
+    labels: dict[str, str] = {}
+    for b in report["bots"]:
+        name = b["bot"]
+        if len(name) <= LABEL_WIDTH:
+            labels[name] = name
+        else:
+            mark = f"[{sum(len(n) > LABEL_WIDTH for n in labels) + 1}]"
+            labels[name] = name.split(":")[0][: LABEL_WIDTH - len(mark)] + mark
+    return labels
+
+
+def bot_key(report: dict[str, Any]) -> list[str]:
+    """``search[1] = search:iterations=200:time=0.5`` for every bot shown by a label."""
+    return [f"{label} = {name}" for name, label in bot_labels(report).items() if label != name]
+
+
+def _table(title: str) -> Table:
+    return Table(title=title, title_justify="left")
+
+
+def _name_column(t: Table, header: str) -> None:
+    t.add_column(header, overflow="fold")
+
+
+def _number_column(t: Table, header: str) -> None:
+    t.add_column(header, justify="right", overflow="fold")
 
 
 def pair_table(report: dict[str, Any]) -> Table:
-    t = Table(title=f"{report['game']} / {report['preset']}, {report['players']} players: "
-                    f"{report['games_per_pair']} games per pair (duplicate deals)", title_justify="left")
-    t.add_column("A")
-    t.add_column("B")
-    t.add_column("A-B-draw", justify="right")
-    t.add_column("A win % [95% CI]", justify="right")
-    t.add_column("pts/hand A : B", justify="right")
+    """Every pair: games won by each, the first bot's win rate with its 95% interval, points per hand."""
+    label = bot_labels(report)
+    t = _table(f"{report['game']} / {report['preset']}, {report['players']} players: "
+               f"{report['games_per_pair']} games per pair (duplicate deals)")
+    _name_column(t, "A")
+    _name_column(t, "B")
+    for header in ("A-B-draw", "A win %", "95% CI", "pts/hand A : B"):
+        _number_column(t, header)
     for p in report["pairs"]:
-        t.add_row(p["a"], p["b"], f"{p['a_wins']}-{p['b_wins']}-{p['draws']}", _rate(p["a_win_rate"], p["ci95"]),
+        t.add_row(Text(label[p["a"]]), Text(label[p["b"]]), f"{p['a_wins']}-{p['b_wins']}-{p['draws']}",
+                  f"{100 * p['a_win_rate']:.1f}", _ci(p["ci95"]),
                   f"{p['points_per_hand']['a']:.1f} : {p['points_per_hand']['b']:.1f}")
     return t
 
 
-def bot_table(report: dict[str, Any]) -> Table:
-    t = Table(title="bots (muggins figures per game)", title_justify="left")
-    t.add_column("bot")
-    for col in ("rating [95% CI]", "win % [95% CI]", "pts/hand", "unclaimed", "stolen", "false calls",
-                "ms/move", "search it/s"):
-        t.add_column(col, justify="right")
+def _by_rating(report: dict[str, Any]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
     ratings = {r["bot"]: r for r in report["ratings"]}
-    for b in sorted(report["bots"], key=lambda b: -ratings[b["bot"]]["rating"]):
-        r = ratings[b["bot"]]
+    return sorted(((b, ratings[b["bot"]]) for b in report["bots"]), key=lambda br: -br[1]["rating"])
+
+
+def rating_table(report: dict[str, Any]) -> Table:
+    """Each bot, best first: its rating and win rate with their 95% intervals, and points per hand."""
+    label = bot_labels(report)
+    t = _table("bots: ratings (Elo scale) and win rates")
+    _name_column(t, "bot")
+    for header in ("rating", "95% CI", "win %", "95% CI", "pts/hand"):
+        _number_column(t, header)
+    for b, r in _by_rating(report):
+        t.add_row(Text(label[b["bot"]]), f"{r['rating']:.0f}", f"[{r['ci95'][0]:.0f}-{r['ci95'][1]:.0f}]",
+                  f"{100 * b['win_rate']:.1f}", _ci(b["ci95"]), f"{b['points_per_hand']:.1f}")
+    return t
+
+
+def muggins_table(report: dict[str, Any]) -> Table:
+    """Each bot's muggins figures per game (points left unclaimed, points stolen, false calls) and speed."""
+    label = bot_labels(report)
+    t = _table("bots: muggins figures per game, and speed")
+    _name_column(t, "bot")
+    for header in ("unclaimed", "stolen", "false calls", "ms/move", "search it/s"):
+        _number_column(t, header)
+    for b, _ in _by_rating(report):
         it = b["search_iterations_per_second"]
-        t.add_row(b["bot"], f"{r['rating']:.0f} [{r['ci95'][0]:.0f}-{r['ci95'][1]:.0f}]",
-                  _rate(b["win_rate"], b["ci95"]), f"{b['points_per_hand']:.1f}",
-                  f"{b['unclaimed_per_game']:.1f}", f"{b['stolen_per_game']:.1f}",
+        t.add_row(Text(label[b["bot"]]), f"{b['unclaimed_per_game']:.1f}", f"{b['stolen_per_game']:.1f}",
                   f"{b['false_calls_per_game']:.2f}", f"{1000 * b['seconds_per_move']:.1f}",
                   f"{it:.0f}" if it else "-")
     return t
 
 
 def print_report(report: dict[str, Any], console: Console | None = None) -> None:
+    """The three tables, each at most 80 columns wide, then the names behind any short labels."""
     c = console or Console()
     c.print(pair_table(report))
-    c.print(bot_table(report))
+    c.print(rating_table(report))
+    c.print(muggins_table(report))
+    for line in bot_key(report):
+        c.print(Text(line))
 
 
 def plot_ratings(report: dict[str, Any], path: str | Path) -> None:
