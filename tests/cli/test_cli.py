@@ -12,8 +12,10 @@ import pexpect
 from typer.testing import CliRunner
 
 from muggins.cli.main import app
+from muggins.cli.rules_cmd import show_value
 from muggins.core import get_game
 from muggins.core.records import replay, save, to_record
+from muggins.core.rules import options_of
 
 runner = CliRunner()
 
@@ -44,6 +46,75 @@ def test_rules_table_and_unknown_game() -> None:
     assert "spinner_count" in runner.invoke(app, ["rules", "--game", "dominoes"]).output
     bad = runner.invoke(app, ["rules", "--game", "chess"])
     assert bad.exit_code == 2
+
+
+def test_rules_fit_80_columns_and_break_no_word() -> None:
+    res = runner.invoke(app, ["rules"], env={"COLUMNS": "80"})
+    assert res.exit_code == 0, res.output
+    lines = res.stdout.splitlines()
+    assert all(len(line) <= 80 for line in lines)
+    assert "…" not in res.stdout
+    words = {w for line in lines for w in line.replace("│", " ").split()}
+    for name in ("dominoes", "cribbage", "card-muggins"):
+        spec = get_game(name)
+        base = options_of(spec.presets[spec.default_preset])
+        for preset, rules in spec.presets.items():
+            assert preset in words
+            for key, value in options_of(rules).items():
+                if key == "preset":
+                    continue
+                assert key in words  # every option is listed with its default value
+                shown = show_value(value)
+                if value != base[key]:  # and every difference is written whole, as key=value
+                    assert f"{key}={shown}" in words or f"{key}={shown}," in words, (preset, key)
+                else:
+                    assert shown in words
+
+
+def test_help_shows_flags_without_a_value_type() -> None:
+    commands = [[], ["rules"], ["replay"], ["play"], ["bench"], ["serve"], ["tournament"], ["cribbage"],
+                ["cribbage", "count"]]
+    for args in commands:
+        res = runner.invoke(app, [*args, "--help"], env={"COLUMNS": "100"})
+        assert res.exit_code == 0, (args, res.output)
+        assert "--help" in res.stdout and "<bool>" not in res.stdout, args
+    tournament = runner.invoke(app, ["tournament", "--help"], env={"COLUMNS": "100"}).stdout
+    assert "<int>" in tournament  # options that take a value still say what kind
+    flag = next(line for line in tournament.splitlines() if "--json" in line)
+    assert flag.split("│")[1].split()[:2] == ["--json", "Print"]
+
+
+def _named_record(tmp_path: Path, players: list[dict]) -> Path:
+    rec = _played_record()
+    rec["players"] = players
+    path = tmp_path / "named.json"
+    save(rec, path)
+    return path
+
+
+def test_replay_step_names_the_players(tmp_path: Path) -> None:
+    path = _named_record(tmp_path, [{"name": "North"}, {"kind": "bot"}])
+    actions = len(json.loads(path.read_text())["actions"])
+    res = runner.invoke(app, ["replay", str(path), "--step", "--ascii"], input="\n" * actions,
+                        env={"COLUMNS": "80"})
+    assert res.exit_code == 0, res.output
+    assert f"action {actions} of {actions}" in res.stdout and "End of the record." in res.stdout
+    assert "North" in res.stdout and "Seat 2" in res.stdout  # a seat without a name counts from 1
+    assert re.findall(r"(?i)\bseat \d+", res.stdout) and \
+        set(re.findall(r"(?i)\bseat \d+", res.stdout)) == {"Seat 2"}
+    assert re.search(r"^(North|Seat 2) (played|drew|scored)", res.stdout, re.MULTILINE)
+
+
+def test_replay_table_names_the_players(tmp_path: Path) -> None:
+    path = _named_record(tmp_path, [{"name": "North"}, {"name": "[red]South"}])
+    res = runner.invoke(app, ["replay", str(path)], env={"COLUMNS": "80"})
+    assert res.exit_code == 0, res.output
+    state = replay(json.loads(path.read_text()))
+    scores = state.scores()
+    assert f"Final scores: North {scores[0]}, [red]South {scores[1]}" in res.stdout  # names are not markup
+    winners = " and ".join(["North", "[red]South"][w] for w in sorted(state.winners()))
+    assert f"Game over, won by {winners}" in res.stdout
+    assert "seat" not in res.stdout.lower()
 
 
 def test_replay_json_reports_scores_and_events(tmp_path: Path) -> None:

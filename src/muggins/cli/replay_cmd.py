@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from muggins.cli.common import fail
+from muggins.core import GameState
 from muggins.core.errors import RecordError
 from muggins.core.records import apply_record_action, load, replay, start_from_record
 
@@ -25,7 +28,8 @@ def replay_command(
         _step(file, ascii_only)
         return
     try:
-        state = replay(load(file))
+        rec = load(file)
+        state = replay(rec)
     except RecordError as e:
         fail(f"{file}: {e}")
     events = [ev.to_dict() for ev in state.log if ev.kind in ("score", "muggins", "void", "missed", "game_end",
@@ -39,16 +43,43 @@ def replay_command(
                "log": [ev for ev in events if ev["kind"] != "score"]}
         typer.echo(json.dumps(out, indent=1))
         return
+    names = player_names(rec, state.num_players)
+    sides = state.num_sides != state.num_players
     console = Console()
     table = Table(title=f"{file.name}: {state.game} / {state.rules.preset}, {len(state.history)} actions")
-    for col in ("#", "seat", "side", "points", "why"):
+    for col in ("#", "player", *(("side",) if sides else ()), "points", "why"):
         table.add_column(col)
     for i, ev in enumerate(scoring, 1):
-        table.add_row(str(i), str(ev["seat"]), str(ev["side"]), f"{ev['points']:+d}", str(ev["reason"]))
+        seat = ev["seat"]
+        who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "-"
+        table.add_row(str(i), Text(who), *((Text(side_name(state, names, ev["side"])),) if sides else ()),
+                      f"{ev['points']:+d}", Text(str(ev["reason"])))
     console.print(table)
-    result = "game over, won by seat(s) " + ", ".join(map(str, sorted(state.winners()))) \
-        if state.is_over() else "game not finished"
-    console.print(f"Final scores by seat: {state.scores()}  ({result})", highlight=False)
+    scores = ", ".join(f"{names[seat]} {points}" for seat, points in enumerate(state.scores()))
+    console.print(Text(f"Final scores: {scores}"))
+    if sides:
+        console.print(Text("Sides: " + ", ".join(f"{side_name(state, names, side)} {points}"
+                                                 for side, points in enumerate(state.side_scores()))))
+    console.print(Text("Game over, won by " + " and ".join(names[w] for w in sorted(state.winners()))
+                       if state.is_over() else "The game is not finished."))
+
+
+def player_names(rec: dict[str, Any], seats: int) -> list[str]:
+    """The record's player names, seat by seat; a seat without a name is "Seat 1", "Seat 2", ..."""
+    players = rec.get("players")
+    listed = players if isinstance(players, list) else []
+    names = []
+    for seat in range(seats):
+        p = listed[seat] if seat < len(listed) else None
+        name = p.get("name") if isinstance(p, dict) else None
+        names.append(name.strip() if isinstance(name, str) and name.strip() else f"Seat {seat + 1}")
+    return names
+
+
+def side_name(state: GameState, names: list[str], side: object) -> str:
+    """A partnership by its players' names: "North & South"."""
+    members = [names[seat] for seat in range(state.num_players) if state.side_of(seat) == side]
+    return " & ".join(members) or str(side)
 
 
 def _step(file: Path, ascii_only: bool) -> None:
@@ -61,8 +92,7 @@ def _step(file: Path, ascii_only: bool) -> None:
         state = start_from_record(rec)
     except RecordError as e:
         fail(f"{file}: {e}")
-    players = rec.get("players") or []
-    names = [p.get("name", f"Seat {i}") if isinstance(p, dict) else f"Seat {i}" for i, p in enumerate(players)]
+    names = player_names(rec, state.num_players)
     actions = rec.get("actions") or []
     ascii_only = ascii_only or not (console.encoding or "").lower().startswith("utf")
     for i in range(len(actions) + 1):
