@@ -180,7 +180,7 @@ def test_report_tables_fit_80_columns() -> None:
 @pytest.mark.parametrize(("args", "message"), [
     (["--bots", "random,wizard"], "unknown bot"),
     (["--option", "target"], "key=value"),
-    (["--option", "target=lots"], "integer"),
+    (["--option", "target=lots"], "'lots'"),
     (["--game", "chess"], "unknown game"),
     (["--jobs", "-1"], "--jobs"),
 ])
