@@ -11,63 +11,140 @@ let last = null;        // the last state message
 let logEvents = [];
 let selected = [];      // selected pieces in my hand
 let retry = 0;
+let lobbyTimer = null;
+const lobbyPage = { active: 1, finished: 1 };
+const POLL_MS = 8000;
 
+// A null, undefined or false attribute is left out (setAttribute would write the text "null"); true is
+// written as a bare attribute.
 function el(tag, attrs = {}, ...kids) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
-    if (k === "class") e.className = v; else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-    else e.setAttribute(k, v);
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") e.className = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v === true ? "" : v);
   }
-  for (const k of kids) e.append(k);
+  for (const k of kids) if (k !== null && k !== undefined && k !== "") e.append(k);
   return e;
 }
 function svg(tag, attrs = {}) {
   const e = document.createElementNS(SVGNS, tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined) e.setAttribute(k, v);
   return e;
 }
 async function api(path, body) {
   const r = await fetch(path, body === undefined ? {} : {
     method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  const data = await r.json();
-  if (!r.ok) throw new Error(data.error || r.statusText);
+  let data = null;
+  try { data = await r.json(); } catch (e) { data = null; }
+  if (!r.ok) throw new Error((data && data.error) || r.statusText || `request failed (${r.status})`);
   return data;
 }
 function tokenKey(id) { return "muggins-seat-" + id; }
 
+// --------------------------------------------------------------------------------- words ---
+const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+function cardText(c) {
+  const m = /^(10|[2-9TJQKA])([SHDC])$/.exec(c || "");
+  return m ? (m[1] === "T" ? "10" : m[1]) + SUITS[m[2]] : String(c);
+}
+// card codes inside a sentence from the engine ("fifteen 2D+4H+9H") written as cards
+function prettyCards(text) {
+  return String(text).replace(/\b(10|[2-9TJQKA])([SHDC])\b/g, (_, r, s) => (r === "T" ? "10" : r) + SUITS[s]);
+}
+function cardsText(cs) { return (cs || []).map(cardText).join(" "); }
+function plural(n, one, many) { return `${n} ${n === 1 ? one : many || one + "s"}`; }
+function listText(xs) {
+  if (xs.length <= 1) return xs.join("");
+  return xs.slice(0, -1).join(", ") + " and " + xs[xs.length - 1];
+}
+function words(s) { return String(s).replace(/_/g, " "); }
+
 // ----------------------------------------------------------------------------------- lobby ---
 async function showLobby() {
   $("lobby").hidden = false; $("table").hidden = true;
-  if (!catalogue) catalogue = await api("/api/games");
+  document.title = "Muggins";
+  try {
+    if (!catalogue) catalogue = await api("/api/games");
+  } catch (e) { $("create-err").textContent = "Cannot reach the server: " + e.message; return; }
   const game = $("game");
   if (!game.options.length) {
     for (const g of catalogue.games) game.append(el("option", { value: g.name }, g.title || g.name));
     game.addEventListener("change", fillGame);
+    $("preset").addEventListener("change", fillPreset);
     $("nplayers").addEventListener("change", fillSeats);
     $("create").addEventListener("submit", createTable);
     $("grace").value = catalogue.defaults.grace;
+    $("finished-search").addEventListener("submit", (ev) => { ev.preventDefault(); lobbyPage.finished = 1; refreshFinished(); });
     fillGame();
   }
-  refreshTables();
+  refreshLobby();
 }
 function currentGame() { return catalogue.games.find((g) => g.name === $("game").value); }
 function fillGame() {
   const g = currentGame();
   $("preset").replaceChildren(...g.presets.map((p) => el("option", { value: p }, p)));
   $("preset").value = g.default_preset;
+  fillPreset();
+}
+// What the catalogue tells of a preset: its description, its main options (when the server lists them)
+// and whether it has the muggins rule.
+function presetInfo(g, preset) {
+  const out = { description: (g.descriptions || {})[preset] || "", options: null, bounds: null, muggins: null,
+    players: null };
+  const detail = (g.preset_details || g.preset_info || {})[preset] || (Array.isArray(g.presets_detail)
+    ? g.presets_detail.find((p) => p.name === preset) : null);
+  const opts = (detail && (detail.main_options || detail.options)) || (g.preset_options || g.options || {})[preset];
+  if (opts && typeof opts === "object") out.options = opts;
+  const bounds = (detail && detail.bounds) || g.option_bounds || g.bounds;
+  if (bounds && typeof bounds === "object") out.bounds = bounds;
+  for (const src of [detail, opts]) {
+    if (src && typeof src.muggins_rule === "boolean") out.muggins = src.muggins_rule;
+    else if (src && typeof src.has_muggins === "boolean") out.muggins = src.has_muggins;
+  }
+  if (out.muggins === null && g.muggins_rule && typeof g.muggins_rule === "object" && preset in g.muggins_rule) out.muggins = !!g.muggins_rule[preset];
+  if (out.muggins === null && opts && typeof opts.claims === "string") out.muggins = opts.claims === "manual";
+  if (detail && Array.isArray(detail.players)) out.players = detail.players;
+  return out;
+}
+function optionValueText(v) {
+  if (Array.isArray(v)) return v.join("/");
+  if (v && typeof v === "object") return v.value !== undefined ? optionValueText(v.value) : JSON.stringify(v);
+  return words(v);
+}
+function fillPreset() {
+  const g = currentGame(), preset = $("preset").value, info = presetInfo(g, preset);
+  const parts = [el("p", { id: "preset-desc" }, info.description || `${g.title || g.name}: ${preset}`)];
+  if (info.options) {
+    const items = Object.entries(info.options).filter(([k]) => !["preset", "muggins_rule", "has_muggins"].includes(k))
+      .slice(0, 12).map(([k, v]) => {
+        const b = info.bounds && info.bounds[k];
+        const range = b && typeof b === "object" && (b.min !== undefined || b.max !== undefined)
+          ? ` (${b.min ?? "…"}–${b.max ?? "…"})` : "";
+        return el("li", {}, `${words(k)}: ${optionValueText(v)}${range}`);
+      });
+    if (items.length) parts.push(el("ul", { id: "preset-options" }, ...items));
+  }
+  if (info.muggins === false) parts.push(el("p", { class: "note" }, "No muggins rule in this preset: points are counted for you and there is nothing to call."));
+  $("preset-info").replaceChildren(...parts);
   const n = [];
-  for (let i = g.min_players; i <= g.max_players; i++) n.push(el("option", { value: i }, String(i)));
+  const allowed = info.players || [];
+  for (let i = g.min_players; i <= g.max_players; i++) {
+    if (!allowed.length || allowed.includes(i)) n.push(el("option", { value: i }, String(i)));
+  }
   $("nplayers").replaceChildren(...n);
-  $("nplayers").value = g.default_players;
+  const want = String(g.default_players);
+  $("nplayers").value = [...$("nplayers").options].some((o) => o.value === want) ? want : $("nplayers").options[0].value;
   fillSeats();
 }
 function fillSeats() {
   const n = Number($("nplayers").value);
   const picks = [];
   for (let i = 0; i < n; i++) {
-    const s = el("select", { class: "seatpick", "data-seat": i }, el("option", { value: "" }, "open seat"),
+    const s = el("select", { class: "seatpick", "data-seat": i }, el("option", { value: "" }, "a person (open seat)"),
       ...catalogue.bots.map((b) => el("option", { value: b }, b + " bot")));
-    if (i > 0) s.value = "casual";
+    if (i > 0) s.value = catalogue.bots.includes("casual") ? "casual" : catalogue.bots[0];
     picks.push(el("label", {}, `Seat ${i + 1} `, s));
   }
   $("seatpicks").replaceChildren(...picks);
@@ -76,7 +153,7 @@ function parseOptions(text) {
   const out = {};
   for (const part of text.split(",").map((s) => s.trim()).filter(Boolean)) {
     const [k, ...v] = part.split("=");
-    if (!v.length) throw new Error(`option '${part}' must look like name=value`);
+    if (!v.length || !k.trim()) throw new Error(`option '${part}' must look like name=value`);
     out[k.trim()] = v.join("=").trim();
   }
   return out;
@@ -86,115 +163,257 @@ async function createTable(ev) {
   $("create-err").textContent = "";
   try {
     const seats = [...document.querySelectorAll(".seatpick")].map((s) => s.value || null);
+    const options = parseOptions($("options").value);
+    const target = $("target").value.trim();
+    if (target !== "") {
+      if (!/^\d+$/.test(target) || Number(target) < 1) throw new Error("the target must be a whole number of points");
+      options.target = Number(target);
+    }
     const t = await api("/api/tables", { game: $("game").value, preset: $("preset").value, seats,
-      grace: Number($("grace").value), options: parseOptions($("options").value) });
+      grace: Number($("grace").value), options });
     history.pushState({}, "", "/t/" + t.id);
     route();
   } catch (e) { $("create-err").textContent = e.message; }
 }
-async function refreshTables() {
-  if ($("lobby").hidden) return;
-  const { tables } = await api("/api/tables");
-  const rows = tables.filter((t) => t.status !== "finished").concat(tables.filter((t) => t.status === "finished").slice(0, 5));
-  $("tables").replaceChildren(...(rows.length ? rows.map((t) => el("div", { class: "tablerow" },
-    el("a", { href: "/t/" + t.id }, `${t.game} (${t.preset})`), ` — ${t.status} — `,
-    t.seats.map((s, i) => s.open ? `seat ${i + 1} open` : s.name).join(", "),
-    ` — scores ${t.scores.join(":")}`)) : [el("p", {}, "No tables yet.")]));
-  setTimeout(refreshTables, 3000);
+function seatsText(t) {
+  return t.seats.map((s, i) => s.open ? `seat ${i + 1} open` : s.name || `seat ${i + 1}`).join(", ");
 }
+function tableRow(t, finished) {
+  const title = `${t.game} (${t.preset})`;
+  const kids = [el("a", { href: "/t/" + t.id, class: "table-link" }, title),
+    el("span", { class: "tstatus " + t.status }, t.status), el("span", {}, seatsText(t)),
+    el("span", {}, "scores " + (t.scores || []).join(" : "))];
+  if (finished && t.status === "finished") {
+    kids.push(el("a", { href: t.record || `/api/tables/${t.id}/record`, class: "record-link", download: "" }, "record"));
+  }
+  return el("div", { class: "tablerow", "data-id": t.id }, ...kids);
+}
+function pager(box, page, pages, go) {
+  if (!pages || pages <= 1) { box.replaceChildren(); return; }
+  box.replaceChildren(
+    el("button", { type: "button", class: "prev", disabled: page <= 1, onclick: () => go(page - 1) }, "‹ Newer"),
+    el("span", {}, ` page ${page} of ${pages} `),
+    el("button", { type: "button", class: "next", disabled: page >= pages, onclick: () => go(page + 1) }, "Older ›"));
+}
+async function listTables(status, page, q) {
+  const qs = new URLSearchParams({ status, page: String(page), limit: "10" });
+  if (q) qs.set("q", q);
+  const data = await api("/api/tables?" + qs);
+  if (data.pages === undefined) {
+    // a server without paging lists every table: keep what this list shows and page it here
+    let rows = data.tables.filter((t) => status === "finished" ? t.status === "finished" || t.status === "abandoned"
+      : t.status !== "finished" && t.status !== "abandoned");
+    if (q) rows = rows.filter((t) => JSON.stringify([t.id, t.game, t.preset, t.seats.map((s) => s.name)]).toLowerCase().includes(q.toLowerCase()));
+    if (status !== "finished") rows.sort((a, b) => (a.status === "open" ? 0 : 1) - (b.status === "open" ? 0 : 1));
+    const pages = Math.max(1, Math.ceil(rows.length / 10));
+    return { tables: rows.slice((page - 1) * 10, page * 10), total: rows.length, page, pages };
+  }
+  return data;
+}
+async function refreshActive() {
+  try {
+    const d = await listTables("active", lobbyPage.active, "");
+    if (d.pages && lobbyPage.active > d.pages) { lobbyPage.active = d.pages; return refreshActive(); }
+    $("tables").replaceChildren(...(d.tables.length ? d.tables.map((t) => tableRow(t, false))
+      : [el("p", {}, "No tables in play. Create one above.")]));
+    pager($("tables-pager"), d.page || lobbyPage.active, d.pages, (p) => { lobbyPage.active = p; refreshActive(); });
+  } catch (e) { $("tables").replaceChildren(el("p", { class: "err" }, "Cannot list the tables: " + e.message)); }
+}
+async function refreshFinished() {
+  try {
+    const q = $("finished-q").value.trim();
+    const d = await listTables("finished", lobbyPage.finished, q);
+    $("finished").replaceChildren(...(d.tables.length ? d.tables.map((t) => tableRow(t, true))
+      : [el("p", {}, q ? "No finished game matches." : "No finished games yet.")]));
+    pager($("finished-pager"), d.page || lobbyPage.finished, d.pages, (p) => { lobbyPage.finished = p; refreshFinished(); });
+  } catch (e) { $("finished").replaceChildren(el("p", { class: "err" }, "Cannot list the finished games: " + e.message)); }
+}
+// The lobby polls gently, and only while it is shown and the page visible.
+async function refreshLobby() {
+  clearTimeout(lobbyTimer);
+  if ($("lobby").hidden) return;
+  if (document.visibilityState !== "hidden") await Promise.all([refreshActive(), refreshFinished()]);
+  if (!$("lobby").hidden) lobbyTimer = setTimeout(refreshLobby, POLL_MS);
+}
+document.addEventListener("visibilitychange", () => { if (!$("lobby").hidden && document.visibilityState === "visible") refreshLobby(); });
 
 // ----------------------------------------------------------------------------------- table ---
 async function showTable(id) {
+  clearTimeout(lobbyTimer);
   $("lobby").hidden = true; $("table").hidden = false;
   tableId = id;
   const saved = JSON.parse(localStorage.getItem(tokenKey(id)) || "null");
   if (saved) { me = saved.seat; connect(saved.token); return; }
   let t;
-  try { t = await api("/api/tables/" + id); } catch (e) { $("table").replaceChildren(el("p", { class: "err" }, e.message)); return; }
+  try { t = await api("/api/tables/" + id); } catch (e) {
+    $("join").hidden = false; $("play").hidden = true;
+    $("join").replaceChildren(el("p", { class: "err" }, e.message), el("a", { href: "/" }, "Back to the lobby"));
+    return;
+  }
   $("join").hidden = false; $("play").hidden = true;
   $("share").value = location.href;
   $("join-title").textContent = `Join ${t.game} (${t.preset})`;
+  const g = catalogue ? catalogue.games.find((x) => x.name === t.game) : null;
+  $("join-desc").textContent = g ? presetInfo(g, t.preset).description : "";
+  $("join-err").textContent = "";
   $("name").value = localStorage.getItem("muggins-name") || "";
+  const open = t.seats.some((s) => s.open);
+  $("name-box").hidden = !open;
   $("seatlist").replaceChildren(...t.seats.map((s, i) => s.open
     ? el("button", { class: "primary take", "data-seat": i, onclick: () => takeSeat(i) }, `Take seat ${i + 1}`)
     : el("span", { class: "taken" }, ` Seat ${i + 1}: ${s.name} `)));
+  $("watch").textContent = t.status === "finished" ? "See the finished game" : "Watch as a spectator";
   $("watch").onclick = () => { me = null; connect(null); };
 }
 async function takeSeat(i) {
   const name = $("name").value.trim();
-  if (!name) { $("name").focus(); return; }
+  if (!name) {
+    $("join-err").textContent = "Type your name first: the other players see it at the table.";
+    $("name").focus();
+    return;
+  }
+  $("join-err").textContent = "";
   try {
     const r = await api(`/api/tables/${tableId}/seats/${i}`, { name });
     localStorage.setItem(tokenKey(tableId), JSON.stringify({ seat: i, token: r.token }));
     localStorage.setItem("muggins-name", name);
     me = i; connect(r.token);
-  } catch (e) { alert(e.message); showTable(tableId); }
+  } catch (e) {
+    await showTable(tableId);
+    $("join-err").textContent = e.message;
+  }
 }
 function connect(token) {
   $("join").hidden = true; $("play").hidden = false;
-  logEvents = []; $("log").replaceChildren();
+  logEvents = []; last = null; selected = []; $("log").replaceChildren();
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  ws = new WebSocket(`${proto}//${location.host}/ws/${tableId}` + (token ? "?token=" + encodeURIComponent(token) : ""));
-  ws.onopen = () => { $("conn").textContent = "connected"; retry = 0; };
-  ws.onmessage = (m) => onMessage(JSON.parse(m.data));
-  ws.onclose = () => {
+  const sock = new WebSocket(`${proto}//${location.host}/ws/${tableId}` + (token ? "?token=" + encodeURIComponent(token) : ""));
+  ws = sock;
+  sock.onopen = () => { $("conn").textContent = "connected"; retry = 0; };
+  sock.onmessage = (m) => onMessage(JSON.parse(m.data));
+  sock.onclose = () => {
+    if (ws !== sock) return;
     $("conn").textContent = "reconnecting…";
     retry = Math.min(retry + 1, 6);
-    setTimeout(() => connect(token), 300 * retry);
+    setTimeout(() => { if (ws === sock) connect(token); }, 300 * retry);
   };
 }
 function send(move, claim) {
   $("play-err").textContent = "";
   const msg = { type: "act", move };
   if (claim !== undefined && claim !== null) msg.claim = claim;
+  if (!ws || ws.readyState !== WebSocket.OPEN) { $("play-err").textContent = "Not connected; trying again…"; return; }
   ws.send(JSON.stringify(msg));
   selected = [];
 }
 function onMessage(m) {
   if (m.type === "error") {
     $("play-err").textContent = m.message;
-    if (m.fatal) { localStorage.removeItem(tokenKey(tableId)); ws.onclose = null; showTable(tableId); }
+    if (m.fatal) { localStorage.removeItem(tokenKey(tableId)); ws.onclose = null; ws = null; showTable(tableId); }
     return;
   }
   if (m.type !== "state") return;
   if (m.event_start === 0) logEvents = [];
   logEvents.push(...m.events);
+  if (m.you !== undefined) me = m.you;
   last = m;
+  selected = selected.filter((x) => (m.view.my_hand || []).includes(x));
   render();
 }
+
+// -------------------------------------------------------------------------------- names ---
 function seatName(i) {
+  if (i === null || i === undefined) return "";
   const s = last.table.seats[i];
   return i === me ? "You" : (s && s.name) || `Seat ${i + 1}`;
 }
-function claimValue() {
-  const v = $("claim").value.trim();
-  $("claim").value = "";
-  return v === "" ? null : Number(v);
+function lowerName(i) { return i === me ? "you" : seatName(i); }
+function isMe(i) { return i === me && me !== null; }
+// "You show" / "North shows"
+function says(i, base, third) { return isMe(i) ? `You ${base}` : `${seatName(i)} ${third || base + "s"}`; }
+function poss(i) { return isMe(i) ? "your" : "their"; }
+function sideSeats(k) {
+  const v = last.view;
+  if (!v.sides) return [k];
+  return v.sides.map((s, i) => (s === k ? i : -1)).filter((i) => i >= 0);
 }
+function sideName(k) {
+  const seats = sideSeats(k);
+  if (seats.length === 1) return seatName(seats[0]);
+  return seats.map(seatName).join(" & ");
+}
+// who scored: the seat when the event names one, else the side
+function scorerName(e) { return e.seat !== undefined ? seatName(e.seat) : sideName(e.side); }
+function hasMuggins() {
+  const t = last.table, v = last.view;
+  for (const k of ["muggins_rule", "has_muggins", "muggins"]) if (typeof t[k] === "boolean") return t[k];
+  return v.claims === "manual";
+}
+function waitingFor(v) {
+  // who must move: waiting_for when the view has it, else the seat whose turn it is; seats that may only
+  // call Muggins! are not waited for
+  if (v.over) return [];
+  if (Array.isArray(v.waiting_for)) return v.waiting_for;
+  if (v.turn !== null && v.turn !== undefined) return [v.turn];
+  return (v.to_act || []).filter((s) => s === v.turn);
+}
+function regularMoves(v) { return (v.legal || []).filter((m) => m !== "muggins"); }
 
+// -------------------------------------------------------------------------------- render ---
 function render() {
   const v = last.view, t = last.table;
-  const waiting = v.waiting_for || v.to_act || [];
+  const waiting = waitingFor(v);
   let status;
-  if (v.over) status = "Game over: " + (v.winners.length ? v.winners.map(seatName).join(" & ") + " won" : "a draw");
-  else if (t.status === "open") status = "Waiting for players…";
-  else if (me !== null && waiting.includes(me)) status = "Your turn";
-  else status = "Waiting for " + waiting.map(seatName).join(", ");
+  if (v.over) {
+    const won = v.winners.map(seatName);
+    status = "Game over: " + (won.length ? listText(won) + " won" : "a draw");
+  } else if (t.status === "open") status = "Waiting for players…";
+  else if (me !== null && waiting.includes(me)) status = "Your turn" + turnHint(v);
+  else status = "Waiting for " + listText(waiting.map(seatName)) + hintFor(v, waiting);
   $("status").textContent = status + (me === null ? " (watching)" : "");
-  $("scores").replaceChildren(...v.scores.map((s, i) => el("span", { class: "score" + (waiting.includes(i) ? " turn" : "") },
-    `${seatName(i)}: ${s}`)), el("span", { class: "score" }, `target ${v.target}`));
-  renderGrace();
+  $("status").className = me !== null && waiting.includes(me) && !v.over ? "mine" : "";
+  document.title = (me !== null && waiting.includes(me) && !v.over ? "▶ " : "") + "Muggins";
+  const nsides = v.scores.length;
+  $("scores").replaceChildren(...v.scores.map((s, k) => {
+    const seats = nsides < v.players ? sideSeats(k) : [k];
+    return el("span", { class: "score" + (seats.some((i) => waiting.includes(i)) ? " turn" : "") },
+      `${nsides < v.players ? sideName(k) : seatName(k)}: ${s}`);
+  }), el("span", { class: "score target" }, `target ${v.target}`));
+  renderWindow();
   if (v.game === "dominoes") renderDominoes(v); else renderCards(v);
   renderControls(v);
   renderLog();
   $("record-link").replaceChildren(...(v.over ? [el("a", { href: `/api/tables/${tableId}/record`, download: "" }, "Download the game record")] : []));
 }
-function renderGrace() {
-  // A neutral notice while a muggins window is open: it never says whether anything was missed.
-  const v = last.view, bar = $("grace-bar");
-  const open = v.window && me !== null && (v.legal || []).includes("muggins");
-  bar.hidden = !open;
-  if (open) bar.textContent = `${seatName(v.window.scorer)} scored${v.window.claimed !== null ? " and announced " + v.window.claimed : " and announced nothing"}: Muggins?`;
+function turnHint(v) {
+  if (v.game === "cribbage") {
+    if (v.phase === "discard") return ": choose " + plural(discardCount(v), "card") + " for the crib";
+    if (v.phase === "show") return ": count " + (regularMoves(v).includes("count crib") ? "the crib" : "your hand");
+  }
+  return "";
+}
+function hintFor(v, waiting) {
+  if (v.game === "cribbage" && v.phase === "discard") return " to discard";
+  if (v.game === "cribbage" && v.phase === "show") return " to count";
+  return waiting.length ? " to play" : "";
+}
+// The notice of an open muggins window: only what is public (who scored, what they announced), the same
+// text whatever the play was worth.
+function renderWindow() {
+  const v = last.view, bar = $("grace-bar"), w = v.window;
+  const show = w && hasMuggins() && !v.over;
+  bar.hidden = !show;
+  if (!show) return;
+  const what = { play: "played", go: "took the go", hand: `showed ${poss(w.scorer)} hand`, crib: "showed the crib",
+    domino: "dominoed" }[w.reason] || "played";
+  const said = w.claimed !== null && w.claimed !== undefined ? `announced ${w.claimed}` : "announced nothing";
+  const mayCall = (v.legal || []).includes("muggins");
+  let tail;
+  if (mayCall) tail = " — if you think points were missed, you may call Muggins! before the next play.";
+  else if (isMe(w.scorer)) tail = " — an opponent may call Muggins! until the next play.";
+  else tail = " — an opponent of theirs may call Muggins! until the next play.";
+  bar.textContent = `${seatName(w.scorer)} ${what} and ${said}${tail}`;
+  if (w.scorer_may_claim && isMe(w.scorer)) bar.textContent += " You may still announce your points (type them and press Announce).";
 }
 
 // ------------------------------------------------------------------------------- dominoes ---
@@ -205,86 +424,230 @@ function drawHalf(g, cx, cy, n, u) {
   if (n in PIPS) for (const [px, py] of PIPS[n]) g.append(svg("circle", { cx: cx + px * 0.27 * u, cy: cy + py * 0.27 * u, r: 0.09 * u, fill: "#111" }));
   else g.append(Object.assign(svg("text", { x: cx, y: cy + 0.16 * u, "font-size": 0.5 * u, "text-anchor": "middle" }), { textContent: String(n) }));
 }
-function drawTile(g, x, y, axis, a, b, u, cls) {
-  // (x, y) the centre; axis the long direction; a the half towards -axis, b towards +axis
-  const w = (Math.abs(axis[0]) * 2 + Math.abs(axis[1])) * u, h = (Math.abs(axis[1]) * 2 + Math.abs(axis[0])) * u;
+// A tile in the box (x, y, w, h), in pixels; ``a`` is the half at the left (or top), ``b`` the other.
+function drawTileBox(g, x, y, w, h, a, b, cls) {
+  const u = Math.min(w, h), horizontal = w > h;
   const grp = svg("g", { class: cls || "" });
-  grp.append(svg("rect", { class: "face", x: x - w / 2, y: y - h / 2, width: w, height: h, rx: 0.12 * u, fill: "#fffdf6", stroke: "#222", "stroke-width": 0.04 * u }));
-  grp.append(svg("line", { x1: x - axis[1] * 0.45 * u, y1: y - axis[0] * 0.45 * u, x2: x + axis[1] * 0.45 * u, y2: y + axis[0] * 0.45 * u, stroke: "#222", "stroke-width": 0.03 * u }));
-  drawHalf(grp, x - axis[0] * 0.5 * u, y - axis[1] * 0.5 * u, a, u);
-  drawHalf(grp, x + axis[0] * 0.5 * u, y + axis[1] * 0.5 * u, b, u);
+  const inset = 0.05 * u;
+  grp.append(svg("rect", { class: "face", x: x + inset, y: y + inset, width: w - 2 * inset, height: h - 2 * inset, rx: 0.12 * u,
+    fill: "#fffdf6", stroke: "#222", "stroke-width": 0.04 * u }));
+  if (horizontal) {
+    grp.append(svg("line", { x1: x + w / 2, y1: y + 0.15 * u, x2: x + w / 2, y2: y + h - 0.15 * u, stroke: "#222", "stroke-width": 0.03 * u }));
+    drawHalf(grp, x + w / 4, y + h / 2, a, u); drawHalf(grp, x + 3 * w / 4, y + h / 2, b, u);
+  } else {
+    grp.append(svg("line", { x1: x + 0.15 * u, y1: y + h / 2, x2: x + w - 0.15 * u, y2: y + h / 2, stroke: "#222", "stroke-width": 0.03 * u }));
+    drawHalf(grp, x + w / 2, y + h / 4, a, u); drawHalf(grp, x + w / 2, y + 3 * h / 4, b, u);
+  }
   g.append(grp);
   return grp;
 }
-function geometry(layout) {
-  // Each tile: centre, long axis and growth direction, from the tile it is played on and the slot used.
-  const nodes = {};
-  const ext = (n, d) => Math.abs(d[0] * n.axis[0] + d[1] * n.axis[1]) + 0.5 * Math.abs(d[0] * n.axis[1] - d[1] * n.axis[0]);
-  for (const e of layout) {
-    const [a, b] = e.tile.split("-").map(Number);
-    const cross = e.double && !e.inline;
-    if (e.on === null) {
-      nodes[tkey(e.tile)] = { x: 0, y: 0, axis: cross ? [0, 1] : [1, 0], d: null, a, b, e, root: true };
-      continue;
-    }
-    const p = nodes[tkey(e.on)];
-    if (!p) continue;
-    let d;
-    if (p.root) d = [[-1, 0], [1, 0], [0, -1], [0, 1]][e.slot] || [1, 0];
-    else if (e.slot === 2) d = [-p.d[1], p.d[0]];
-    else if (e.slot === 3) d = [p.d[1], -p.d[0]];
-    else d = p.d;
-    const n = { axis: cross ? [Math.abs(d[1]), Math.abs(d[0])] : d, d, a, b, e };
-    const dist = ext(p, d) + ext(n, d);
-    n.x = p.x + d[0] * dist; n.y = p.y + d[1] * dist;
-    // the touching half (written first) faces the tile played on
-    if (!cross && (n.axis[0] < 0 || n.axis[1] < 0)) { n.axis = [-n.axis[0], -n.axis[1]]; [n.a, n.b] = [b, a]; }
-    nodes[tkey(e.tile)] = n;
+
+// The layout as on a real table: each line runs from its parent tile and turns at the edge of the
+// board (an east line steps down with one standing tile and comes back west; a west line steps up),
+// doubles lie across the line, a spinner's arms leave it at right angles. Units: a tile is 2 by 1.
+const E = [1, 0], W = [-1, 0], N = [0, -1], S = [0, 1];
+const sameDir = (a, b) => a[0] === b[0] && a[1] === b[1];
+const flat = (d) => d[1] === 0;
+const ARM_LENGTH = 1;
+class LayoutPlan {
+  constructor(layout, width) {
+    this.layout = layout;
+    this.width = width;
+    this.children = {};
+    for (const e of layout) if (e.on) (this.children[tkey(e.on)] ||= []).push(e);
+    this.boxes = [];
+    this.placed = {};
+    this.unplaced = [];
   }
-  return nodes;
+  shape(e, d) {
+    const across = !!e.double && !e.inline;
+    if (flat(d)) return across ? [1, 2, true] : [2, 1, false];
+    return across ? [2, 1, true] : [1, 2, false];
+  }
+  free(x, y, w, h) {
+    const eps = 1e-6;
+    if (x < -eps || x + w > this.width + eps) return false;
+    return !this.boxes.some((b) => x < b.x + b.w - eps && b.x < x + w - eps && y < b.y + b.h - eps && b.y < y + h - eps);
+  }
+  tryPlace(e, anchor, d) {
+    const [w, h, across] = this.shape(e, d);
+    const [ax, ay] = anchor;
+    let x, y;
+    if (sameDir(d, E)) { x = ax; y = ay - h / 2; } else if (sameDir(d, W)) { x = ax - w; y = ay - h / 2; }
+    else if (sameDir(d, S)) { x = ax - w / 2; y = ay; } else { x = ax - w / 2; y = ay - h; }
+    if (!flat(d)) x = Math.min(Math.max(x, 0), this.width - w); // a standing tile at the edge slides inward
+    if (!this.free(x, y, w, h)) return null;
+    const p = { x, y, w, h, d, across, e };
+    this.boxes.push(p);
+    this.placed[tkey(e.tile)] = p;
+    return p;
+  }
+  // the point just beyond p going d: centred, except that a line turning off a tile lying along it
+  // leaves from the far half (the corner of the line)
+  exit(p, d) {
+    let cx = p.x + p.w / 2, cy = p.y + p.h / 2;
+    if (!p.across && flat(p.d) && !flat(d)) cx = sameDir(p.d, E) ? p.x + p.w - 0.5 : p.x + 0.5;
+    if (!p.across && !flat(p.d) && flat(d)) cy = sameDir(p.d, S) ? p.y + p.h - 0.5 : p.y + 0.5;
+    if (sameDir(d, E)) return [p.x + p.w, cy];
+    if (sameDir(d, W)) return [p.x, cy];
+    if (sameDir(d, S)) return [cx, p.y + p.h];
+    return [cx, p.y];
+  }
+  kids(e) { return (this.children[tkey(e.tile)] || []).slice().sort((a, b) => (a.slot || 0) - (b.slot || 0)); }
+  plan() {
+    const root = this.layout.find((e) => !e.on);
+    if (!root) return this;
+    const [w] = this.shape(root, E);
+    const p = this.tryPlace(root, [Math.floor(this.width / 2 - w / 2), 0], E);
+    for (const c of this.kids(root)) {
+      const d = [W, E, N, S][c.slot ?? 1] || E;
+      this.line(c, p, d, sameDir(d, E) ? S : sameDir(d, W) ? N : d);
+    }
+    return this;
+  }
+  line(e, parent, d, vstep) {
+    const later = [];
+    this.run(e, parent, d, vstep, later);
+    for (const args of later) this.line(...args);
+  }
+  fit(e, parent, dirs) {
+    for (const dd of dirs) { const p = this.tryPlace(e, this.exit(parent, dd), dd); if (p) return [p, dd]; }
+    return [null, dirs[dirs.length - 1]];
+  }
+  run(e, parent, d, vstep, later) {
+    let arm = !flat(d), steps = 0, cur = e, prev = parent;
+    for (;;) {
+      let p = this.tryPlace(cur, this.exit(prev, d), d);
+      if (!p && flat(d)) {
+        p = this.tryPlace(cur, this.exit(prev, vstep), vstep);
+        if (p) d = sameDir(d, E) ? W : E;
+      } else if (!p) {
+        let dd;
+        [p, dd] = this.fit(cur, prev, prev.x < this.width / 2 ? [E, W] : [W, E]);
+        if (p) { d = dd; arm = false; }
+      }
+      if (!p) { // boxed in along the line: any free side of the parent still shows the join
+        let dd;
+        [p, dd] = this.fit(cur, prev, [S, N, E, W]);
+        if (p) { d = dd; arm = false; if (flat(dd)) vstep = S; }
+      }
+      if (!p) { this.giveUp(cur); return; }
+      steps += 1;
+      if (arm && steps >= ARM_LENGTH) { arm = false; d = p.x + p.w / 2 < this.width / 2 ? E : W; }
+      const kids = this.kids(cur);
+      for (const c of kids) {
+        if ((c.slot || 0) >= 2) {
+          const bd = flat(p.d) ? (c.slot === 2 ? N : S) : (c.slot === 2 ? W : E);
+          later.push([c, p, bd, flat(bd) ? vstep : bd]);
+        }
+      }
+      const next = kids.filter((c) => (c.slot || 0) < 2);
+      if (!next.length) return;
+      for (const extra of next.slice(1)) later.push([extra, p, d, vstep]);
+      cur = next[0]; prev = p;
+    }
+  }
+  giveUp(e) {
+    const stack = [e];
+    while (stack.length) { const c = stack.pop(); this.unplaced.push(c); stack.push(...(this.children[tkey(c.tile)] || [])); }
+  }
+}
+// the halves of a placed tile as drawn: left/top first; the touching half (written first) faces the parent
+function placedHalves(p) {
+  const [a, b] = p.e.tile.split("-").map(Number);
+  if (p.across || !p.e.on) return [a, b];
+  return sameDir(p.d, E) || sameDir(p.d, S) ? [a, b] : [b, a];
 }
 function myTileMoves(v, tile) {
   return (v.legal || []).filter((m) => /^\d+-\d+/.test(m) && tkey(m.split(" ")[0]) === tkey(tile));
 }
+function moveLabel(m) {
+  const w = m.split(" ");
+  if (/^\d+-\d+$/.test(w[0])) {
+    if (w.length === 1) return `Lead ${w[0]}`;
+    if (w[3] === "side") return `Play ${w[0]} on the side of ${w[2]}`;
+    if (w[3] === "end") return `Play ${w[0]} on the end of ${w[2]}`;
+    return `Play ${w[0]} on ${w[2]}` + (w[3] ? ` (${w[3]})` : "");
+  }
+  if (w[0] === "play") return `Play ${cardText(w[1])}`;
+  if (w[0] === "discard") return `Discard ${cardsText(w.slice(1))}`;
+  return { draw: "Draw a tile", pass: "Pass", knock: "Knock", go: "Go", "count hand": "Count your hand",
+    "count crib": "Count the crib", claim: "Announce late", muggins: "Muggins!" }[m] || m;
+}
+function boardWidth() {
+  const b = $("board");
+  return Math.max(260, (b && b.clientWidth) || Math.min(window.innerWidth, 960) - 16);
+}
 function renderDominoes(v) {
-  const u = 20;
-  const nodes = geometry(v.layout);
+  const avail = boardWidth() - 8;
+  const unit = Math.max(24, Math.min(34, Math.floor(avail / 15)));   // px per half tile: never smaller than 24
+  const plan = new LayoutPlan(v.layout, Math.max(6, Math.floor(avail / unit))).plan();
   const s = svg("svg", { id: "layout" });
   const g = svg("g");
   s.append(g);
-  let minx = -3, miny = -2, maxx = 3, maxy = 2;
   const moves = selected.length ? myTileMoves(v, selected[0]) : [];
   const targets = {};
   for (const m of moves) { const w = m.split(" "); if (w[1] === "on") (targets[tkey(w[2])] ||= []).push(m); }
-  for (const [k, n] of Object.entries(nodes)) {
-    const grp = drawTile(g, n.x * u, n.y * u, n.axis, n.a, n.b, u, "placed" + (targets[k] ? " target" : ""));
+  let minx = Infinity, miny = Infinity, maxx = -Infinity, maxy = -Infinity;
+  for (const p of plan.boxes) {
+    const k = tkey(p.e.tile);
+    const [a, b] = placedHalves(p);
+    const ms = targets[k];
+    const grp = drawTileBox(g, p.x * unit, p.y * unit, p.w * unit, p.h * unit, a, b, "placed" + (ms ? " target" : ""));
     grp.setAttribute("data-tile", k);
-    if (targets[k]) {
-      grp.querySelector("rect").setAttribute("stroke", "#fc3"); grp.querySelector("rect").setAttribute("stroke-width", 0.15 * u);
-      grp.addEventListener("click", () => { const ms = targets[k]; if (ms.length === 1) send(ms[0], claimValue()); else $("play-err").textContent = "choose: " + ms.join(" / "); });
+    if (ms) {
+      grp.setAttribute("data-moves", ms.join("|"));
+      if (ms.length === 1) grp.setAttribute("data-move", ms[0]);
+      grp.prepend(svg("rect", { class: "halo", x: p.x * unit - 3, y: p.y * unit - 3, width: p.w * unit + 6, height: p.h * unit + 6,
+        rx: 6, fill: "none", stroke: "#ffd23f", "stroke-width": 5 }));
+      grp.addEventListener("click", () => {
+        if (ms.length === 1) send(ms[0], claimValue());
+        else $("play-err").textContent = "That tile takes it in more than one place: choose with the buttons below.";
+      });
     }
-    minx = Math.min(minx, n.x - 1.2); maxx = Math.max(maxx, n.x + 1.2); miny = Math.min(miny, n.y - 1.2); maxy = Math.max(maxy, n.y + 1.2);
+    minx = Math.min(minx, p.x); maxx = Math.max(maxx, p.x + p.w); miny = Math.min(miny, p.y); maxy = Math.max(maxy, p.y + p.h);
   }
   const lead = moves.filter((m) => !m.includes(" on "));
-  if (lead.length && !v.layout.length) {
-    const r = svg("rect", { class: "target", x: -2.5 * u, y: -1.5 * u, width: 5 * u, height: 3 * u, fill: "none", stroke: "#fc3", "stroke-width": 3, "stroke-dasharray": "6 4", "data-lead": "1" });
-    r.setAttribute("pointer-events", "all");
-    r.addEventListener("click", () => send(lead[0], claimValue()));
-    g.append(r);
+  if (!v.layout.length) {
+    minx = plan.width / 2 - 3; maxx = plan.width / 2 + 3; miny = -1.5; maxy = 1.5;
+    if (lead.length) {
+      const r = svg("rect", { class: "target", x: (plan.width / 2 - 2.5) * unit, y: -1.2 * unit, width: 5 * unit, height: 2.4 * unit,
+        fill: "rgba(255,210,63,.15)", stroke: "#ffd23f", "stroke-width": 3, "stroke-dasharray": "8 5", "data-lead": "1",
+        "data-move": lead[0], rx: 8 });
+      r.setAttribute("pointer-events", "all");
+      r.addEventListener("click", () => send(lead[0], claimValue()));
+      g.append(r);
+      g.append(Object.assign(svg("text", { x: plan.width / 2 * unit, y: 0.15 * unit, "text-anchor": "middle", "font-size": 0.5 * unit,
+        fill: "#fff", "pointer-events": "none" }), { textContent: "lead here" }));
+    }
   }
-  s.setAttribute("viewBox", `${minx * u} ${miny * u} ${(maxx - minx) * u} ${(maxy - miny) * u}`);
-  const info = el("div", {}, `Boneyard: ${v.boneyard}` + (v.open_ends && v.open_ends.length ? ` — ends: ${v.open_ends.map((e) => e.value).join(", ")}` : ""));
-  $("board").replaceChildren(s, info);
+  const pad = 0.3;
+  minx -= pad; miny -= pad; maxx += pad; maxy += pad;
+  s.setAttribute("viewBox", `${minx * unit} ${miny * unit} ${(maxx - minx) * unit} ${(maxy - miny) * unit}`);
+  s.setAttribute("width", Math.round((maxx - minx) * unit));
+  s.setAttribute("height", Math.round((maxy - miny) * unit));
+  const ends = v.open_ends && v.open_ends.length ? ` — open ends: ${v.open_ends.map((e) => e.value).join(", ")}` : "";
+  const count = v.count !== undefined && v.layout.length ? ` — count ${v.count}` : "";
+  const info = el("div", { class: "boardinfo" }, `Boneyard: ${v.boneyard}${ends}${count}`);
+  const extra = plan.unplaced.length ? el("div", { class: "boardinfo" }, "Also played (no room to draw): " +
+    plan.unplaced.map((e) => `${e.tile} on ${e.on}`).join(", ")) : "";
+  $("board").replaceChildren(el("div", { class: "layout-wrap" }, s), info, extra);
   // others' hands as backs with counts; mine face up
-  $("hands").replaceChildren(...v.hand_sizes.map((n, i) => i === me ? "" : el("div", { class: "hand" }, `${seatName(i)}: `,
-    ...Array.from({ length: Math.min(n, 12) }, () => el("span", { class: "card back small" }, "")), ` ${n}`)));
+  $("hands").replaceChildren(...v.hand_sizes.map((n, i) => i === me ? "" : el("div", { class: "hand other" }, `${seatName(i)}: `,
+    ...Array.from({ length: Math.min(n, 12) }, () => el("span", { class: "tileback" }, "")), ` ${plural(n, "tile")}`)));
   const mine = el("div", { class: "hand", id: "my-tiles" });
+  const myTurn = me !== null && waitingFor(v).includes(me);
   for (const t of v.my_hand || []) {
     const [a, b] = t.split("-").map(Number);
-    const ts = svg("svg", { width: 34, height: 64, viewBox: "-10.5 -20.5 21 41", class: "piece" + (selected.includes(t) ? " selected" : ""), "data-tile": t });
-    drawTile(ts, 0, 0, [0, 1], a, b, 10, "");
-    if (selected.includes(t)) ts.querySelector("rect").setAttribute("stroke", "#e33");
-    ts.addEventListener("click", () => { selected = selected.includes(t) ? [] : [t]; render(); });
+    const playable = myTurn && myTileMoves(v, t).length > 0;
+    const cls = "piece" + (selected.includes(t) ? " selected" : "") + (playable ? " playable" : myTurn ? " unplayable" : "");
+    const ts = svg("svg", { width: 32, height: 62, viewBox: "0 0 32 62", class: cls, "data-tile": t });
+    drawTileBox(ts, 0, 0, 32, 62, a, b, "");
+    ts.addEventListener("click", () => {
+      selected = selected.includes(t) ? [] : [t];
+      $("play-err").textContent = playable || !myTurn ? "" : `${t} does not fit any open end.`;
+      render();
+    });
     ts.setAttribute("draggable", "true");
     ts.addEventListener("dragstart", (ev) => { selected = [t]; ev.dataTransfer.setData("text/plain", t); });
     mine.append(ts);
@@ -294,50 +657,75 @@ function renderDominoes(v) {
     ev.preventDefault();
     const t = ev.dataTransfer.getData("text/plain");
     const target = ev.target.closest("[data-tile]");
-    const ms = myTileMoves(v, t).filter((m) => !target || m.includes(" on ") && tkey(m.split(" ")[2]) === target.getAttribute("data-tile"));
+    const ms = myTileMoves(v, t).filter((m) => !target ? !m.includes(" on ") : m.includes(" on ") && tkey(m.split(" ")[2]) === target.getAttribute("data-tile"));
     if (ms.length === 1) send(ms[0], claimValue()); else { selected = [t]; render(); }
   });
-  $("myhand").replaceChildren(el("div", {}, me === null ? "" : "Your tiles:"), mine);
+  $("myhand").replaceChildren(el("div", {}, me === null ? "" : "Your tiles" + (myTurn ? " — pick one, then click a yellow tile on the table (or lead here):" : ":")), mine);
   $("explain").replaceChildren();
 }
 
 // ---------------------------------------------------------------------------------- cards ---
 function cardEl(c, cls = "") {
   const red = /[HD]$/.test(c);
-  const face = c.replace("T", "10").replace(/S$/, "♠").replace(/H$/, "♥").replace(/D$/, "♦").replace(/C$/, "♣");
-  return el("span", { class: `card ${red ? "red" : ""} ${cls}`, "data-card": c }, face);
+  return el("span", { class: `card ${red ? "red" : ""} ${cls}`, "data-card": c, title: cardText(c) }, cardText(c));
+}
+function discardCount(v) {
+  const d = (v.legal || []).find((m) => m.startsWith("discard "));
+  return d ? d.split(" ").length - 1 : 0;
 }
 function renderCards(v) {
   const parts = [];
   if (v.game === "card-muggins") {
-    parts.push(el("div", {}, `Running total: `, el("strong", { id: "total" }, String(v.total)), ` / ${v.cap} — stock ${v.stock}`));
-    parts.push(el("div", { class: "hand", id: "pile" }, "Pile: ", ...(v.pile || []).map((c) => cardEl(c))));
-    if (v.earlier_piles && v.earlier_piles.length) parts.push(el("div", { class: "hand" }, "Earlier: ",
-      ...v.earlier_piles.slice(-2).flatMap((p) => [...p.map((c) => cardEl(c, "small")), " | "])));
+    parts.push(el("div", { class: "boardinfo" }, `Round ${v.round} — pile total `, el("strong", { id: "total" }, String(v.total)),
+      ` of ${v.cap} — stock ${v.stock}` + (v.dealer !== undefined ? ` — ${seatName(v.dealer)} dealt` : "")));
+    parts.push(el("div", { class: "hand", id: "pile" }, el("span", { class: "lbl" }, "Pile:"), ...(v.pile || []).map((c) => cardEl(c))));
+    if (v.earlier_piles && v.earlier_piles.length) parts.push(el("div", { class: "hand earlier" }, el("span", { class: "lbl" }, "Earlier:"),
+      ...v.earlier_piles.slice(-2).flatMap((p, i) => [...(i ? [el("span", { class: "sep" }, "|")] : []), ...p.map((c) => cardEl(c, "small"))])));
+    if (v.passed && v.passed.length) parts.push(el("div", { class: "boardinfo" }, `Said go: ${listText(v.passed.map(seatName))}`));
   } else {
     parts.push(pegBoard(v));
-    parts.push(el("div", {}, `Phase: ${v.phase} — count `, el("strong", { id: "count" }, String(v.count)),
-      v.starter ? " — starter " : "", v.starter ? cardEl(v.starter, "small") : "", ` — crib ${v.crib_size} cards`));
-    parts.push(el("div", { class: "hand", id: "pile" }, "Play: ", ...(v.pile || []).map((p) => cardEl(p.card || p, "small"))));
+    const phase = { discard: "discarding to the crib", play: "the play", show: "the show", over: "game over" }[v.phase] || words(v.phase);
+    parts.push(el("div", { class: "boardinfo" }, `Hand ${v.hand}, ${seatName(v.dealer)} ${isMe(v.dealer) ? "deal" : "deals"} — ${phase} — count `,
+      el("strong", { id: "count" }, String(v.count)),
+      v.starter ? " — starter " : "", v.starter ? cardEl(v.starter, "small") : "", ` — crib ${plural(v.crib_size, "card")}`));
+    parts.push(el("div", { class: "hand", id: "pile" }, el("span", { class: "lbl" }, "Play:"),
+      ...(v.pile || []).map((p) => cardEl(p.card || p, "small"))));
+    if (v.crib) parts.push(el("div", { class: "hand" }, el("span", { class: "lbl" }, "Crib:"), ...v.crib.map((c) => cardEl(c, "small"))));
   }
   $("board").replaceChildren(...parts);
-  $("hands").replaceChildren(...v.hand_sizes.map((n, i) => i === me ? "" : el("div", { class: "hand" }, `${seatName(i)}: `,
-    ...Array.from({ length: n }, () => el("span", { class: "card back small" }, "")), ` ${n}`)));
+  $("hands").replaceChildren(...v.hand_sizes.map((n, i) => i === me ? "" : el("div", { class: "hand other" }, `${seatName(i)}: `,
+    ...Array.from({ length: n }, () => el("span", { class: "card back small" }, "")), ` ${plural(n, "card")}`)));
   const mine = el("div", { class: "hand", id: "my-cards" });
+  const legal = v.legal || [];
+  const discarding = legal.some((m) => m.startsWith("discard "));
   for (const c of v.my_hand || []) {
-    const e = cardEl(c, selected.includes(c) ? "selected piece" : "piece");
+    const playable = legal.includes("play " + c);
+    const e = cardEl(c, "piece" + (selected.includes(c) ? " selected" : "") + (playable || discarding ? " playable" : ""));
     e.addEventListener("click", () => clickCard(v, c));
     mine.append(e);
   }
-  const kept = v.my_kept && !(v.my_hand || []).length ? el("div", { class: "hand" }, "Your hand: ", ...v.my_kept.map((c) => cardEl(c, "small"))) : "";
-  $("myhand").replaceChildren(el("div", {}, me === null ? "" : "Your cards:"), mine, kept);
-  const ex = (v.shows || []).map((s) => el("div", {}, `${seatName(s.seat)} ${s.what}: `, ...s.cards.map((c) => cardEl(c, "small")),
-    ` = ${s.total}: ${s.explain}`));
+  const kept = v.my_kept && v.my_kept.length && !(v.my_hand || []).length ? el("div", { class: "hand" }, "Your hand: ", ...v.my_kept.map((c) => cardEl(c, "small"))) : "";
+  const hint = me === null ? "" : discarding ? `Your cards — pick ${plural(discardCount(v), "card")} for the crib, then press the button:`
+    : legal.some((m) => m.startsWith("play ")) ? "Your cards — click one to play it:" : "Your cards:";
+  $("myhand").replaceChildren(el("div", {}, hint), mine, kept);
+  const shows = v.shows || [];
+  const ex = shows.map((s) => el("div", { class: "show" }, `${isMe(s.seat) ? "Your" : seatName(s.seat) + "'s"} ${s.what}: `,
+    ...s.cards.map((c) => cardEl(c, "small")), s.total !== undefined ? ` = ${s.total}` : "",
+    s.explain ? ` (${prettyCards(s.explain)})` : ""));
+  if (v.previous_hand && !shows.length) {
+    ex.unshift(el("div", { class: "show lbl" }, `Last hand's show (starter ${cardText(v.previous_hand.starter)}):`));
+    for (const s of v.previous_hand.shows) ex.push(el("div", { class: "show" }, `${isMe(s.seat) ? "Your" : seatName(s.seat) + "'s"} ${s.what}: `,
+      ...s.cards.map((c) => cardEl(c, "small")), s.total !== undefined ? ` = ${s.total}` : "", s.explain ? ` (${prettyCards(s.explain)})` : ""));
+  }
   $("explain").replaceChildren(...ex);
 }
 function clickCard(v, c) {
   const play = (v.legal || []).find((m) => m === "play " + c);
   if (play) { send(play, claimValue()); return; }
+  if (!(v.legal || []).some((m) => m.startsWith("discard "))) {
+    if (waitingFor(v).includes(me)) $("play-err").textContent = `${cardText(c)} would take the count over 31: play another card or say go.`;
+    return;
+  }
   selected = selected.includes(c) ? selected.filter((x) => x !== c) : [...selected, c];
   render();
 }
@@ -351,67 +739,202 @@ function pegBoard(v) {
     const colour = ["#c22", "#23c", "#2a2", "#cc2", "#a2c"][i % 5];
     for (const [val, op] of [[p.back, 0.5], [p.front, 1]]) s.append(svg("circle", { cx: 10 + (Math.min(val, target) / target) * w, cy: y, r: 5, fill: colour, opacity: op }));
   });
-  return el("div", {}, s);
+  return el("div", { class: "pegwrap" }, s);
 }
 
 // ------------------------------------------------------------------------------- controls ---
+function claimValue() {
+  const v = $("claim").value.trim();
+  $("claim").value = "";
+  if (v === "" || !/^\d+$/.test(v)) return null;
+  return Number(v);
+}
 function renderControls(v) {
   const legal = v.legal || [];
-  $("claim-box").hidden = !(v.claims === "manual" && me !== null);
+  const manual = v.claims === "manual" && me !== null && !v.over;
+  $("claim-box").hidden = !manual;
   const buttons = [];
   const isPiece = (m) => /^\d+-\d+/.test(m) || m.startsWith("play ") || m.startsWith("discard ");
   for (const m of legal) {
     if (m === "muggins" || isPiece(m)) continue;
-    buttons.push(el("button", { class: "move", "data-move": m, onclick: () => send(m, m.startsWith("claim") ? undefined : claimValue()) }, m));
+    const onclick = m === "claim"
+      ? () => { const c = claimValue(); if (c === null) $("play-err").textContent = "Type your points in the Announce box first."; else send("claim", c); }
+      : () => send(m, claimValue());
+    buttons.push(el("button", { type: "button", class: "move", "data-move": m, onclick }, moveLabel(m)));
   }
   if (v.game === "dominoes" && selected.length) {
-    for (const m of myTileMoves(v, selected[0])) buttons.push(el("button", { class: "move primary", "data-move": m, onclick: () => send(m, claimValue()) }, m));
+    for (const m of myTileMoves(v, selected[0])) buttons.push(el("button", { type: "button", class: "move primary", "data-move": m,
+      onclick: () => send(m, claimValue()) }, moveLabel(m)));
   }
   const discards = legal.filter((m) => m.startsWith("discard "));
   if (discards.length) {
     const need = discards[0].split(" ").length - 1;
-    const pick = discards.find((m) => { const cs = m.split(" ").slice(1); return selected.length === need && cs.every((c) => selected.includes(c)); });
-    buttons.push(el("button", { class: "move primary", id: "discard-btn", disabled: pick ? null : "", onclick: () => pick && send(pick) },
-      `Discard ${need} to the crib` + (pick ? "" : ` (choose ${need})`)));
-    if (!pick) buttons[buttons.length - 1].disabled = true;
+    const pick = selected.length === need ? discards.find((m) => { const cs = m.split(" ").slice(1); return cs.every((c) => selected.includes(c)); }) : null;
+    buttons.push(el("button", { type: "button", class: "move primary", id: "discard-btn", disabled: !pick, "data-move": pick || null,
+      onclick: () => { if (pick) send(pick); } },
+      `Discard ${need} to the crib` + (pick ? `: ${cardsText(pick.split(" ").slice(1))}` : ` (choose ${need})`)));
   }
   $("moves").replaceChildren(...buttons);
-  const mb = $("muggins-btn");
-  mb.hidden = me === null;
-  mb.disabled = !legal.includes("muggins");
+  const mb = $("muggins-btn"), rule = hasMuggins();
+  mb.hidden = me === null || !rule || v.over;
+  const canCall = legal.includes("muggins");
+  mb.disabled = !canCall;
   mb.onclick = () => send("muggins");
+  $("muggins-note").hidden = mb.hidden;
+  $("muggins-note").textContent = canCall ? "You may call Muggins! now" : "";
+  $("help-muggins").hidden = !rule;
 }
-function describe(e) {
-  const who = e.seat !== undefined ? seatName(e.seat) : "";
+
+// -------------------------------------------------------------------------------------- log ---
+const SCORE_WHY = { play: "", go: " for the go", "last card": " for the last card", last: " for the last card",
+  "his heels": " for his heels", hand: " for the hand", crib: " for the crib", domino: " for dominoing",
+  blocked: " for the blocked hand", "own pips": " for the pips left in hand", "three for last": " for last (three for last)",
+  "over-claim penalty": " (penalty for an over-announcement)" };
+const OUTCOME = { steal: "took", forfeit: "made them forfeit", steal_and_deduct: "took", false_call: "false call" };
+function pts(n) { return plural(n, "point"); }
+function scoreText(e) {
+  const who = scorerName(e);
+  const why = SCORE_WHY[e.reason] !== undefined ? SCORE_WHY[e.reason] : ` (${words(e.reason)})`;
+  if (e.reason === "mugged") return `${who} ${isMe(e.seat) ? "lose" : "loses"} ${pts(-e.points)} to the Muggins! call`;
+  if (e.reason === "false call") return e.points < 0 ? `${who} ${isMe(e.seat) ? "lose" : "loses"} ${pts(-e.points)} for a false call`
+    : `${who} ${isMe(e.seat) ? "get" : "gets"} ${pts(e.points)} for a false call against ${isMe(e.seat) ? "you" : "them"}`;
+  if (e.points < 0) return `${who} ${isMe(e.seat) ? "lose" : "loses"} ${pts(-e.points)}${why}`;
+  return `${who} scored ${e.points}${why}`;
+}
+function pieceText(e) { return e.tile ? e.tile : e.card ? cardText(e.card) : ""; }
+function itemsText(items) { return (items || []).map(([name, p]) => `${prettyCards(name)} ${p}`).join(", "); }
+// Each event as a sentence; some fold in the events that follow them (a play's announcement and score,
+// a hand's end and its bonus). Returns [rows, events used].
+function describeAt(evs, i) {
+  const e = evs[i];
+  const who = seatName(e.seat);
+  const heading = (text) => [[{ cls: "heading", text }], 1];
+  const row = (text, used = 1) => [[{ cls: "ev-" + e.kind, text }], used];
   switch (e.kind) {
-    case "play": return `${who} played ${e.tile || e.card}${e.on ? " on " + e.on : ""}${e.total !== undefined ? " (total " + e.total + ")" : ""}${e.count !== undefined ? " (count " + e.count + ")" : ""}`;
-    case "score": return `${who} scored ${e.points} (${e.reason})`;
-    case "claim": return `${who} announced ${e.points}`;
-    case "missed": return `${who} left ${e.points} unclaimed`;
-    case "muggins": return `${who} called Muggins on ${seatName(e.on)}: ${e.outcome}${e.points ? ", " + e.points + " points" : ""}`;
-    case "draw": return `${who} drew${e.tile ? " " + e.tile : e.card ? " " + e.card : ""}`;
-    case "pass": case "go": case "knock": return `${who}: ${e.kind}`;
-    case "hand_start": return `— hand ${e.hand} —`;
-    case "round_start": return `— round ${e.round} —`;
-    case "hand_end": return `hand over (${e.reason})`;
-    case "show": return `${who} shows ${e.what}: ${(e.cards || []).join(" ")}`;
-    case "explain": return `${who} ${e.what}: ${e.explain}`;
-    case "starter": return `starter ${e.card}`;
-    case "game_end": return `game over: ${e.scores.join(" : ")}`;
-    default: return null;
+    case "lot": return row("Drawing for the lead: " + e.seats.map((s, k) => `${seatName(s)} ${isMe(s) ? "draw" : "drew"} ${e.tiles[k]}`).join(", "));
+    case "cut_for_deal": case "cut": return row("Cutting for the deal: " + e.seats.map((s, k) => `${seatName(s)} ${cardText(e.cards[k])}`).join(", "));
+    case "hand_start": return heading(`Hand ${e.hand}` + (e.leader !== undefined ? ` — ${seatName(e.leader)} ${isMe(e.leader) ? "lead" : "leads"}` : ""));
+    case "round_start": return heading(`Round ${e.round} — ${seatName(e.dealer)} ${isMe(e.dealer) ? "deal" : "deals"}` +
+      (e.leader !== undefined ? `, ${lowerName(e.leader)} ${isMe(e.leader) ? "lead" : "leads"}` : ""));
+    case "deal": return heading(`Hand ${e.hand} — ${seatName(e.dealer)} ${isMe(e.dealer) ? "deal" : "deals"}`);
+    case "dealt": {
+      const things = e.tiles || e.cards;
+      if (!isMe(e.seat)) return [[], 1];
+      return row(`You were dealt ${e.tiles ? e.tiles.join(" ") : cardsText(things)}`);
+    }
+    case "play": {
+      let text = e.on === null ? `${says(e.seat, "lead", "leads")} ${e.tile}` : `${who} played ${pieceText(e)}`;
+      if (e.on) text += e.part === "side" ? ` on the side of ${e.on}` : e.part === "end" ? ` on the end of ${e.on}` : ` on ${e.on}`;
+      if (e.total !== undefined) text += ` (total ${e.total})`;
+      if (e.count !== undefined) text += ` (count ${e.count})`;
+      let used = 1;
+      const bits = [];
+      if (e.points && e.items) bits.push(`${pts(e.points)}: ${itemsText(e.items)}`);
+      // the announcement and score of this play come right after it
+      for (let j = i + 1; j < evs.length && j <= i + 3; j++) {
+        const f = evs[j];
+        if (f.kind === "claim" && f.seat === e.seat && !f.late) { bits.push(`announced ${f.points}`); used = j - i + 1; continue; }
+        if (f.kind === "over_claim" && f.seat === e.seat) { bits.push("more than the play made: the announcement is void"); used = j - i + 1; continue; }
+        if (f.kind === "score" && f.seat === e.seat && f.reason === "play" && !(e.points && e.items)) { bits.push(`scored ${f.points}`); used = j - i + 1; continue; }
+        if (f.kind === "score" && f.seat === e.seat && f.reason === "play") { used = j - i + 1; continue; }
+        break;
+      }
+      return row(text + (bits.length ? " — " + bits.join(", ") : ""), used);
+    }
+    case "claim": return row(`${says(e.seat, "announce", "announces")} ${e.points}${e.late ? " (late)" : ""}`);
+    case "over_claim": return row(`${who} announced ${e.points}, more than was made: the announcement is void`);
+    case "score":
+      if (e.reason === "muggins") return [[], 1]; // told with the call
+      return row(scoreText(e));
+    case "void": return row(`${scorerName(e)}: ${pts(e.points)}${SCORE_WHY[e.reason] || ""} do not count — ${e.why}`);
+    case "missed": return row(`${who} left ${pts(e.points)} unannounced`);
+    case "muggins": {
+      const on = lowerName(e.on);
+      if (e.outcome === "false_call") return row(`${says(e.seat, "call", "calls")} Muggins! on ${on}: false call — nothing was missed`);
+      if (e.outcome === "forfeit") return row(`${says(e.seat, "call", "calls")} Muggins! on ${on}: ${on} ${isMe(e.on) ? "forfeit" : "forfeits"} the ${pts(e.missed)} missed`);
+      return row(`${says(e.seat, "call", "calls")} Muggins! on ${on} and ${isMe(e.seat) ? "take" : "takes"} ${pts(e.points)}`);
+    }
+    case "draw": {
+      const what = e.tile ? e.tile : e.card ? cardText(e.card) : e.why !== undefined ? "a card" : "a tile";
+      const why = e.why === "go" ? " (could not play)" : "";
+      return row(`${who} drew ${what}${why}`);
+    }
+    case "pass": return row(`${says(e.seat, "pass", "passes")}` + (e.ends ? ` (open ends ${e.ends.join(", ")})` : ""));
+    case "knock": return row(`${says(e.seat, "knock", "knocks")}` + (e.ends ? ` (open ends ${e.ends.join(", ")})` : ""));
+    case "go": {
+      if (e.takes) return row(`${says(e.seat, "take", "takes")} ${e.takes === "last card" ? "the last card" : "the go"} at ${e.count}`);
+      return row(`${says(e.seat, "say", "says")} go` + (e.total !== undefined ? ` at ${e.total}` : e.count !== undefined ? ` at ${e.count}` : ""));
+    }
+    case "pile_end": return row(`The pile closes at ${e.total}${e.seat !== undefined ? `, last card by ${lowerName(e.seat)}` : ""}: ${cardsText(e.cards)}`);
+    case "pile_start": return row(`${says(e.seat, "start", "starts")} a new pile`);
+    case "round_end": return row(`Round ${e.round} over — ` + e.scores.map((s, k) => `${seatName(k)} ${s}`).join(", "));
+    case "discard": return row(e.cards ? `${says(e.seat, "put", "puts")} ${cardsText(e.cards)} in the crib`
+      : `${says(e.seat, "put", "puts")} ${plural(e.count, "card")} in the crib`);
+    case "starter": return row(`The starter is ${cardText(e.card)}`);
+    case "his_heels": return row(`${who}: the starter is a jack — two for his heels`);
+    case "reset": return row(`The count goes back to 0 (it reached ${e.count})`);
+    case "show_start": return row("The show, in order: " + e.order.map(([s, w]) => w === "crib" ? `${isMe(s) ? "your" : seatName(s) + "'s"} crib`
+      : `${isMe(s) ? "your" : seatName(s) + "'s"} hand`).join(", "));
+    case "show": {
+      const text = `${says(e.seat, "show", "shows")} ${e.what === "crib" ? "the crib" : poss(e.seat) + " hand"}: ${cardsText(e.cards)}` +
+        (e.starter ? ` with the starter ${cardText(e.starter)}` : "") + (e.points !== undefined ? ` — ${pts(e.points)}` : "");
+      return row(text);
+    }
+    case "explain": return row(`${isMe(e.seat) ? "Your" : who + "'s"} ${e.what} counts ${e.total}: ${prettyCards(e.explain)}`);
+    case "hand_end": {
+      // the bonus for the hand comes in the score events right after; the play's own score is told first
+      const pips = (e.pips || []).map((p, s) => `${seatName(s)} ${p}`).filter((_, s) => !(e.reason === "domino" && s === e.seat));
+      const before = [], bonus = [];
+      let j = i + 1;
+      for (; j < evs.length; j++) {
+        const f = evs[j];
+        if (f.kind === "score" && ["domino", "blocked", "own pips"].includes(f.reason)) bonus.push(f);
+        else if (f.kind === "score" || f.kind === "void" || f.kind === "missed") before.push(f);
+        else break;
+      }
+      const rows = [];
+      for (const f of before) rows.push({ cls: "ev-" + f.kind, text: f.kind === "score" ? scoreText(f) : describeAt([f], 0)[0][0].text });
+      const how = e.reason === "domino" ? `${seatName(e.seat)} dominoed` : "blocked, nobody can play";
+      const tail = bonus.length ? " (" + bonus.map((f) => `${f.points > 0 ? "+" : "−"}${Math.abs(f.points)} to ${lowerName(f.seat !== undefined ? f.seat : sideSeats(f.side)[0])}`).join(", ") + ")" : "";
+      rows.push({ cls: "ev-hand_end", text: `Hand over: ${how}; pips left: ${pips.join(", ")}${tail}` });
+      return [rows, j - i];
+    }
+    case "tie_break": return row(e.hands ? `Tied at the top: ${plural(e.hands, "more hand")} to break the tie` : `Tied at the top (${listText(e.seats.map(seatName))}): another round breaks the tie`);
+    case "game_end": {
+      const won = (e.winners || []).map(seatName);
+      let text = `Game over: ${won.length ? listText(won) + " won" : "a draw"} — ` + e.scores.map((s, k) => `${e.scores.length < last.view.players ? sideName(k) : seatName(k)} ${s}`).join(", ");
+      if (e.losers) {
+        const sk = e.losers.filter((l) => l.result !== "win").map((l) => `${sideName(l.side)}: ${l.result}`);
+        if (sk.length) text += ` (${sk.join(", ")})`;
+      }
+      return heading(text);
+    }
+    default: return row(`${who ? who + ": " : ""}${words(e.kind)}`);
   }
 }
 function renderLog() {
   const items = [];
-  for (const e of logEvents) { const t = describe(e); if (t) items.push(el("li", { class: "ev-" + e.kind }, t)); }
-  $("log").replaceChildren(...items.slice(-200));
-  $("log").scrollTop = $("log").scrollHeight;
+  for (let i = 0; i < logEvents.length;) {
+    const [rows, used] = describeAt(logEvents, i);
+    for (const r of rows) items.push(el("li", { class: r.cls }, r.text));
+    i += Math.max(1, used);
+  }
+  const box = $("log");
+  const atEnd = box.scrollTop + box.clientHeight >= box.scrollHeight - 30;
+  box.replaceChildren(...items.slice(-300));
+  if (atEnd || !box.dataset.seen) box.scrollTop = box.scrollHeight;
+  box.dataset.seen = "1";
 }
 
 function route() {
-  if (ws) { ws.onclose = null; ws.close(); ws = null; }
+  if (ws) { const old = ws; ws = null; old.onclose = null; old.close(); }
   const m = location.pathname.match(/^\/t\/([\w-]+)/);
-  if (m) showTable(m[1]); else showLobby();
+  if (m) {
+    if (!catalogue) api("/api/games").then((c) => { catalogue = c; }).catch(() => {});
+    showTable(m[1]);
+  } else showLobby();
 }
+let resizeTimer = null;
+window.addEventListener("resize", () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(() => { if (last && !$("play").hidden) render(); }, 150); });
 window.addEventListener("popstate", route);
 route();
