@@ -55,7 +55,8 @@ def events(st: CribbageState, kind: str) -> list[dict[str, Any]]:
 # ------------------------------------------------------------------------------ presets, players ----
 
 def test_presets_and_player_counts() -> None:
-    assert set(SPEC.presets) == {"cribbage", "cribbage-61", "three-hand", "four-hand", "five-card"}
+    assert set(SPEC.presets) == {"cribbage", "cribbage-61", "three-hand", "four-hand", "five-card",
+                                 "cribbage-muggins"}
     assert (SPEC.min_players, SPEC.max_players) == (2, 4)
     assert SPEC.rules("cribbage-61").target == 61
     assert SPEC.rules("four-hand").first_dealer_by == "high"

@@ -39,7 +39,7 @@ def random_move(st: CribbageState, rng: random.Random) -> tuple[int, Action]:
     a = rng.choice(st.legal_actions(seat))
     if st.rules.claims == "manual" and a.kind in ("play", "go", "count", "claim", "muggins"):
         truth = st.claim_for(seat, a) if a.kind != "muggins" else st.muggable(seat)
-        options: list[int | None] = [truth, truth, truth, max(0, truth - 1), truth + 2]
+        options: list[int | None] = [truth, truth, truth, max(0, truth - 1), min(truth + 2, st.max_step_points())]
         if a.kind != "claim":  # a late claim must name its points
             options.append(None)
         a = a.with_claim(rng.choice(options))

@@ -529,7 +529,7 @@ def test_named_amount_takes_the_lesser() -> None:
     assert st.side_scores() == [30, 0]
     assert reasons(st, "missed") == [(1, 15, "play")]
     st = c4_position()
-    st.apply(0, Action("muggins", claim=40))
+    st.apply(0, Action("muggins", claim=30))  # more than the 25 missed (and at most the 32 a step can make)
     assert st.side_scores() == [45, 0]
 
 

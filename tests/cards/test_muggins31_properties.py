@@ -66,9 +66,11 @@ def choose(st: CardMugginsState, rng: random.Random) -> tuple[int, Action]:
         extra = [a for a in st.legal_actions(seat) if a.kind in ("muggins", "claim")]
         if extra:
             a = rng.choice(extra)
+            top = st.max_step_points()  # the engine refuses larger amounts
             if a.kind == "claim":
-                return seat, a.with_claim(rng.choice([1, 2, 5, 25]))
-            return seat, a.with_claim(rng.choice([None, None, 0, 5, 30]))
+                return seat, a.with_claim(min(top, rng.choice([1, 2, 5, 25])))
+            named = rng.choice([None, None, 0, 5, 30])
+            return seat, a.with_claim(None if named is None else min(named, top))
     seat = st.turn
     a = rng.choice([a for a in st.legal_actions(seat) if a.kind in ("play", "go")])
     if a.kind == "play" and st.rules.claims == "manual":
@@ -81,7 +83,7 @@ def choose(st: CardMugginsState, rng: random.Random) -> tuple[int, Action]:
         elif r < 0.9:
             a = a.with_claim(max(0, true - rng.choice([1, 5, 10])))
         else:
-            a = a.with_claim(true + rng.choice([1, 5]))
+            a = a.with_claim(min(true + rng.choice([1, 5]), st.max_step_points()))
     return seat, a
 
 

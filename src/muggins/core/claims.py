@@ -11,6 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from muggins.core.errors import BadAmount, UnknownAction, shown
+from muggins.core.rules import bounded
+
 ClaimMode = Literal["auto", "manual"]
 ClaimTiming = Literal["strict", "lenient"]
 MugginsOutcome = Literal["steal", "forfeit", "steal_and_deduct"]
@@ -27,7 +30,7 @@ class MugginsOptions:
     muggins: MugginsOutcome = "steal"
     over_claim: OverClaim = "void"
     false_call_penalty: FalseCall = "none"
-    false_call_points: int = 10
+    false_call_points: int = bounded(10, 0, 100)  # with false_call_penalty=deduct (or award, naming nothing)
 
 
 class Window:
@@ -51,6 +54,29 @@ class Window:
         """What everybody may know about the window: not how much (if anything) was missed."""
         return {"scorer": self.scorer, "claimed": self.claimed, "reason": self.reason,
                 "scorer_may_claim": self.may_claim}
+
+
+def check_points(value: object, bound: int, what: str) -> int:
+    """``value`` if it is a plain whole number of points from 0 to ``bound`` (the most one scoring step of
+    the game can make), else :class:`BadAmount`. A bool, a float or a numeric string is refused: an amount
+    is an ``int``, in both builds alike."""
+    if type(value) is not int or not 0 <= value <= bound:
+        raise BadAmount(f"{what} is a whole number of points from 0 to {bound}, the most one scoring step "
+                        f"makes in this game; got {shown(value)}")
+    return value
+
+
+def parse_points(head: str, word: str, bound: int) -> int:
+    """The amount written after ``head`` ("claim" or "muggins") in a move's text ("claim 10"): ASCII
+    digits only, checked like :func:`check_points`."""
+    what = "a muggins call" if head == "muggins" else f"a {head}"
+    if not (word.isascii() and word.isdigit()):
+        raise UnknownAction(f"{what} names a whole number of points with the digits 0-9, like '{head} 10'; "
+                            f"got {shown(word)}")
+    if len(word) > 18:  # far above any bound, and never worth converting
+        raise BadAmount(f"{what} is a whole number of points from 0 to {bound}, the most one scoring step "
+                        f"makes in this game; got a number of {len(word)} digits")
+    return check_points(int(word), bound, what)
 
 
 def settle_claim(true_points: int, claim: int | None) -> tuple[int, int, bool]:

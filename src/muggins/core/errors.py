@@ -15,12 +15,21 @@ class NotYourTurn(IllegalAction):
     """The seat may not act now."""
 
 
+class NoSuchSeat(NotYourTurn):
+    """The seat is not a seat of this game: not a plain whole number from 0 to players - 1."""
+
+
 class UnknownAction(IllegalAction):
-    """The action text cannot be parsed for this game."""
+    """The action text (or object) cannot be understood for this game."""
 
 
 class ClaimError(IllegalAction):
     """A claim or a muggins call made outside its window or by the wrong seat."""
+
+
+class BadAmount(ClaimError):
+    """An announced, claimed or named amount that is not a plain whole number of points from 0 to the most
+    one scoring step of the game can make."""
 
 
 class GameOver(IllegalAction):
@@ -37,3 +46,15 @@ class RecordError(MugginsError, ValueError):
     def __init__(self, message: str, index: int | None = None) -> None:
         self.index = index
         super().__init__(message if index is None else f"action {index}: {message}")
+
+
+def shown(value: object, limit: int = 40) -> str:
+    """``value`` as an error message may quote it: its repr, cut to ``limit`` characters, and a huge number
+    described by its size (its digits could fill a screen, and Python refuses to print very long ones)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"a number of about {int(value.bit_length() * 0.30103) + 1} digits"
+    try:
+        text = repr(value)
+    except Exception:  # a value whose repr fails is still named by its type
+        return f"a {type(value).__name__}"
+    return text if len(text) <= limit else text[:limit - 1] + "…"

@@ -16,7 +16,7 @@ import random
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Self
 
 from muggins.core.chance import Chance
-from muggins.core.errors import IllegalAction
+from muggins.core.errors import IllegalAction, NoSuchSeat, UnknownAction, shown
 
 
 class Action(NamedTuple):
@@ -36,6 +36,21 @@ class Action(NamedTuple):
 
     def with_claim(self, claim: int | None) -> Action:
         return self._replace(claim=claim)
+
+
+def check_seat(seat: object, num_players: int) -> int:
+    """``seat`` if it is a plain whole number from 0 to ``num_players`` - 1, else :class:`NoSuchSeat`
+    (a bool or a float is not a seat, in both builds alike)."""
+    if type(seat) is not int or not 0 <= seat < num_players:
+        raise NoSuchSeat(f"there is no seat {shown(seat)}; seats are 0 to {num_players - 1}")
+    return seat
+
+
+def check_action(action: object) -> Action:
+    """``action`` if it is an :class:`Action` whose kind is text, else :class:`UnknownAction`."""
+    if not isinstance(action, Action) or not isinstance(action[0], str):
+        raise UnknownAction(f"{shown(action)} is not a move of this game")
+    return action
 
 
 class Event:
@@ -163,11 +178,23 @@ class GameState:
         """Credit ``points`` to ``side`` as one scoring step (each game applies its target rules)."""
         raise NotImplementedError
 
-    def _over_claim(self, seat: int, amount: int) -> None:
+    def max_step_points(self) -> int:
+        """The most one scoring step of this game can make under its rules: the bound of every claim,
+        late claim and muggins amount (larger ones are refused with BadAmount before anything changes)."""
+        return int(self.rules.max_step_points)
+
+    def _over_claim(self, seat: int, amount: int, true_points: int, what: str) -> None:
         """An over-claim is void; with ``over_claim=opponent_scores`` the next opponent in seat order scores
-        the claimed amount as a penalty."""
-        self.log.append(Event("over_claim", seat, {"points": amount}))
-        if self.rules.over_claim == "opponent_scores":
+        the claimed amount as a penalty.
+
+        The event tells everybody the announced figure and what follows from it; the true figure goes to the
+        claimer alone (``true``, a secret field): the others learn what was missed when the window closes."""
+        penalty = self.rules.over_claim == "opponent_scores"
+        message = (f"announced {amount}, more than the {what} is worth: the claim is void and "
+                   + (f"the next opponent scores {amount} as a penalty" if penalty else "scores nothing"))
+        self.log.append(Event("over_claim", seat, {"points": amount, "true": true_points, "what": what,
+                                                   "message": message}, ("true",)))
+        if penalty:
             n = self.num_players
             for k in range(1, n):
                 o = (seat + k) % n

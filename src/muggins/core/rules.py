@@ -10,53 +10,81 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, get_args, get_origin
 
 from muggins.core.chance import Chance
-from muggins.core.errors import RulesError
+from muggins.core.errors import RulesError, shown
 from muggins.core.protocol import GameState
 
 
-def _coerce(name: str, value: Any, tp: Any) -> Any:
-    """Coerce ``value`` (possibly a string from the command line) to the option's type, or raise."""
+def bounded(default: Any, lo: int, hi: int) -> Any:
+    """A dataclass field for a whole-number option that must lie in ``lo``..``hi`` (each item of a tuple
+    option; ``None`` passes where the type allows it). :func:`check_bounds` enforces it and
+    :func:`option_schema` publishes it."""
+    return field(default=default, metadata={"minimum": lo, "maximum": hi})
+
+
+def check_bounds(rules: Any) -> None:
+    """Raise RulesError naming the range when a bounded option of ``rules`` is not a whole number in it.
+    Every rules class calls this from ``__post_init__``, so no way of building rules skips it."""
+    for f in dataclasses.fields(rules):
+        md = f.metadata
+        if "minimum" not in md:
+            continue
+        value = getattr(rules, f.name)
+        lo, hi = md["minimum"], md["maximum"]
+        for v in value if isinstance(value, tuple) else (value,):
+            if v is None:
+                continue
+            if type(v) is not int or not lo <= v <= hi:
+                raise RulesError(f"option {f.name!r} must be a whole number from {lo} to {hi}; got {shown(v)}")
+
+
+def _coerce(name: str, value: Any, tp: Any, limits: Mapping[str, int] | None = None) -> Any:
+    """Coerce ``value`` (possibly a string from the command line) to the option's type, or raise.
+    ``limits`` (a field's bounds) only makes the message of a refused number name the range."""
     origin = get_origin(tp)
     if origin is Literal:
         allowed = get_args(tp)
         for a in allowed:
-            if value == a or (isinstance(value, str) and str(a) == value):
+            if (type(value) is type(a) and value == a) or (isinstance(value, str) and str(a) == value.strip()):
                 return a
-        raise RulesError(f"option {name!r} must be one of {', '.join(map(str, allowed))}; got {value!r}")
+        raise RulesError(f"option {name!r} must be one of {', '.join(map(str, allowed))}; got {shown(value)}")
     if origin in (types.UnionType, typing.Union):
         args = [a for a in get_args(tp) if a is not type(None)]
         if value is None or value in ("none", "None", "null"):
             if type(None) in get_args(tp):
                 return None
-        errors = []
         for a in args:
             try:
-                return _coerce(name, value, a)
-            except RulesError as e:
-                errors.append(str(e))
-        raise RulesError(f"option {name!r}: invalid value {value!r}")
+                return _coerce(name, value, a, limits)
+            except RulesError:
+                pass
+        raise RulesError(f"option {name!r}: invalid value {shown(value)}")
     if tp is bool:
         if isinstance(value, bool):
             return value
         if isinstance(value, str) and value.lower() in ("true", "yes", "on", "1", "false", "no", "off", "0"):
             return value.lower() in ("true", "yes", "on", "1")
-        raise RulesError(f"option {name!r} must be true or false; got {value!r}")
+        raise RulesError(f"option {name!r} must be true or false; got {shown(value)}")
     if tp is int:
-        if isinstance(value, bool):
-            raise RulesError(f"option {name!r} must be an integer; got {value!r}")
-        try:
-            return int(value)
-        except (TypeError, ValueError):
-            raise RulesError(f"option {name!r} must be an integer; got {value!r}") from None
+        if type(value) is int:
+            return value
+        if isinstance(value, str):
+            text = value.strip()
+            digits = text[1:] if text[:1] in ("+", "-") else text
+            if digits.isascii() and digits.isdigit() and len(digits) <= 18:
+                return int(text)
+        span = f" from {limits['minimum']} to {limits['maximum']}" if limits else ""
+        raise RulesError(f"option {name!r} must be a whole number{span}; got {shown(value)}")
     if tp is str:
-        return str(value)
+        if not isinstance(value, str):
+            raise RulesError(f"option {name!r} must be text; got {shown(value)}")
+        return value
     if origin is tuple:
         if isinstance(value, str):
             value = [v for v in value.split(",") if v]
-        if not isinstance(value, (list, tuple)):
-            raise RulesError(f"option {name!r} must be a list; got {value!r}")
+        if not isinstance(value, (list, tuple)) or len(value) > 64:
+            raise RulesError(f"option {name!r} must be a list; got {shown(value)}")
         inner = get_args(tp)[0]
-        return tuple(_coerce(name, v, inner) for v in value)
+        return tuple(_coerce(name, v, inner, limits) for v in value)
     return value
 
 
@@ -67,19 +95,59 @@ def option_types(cls: type) -> dict[str, Any]:
 
 def with_options(rules: Any, options: Mapping[str, Any]) -> Any:
     """A copy of ``rules`` with ``options`` applied, each checked and coerced; unknown names raise."""
+    if not isinstance(options, Mapping):
+        raise RulesError(f"options are a mapping of option names to values; got {shown(options)}")
     types_ = option_types(type(rules))
+    limits = {f.name: f.metadata for f in dataclasses.fields(rules) if "minimum" in f.metadata}
     changes: dict[str, Any] = {}
     for name, value in options.items():
+        if not isinstance(name, str):
+            raise RulesError(f"an option name is text; got {shown(name)}")
         key = name.replace("-", "_")
         if key == "preset":
             raise RulesError("'preset' is not an option; choose the preset itself")
         if key not in types_:
-            raise RulesError(f"unknown option {name!r}; known options: {', '.join(sorted(types_))}")
-        changes[key] = _coerce(key, value, types_[key])
+            raise RulesError(f"unknown option {shown(name)}; known options: {', '.join(sorted(types_))}")
+        changes[key] = _coerce(key, value, types_[key], limits.get(key))
     try:
         return dataclasses.replace(rules, **changes)
     except (TypeError, ValueError) as e:
         raise RulesError(str(e)) from None
+
+
+def _schema_of(tp: Any) -> dict[str, Any]:
+    origin = get_origin(tp)
+    if origin is Literal:
+        allowed = list(get_args(tp))
+        kind = "integer" if all(type(a) is int for a in allowed) else "string"
+        return {"type": kind, "enum": allowed}
+    if origin in (types.UnionType, typing.Union):
+        inner = _schema_of(next(a for a in get_args(tp) if a is not type(None)))
+        inner["type"] = [inner["type"], "null"]
+        return inner
+    if origin is tuple:
+        return {"type": "array", "items": _schema_of(get_args(tp)[0])}
+    return {"type": {bool: "boolean", int: "integer", str: "string"}.get(tp, "string")}
+
+
+def option_schema(rules: Any) -> dict[str, dict[str, Any]]:
+    """Every option of ``rules`` (an instance: its values are the defaults shown) as JSON-Schema-like data:
+    ``type``, ``enum`` for a choice, ``minimum``/``maximum`` for a bounded number (of each item, for a
+    list), and ``default``. For the command line's ``rules --json`` and the web lobby."""
+    out: dict[str, dict[str, Any]] = {}
+    types_ = option_types(type(rules))
+    for f in dataclasses.fields(rules):
+        if f.name == "preset":
+            continue
+        entry = _schema_of(types_[f.name])
+        target = entry["items"] if entry["type"] == "array" else entry
+        if "minimum" in f.metadata:
+            target["minimum"] = f.metadata["minimum"]
+            target["maximum"] = f.metadata["maximum"]
+        value = getattr(rules, f.name)
+        entry["default"] = list(value) if isinstance(value, tuple) else value
+        out[f.name] = entry
+    return out
 
 
 def options_of(rules: Any) -> dict[str, Any]:
@@ -113,19 +181,52 @@ class GameSpec:
 
     def rules(self, preset: str | None = None, options: Mapping[str, Any] | None = None) -> Any:
         name = preset or self.default_preset
-        if name not in self.presets:
-            raise RulesError(f"unknown preset {name!r} for {self.name}; presets: {', '.join(self.presets)}")
+        if not isinstance(name, str) or name not in self.presets:
+            raise RulesError(f"unknown preset {shown(name)} for {self.name}; presets: {', '.join(self.presets)}")
         r = self.presets[name]
         return with_options(r, options) if options else r
 
-    def new(self, rules: Any, num_players: int | None = None, seed: int | None = None,
-            chance: Chance | None = None) -> GameState:
-        n = self.default_players if num_players is None else num_players
-        if not self.min_players <= n <= self.max_players:
-            raise RulesError(f"{self.name} is for {self.min_players}-{self.max_players} players; got {n}")
+    def check(self, rules: Any, num_players: Any) -> int:
+        """``num_players`` if ``rules`` can be played by that many, else RulesError naming the counts
+        that can."""
+        n = num_players
+        if type(n) is not int or not self.min_players <= n <= self.max_players:
+            raise RulesError(f"{self.name} is for {self.min_players}-{self.max_players} players; got {shown(n)}")
         if self.check_players is not None:
             self.check_players(rules, n)
+        return n
+
+    def players_for(self, rules: Any) -> list[int]:
+        """Every number of players ``rules`` can be played by."""
+        out = []
+        for n in range(self.min_players, self.max_players + 1):
+            try:
+                self.check(rules, n)
+            except RulesError:
+                continue
+            out.append(n)
+        return out
+
+    def new(self, rules: Any, num_players: int | None = None, seed: int | None = None,
+            chance: Chance | None = None) -> GameState:
+        n = self.check(rules, self.default_players if num_players is None else num_players)
         return self.state_type.new(rules, n, chance if chance is not None else Chance(seed))
+
+    def describe(self) -> dict[str, Any]:
+        """The game as JSON-able data for a lobby or ``rules --json``: every preset with its description,
+        the player counts it allows, the most one scoring step can make, and its option values; and the
+        option schema (types, choices, bounds) with the default preset's values."""
+        base = self.presets[self.default_preset]
+        return {
+            "name": self.name, "title": self.title, "default_preset": self.default_preset,
+            "min_players": self.min_players, "max_players": self.max_players,
+            "default_players": self.default_players,
+            "presets": {p: {"description": self.descriptions.get(p, ""), "players": self.players_for(r),
+                            "muggins_rule": r.claims == "manual", "max_step_points": r.max_step_points,
+                            "options": options_of(r)}
+                        for p, r in self.presets.items()},
+            "options": option_schema(base),
+        }
 
     def preset_of(self, rules: Any) -> str:
         """The preset ``rules`` differs least from (by number of options)."""

@@ -8,6 +8,7 @@ from typing import Literal
 
 from muggins.core.claims import MugginsOptions
 from muggins.core.errors import RulesError
+from muggins.core.rules import bounded, check_bounds
 
 FirstLead = Literal["lot_heaviest", "lot_lightest", "highest_double", "highest_double_forced",
                     "must_set_double"]
@@ -31,13 +32,18 @@ LotTie = Literal["redraw", "high_end"]
 
 @dataclass(frozen=True)
 class DominoRules(MugginsOptions):
-    """Every option of a Fives-family domino game. Defaults are the ``muggins`` preset."""
+    """Every option of a Fives-family domino game. Defaults are the ``muggins`` preset.
+
+    Whole-number options are bounded (``option_schema`` publishes the bounds): ``target`` 1-1000 (the
+    sources play to 61-500), ``deal`` and ``hand_size`` 1-30 tiles, ``max_draws_per_turn`` 1-10,
+    ``boneyard_reserve`` 0-2, ``round_to`` 1, 3 or 5, ``entry_threshold`` 0-50, ``false_call_points`` 0-100.
+    """
 
     preset: str = "muggins"
     tile_set: Literal[6, 9, 12, 15] = 6
     partnerships: bool = False          # used when four play: seats 0 and 2 against 1 and 3
-    deal: tuple[int, ...] = (7, 5, 5)   # tiles each for 2, 3, 4 players (5 for more, big sets)
-    hand_size: int | None = None        # overrides ``deal``
+    deal: tuple[int, ...] = bounded((7, 5, 5), 1, 30)  # tiles each for 2, 3, 4 players (5 for more)
+    hand_size: int | None = bounded(None, 1, 30)  # overrides ``deal``
     first_lead: FirstLead = "lot_heaviest"
     lot_tie: LotTie = "redraw"
     next_lead: NextLead = "winner_else_lot"
@@ -48,28 +54,29 @@ class DominoRules(MugginsOptions):
     spinner_count: SpinnerCount = "pagat"
     score_fn: ScoreFn = "fives_count"
     draw: Draw = "until_playable"
-    max_draws_per_turn: int = 2         # with draw = max_n
+    max_draws_per_turn: int = bounded(2, 1, 10)  # with draw = max_n
     voluntary_draw: bool = False
-    boneyard_reserve: int = 0
+    boneyard_reserve: int = bounded(0, 0, 2)
     knocking: bool = False              # the partnership knocking variant (§1.8)
     out_bonus: OutBonus = "per_opponent_round5"
     blocked: Blocked = "lightest_takes_difference"
     round_mode: RoundMode = "per_hand"
-    round_to: int = 5
+    round_to: int = bounded(5, 1, 5)   # 1, 3 or 5
     blocked_tie: BlockedTie = "nobody"
     partner_pips_deducted: bool = False
     partnership_both_out: bool = False  # Fives and Threes: a hand ends when both partners are out
     hand_double_counts_once: bool = False
-    target: int = 200
+    target: int = bounded(200, 1, 1000)
     exact_target: bool = False
     no_win_on_down: bool = False        # TEES: the winning points cannot come from the lead
     win_check: WinCheck = "immediate"
-    entry_threshold: int = 0
+    entry_threshold: int = bounded(0, 0, 50)
     tie_break_hands: bool = True
     extra_turn: ExtraTurn = "none"      # Seven-Toed Pete
     mug_bonus: bool = False             # end-of-hand bonus must be claimed and can be mugged
 
     def __post_init__(self) -> None:
+        check_bounds(self)
         if self.boneyard_reserve not in (0, 1, 2):
             raise RulesError("boneyard_reserve must be 0, 1 or 2")
         if self.target <= 0:
@@ -84,6 +91,31 @@ class DominoRules(MugginsOptions):
             raise RulesError("hand_size must be at least 1")
         if self.entry_threshold < 0 or self.false_call_points < 0:
             raise RulesError("thresholds and penalties are not negative")
+
+    @property
+    def max_step_points(self) -> int:
+        """The most one scoring step can make: a play's points plus the largest end-of-hand bonus, which a
+        domino credits with the last play. The count is at most two ends of a double each on a line, a
+        double and four arms ending in doubles with one spinner, and the pips of the whole set otherwise; the
+        pip bonuses are at most the set's pips with each of up to six hands rounded up."""
+        from muggins.dominoes.scoring import score_table
+
+        top = self.tile_set
+        set_pips = top * (top + 1) * (top + 2) // 2
+        count = {"none": 4 * top, "all_doubles": set_pips}.get(self.spinner, 10 * top)
+        play = max(score_table(self.score_fn)[:count + 1])
+        ob = self.out_bonus
+        if ob in ("none", "subtract_own"):
+            bonus = 0
+        elif ob == "chip_out_1":
+            bonus = 1
+        elif ob == "heaviest_tile_prime":
+            bonus = 2 * top
+        else:
+            bonus = set_pips + 6 * self.round_to
+            if ob in ("per5", "largest_hand_per5"):
+                bonus //= self.round_to
+        return play + bonus
 
     @property
     def draw_limit(self) -> int:

@@ -20,9 +20,17 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from muggins.core.chance import Chance, shuffle
-from muggins.core.claims import Window, resolve_call, settle_claim
-from muggins.core.errors import ClaimError, GameOver, IllegalAction, NotYourTurn, RecordError, UnknownAction
-from muggins.core.protocol import _BASE_FIELDS, Action, Event, GameState
+from muggins.core.claims import Window, check_points, parse_points, resolve_call, settle_claim
+from muggins.core.errors import (
+    ClaimError,
+    GameOver,
+    IllegalAction,
+    NotYourTurn,
+    RecordError,
+    UnknownAction,
+    shown,
+)
+from muggins.core.protocol import _BASE_FIELDS, Action, Event, GameState, check_action, check_seat
 from muggins.dominoes.rules import DominoRules
 from muggins.dominoes.scoring import per_unit, prime_at_most, round_nearest, score_table
 from muggins.dominoes.tiles import Tile, full_set, parse_tile, pips
@@ -52,7 +60,8 @@ def _play(tile: Tile, target: Tile | None, part: str | None) -> Action:
 
 
 _EMPTY: frozenset[int] = frozenset()
-_TILE_SECRET = ("tile",)
+_DRAW_SECRET = ("tile", "forced")  # whether the drawer could have played is his own business
+_MAX_MOVE_TEXT = 200  # no move is longer; longer text is refused before it is read
 _SINGLE = tuple(frozenset((i,)) for i in range(16))
 def contribution(kind: int, mask: int, v0: int, v1: int, sniff_ends: bool) -> int:
     """What one layout tile adds to the count (the reference algorithm of RULES.md §1.6)."""
@@ -564,10 +573,10 @@ class DominoState(GameState):
     def apply(self, seat: int, action: Action) -> None:
         if self._over:
             raise GameOver("the game is over")
+        check_action(action)
+        check_seat(seat, self.num_players)
         kind = action[0]
         if kind == "muggins" or kind == "claim":
-            if not 0 <= seat < self.num_players:
-                raise NotYourTurn(f"there is no seat {seat}")
             if kind == "muggins":
                 self._call(seat, action[4])
             else:
@@ -586,8 +595,7 @@ class DominoState(GameState):
                 raise ClaimError("points are scored automatically in this game; do not announce them")
             if kind != "play":
                 raise ClaimError(f"only a play can carry a claim, not {kind!r}")
-            if claim < 0:
-                raise ClaimError("a claim cannot be negative")
+            check_points(claim, self.rules.max_step_points, "a claim")
         if self._window is not None:
             self._close_window()
         self.history.append((seat, action))
@@ -605,8 +613,9 @@ class DominoState(GameState):
         legal = self._regular(seat)
         if a.kind == "play":
             t = a.subject
-            if not isinstance(t, Tile):
-                return "a play names a tile"
+            if not isinstance(t, Tile) or not (a.target is None or isinstance(a.target, Tile)) \
+                    or not (a.part is None or isinstance(a.part, str)):
+                return "a play names a tile, and where it goes: a tile on the table and a part of it"
             if t not in self.hands[seat]:
                 return f"seat {seat} does not hold {t}"
             if self._knock is not None and self._knock[0] == "partner":
@@ -646,7 +655,7 @@ class DominoState(GameState):
             return "you must draw before passing"
         if a.kind == "knock":
             return "you may knock only when you cannot play, instead of drawing, in the knocking partnership game"
-        return f"unknown move {a.kind!r}"
+        return f"unknown move {shown(a.kind)}"
 
     # ---------------------------------------------------------------------------------- scoring ----
     def _award(self, side: int, points: int, seat: int | None, reason: str, check: bool = True,
@@ -701,9 +710,9 @@ class DominoState(GameState):
             raise ClaimError("no muggins window is open: a call must come before the next player acts")
         if self._side[seat] == w.scorer_side:
             raise ClaimError("you cannot call muggins on your own side")
-        if amount is not None and amount < 0:
-            raise ClaimError("a muggins call cannot name a negative amount")
         r = self.rules
+        if amount is not None:
+            check_points(amount, r.max_step_points, "a muggins call")
         res = resolve_call(w, amount, r.muggins, r.false_call_penalty, r.false_call_points)
         self.history.append((seat, Action("muggins", claim=amount)))
         self._ver += 1
@@ -729,8 +738,9 @@ class DominoState(GameState):
         w = self._window
         if w is None or seat != w.scorer or not w.may_claim:
             raise ClaimError("there is nothing for you to claim now")
-        if amount is None or amount < 0:
+        if amount is None:
             raise ClaimError("a claim names its points, like 'claim 10'")
+        check_points(amount, self.rules.max_step_points, "a claim")
         self.history.append((seat, Action("claim", claim=amount)))
         self._ver += 1
         w.may_claim = False
@@ -740,7 +750,7 @@ class DominoState(GameState):
             w.missed -= amount
             self._award(w.scorer_side, amount, seat, w.reason)
         else:
-            self._over_claim(seat, amount)
+            self._over_claim(seat, amount, w.missed, "play" if w.reason == "play" else "play and its domino bonus")
 
     # ------------------------------------------------------------------------------------ moves ----
     def _next_seat(self, seat: int) -> int:
@@ -784,7 +794,7 @@ class DominoState(GameState):
             self.log.append(Event("claim", seat, {"points": claim}))
         going_out = not hand
         if over:
-            self._over_claim(seat, claim or 0)
+            self._over_claim(seat, claim or 0, pts, "play")
             if self._over:
                 return
         if going_out and (not r.partnership_both_out or not self._teams
@@ -819,7 +829,7 @@ class DominoState(GameState):
         self.hands[seat].append(tile)
         self._draws += 1
         self.log.append(Event("draw", seat, {"tile": tile.text, "ends": [x[2] for x in self._posflat],
-                                             "forced": forced, "lead": lead}, _TILE_SECRET))
+                                             "forced": forced, "lead": lead}, _DRAW_SECRET))
 
     def _do_pass(self, seat: int) -> None:
         r = self.rules
@@ -1069,7 +1079,9 @@ class DominoState(GameState):
                 slots[s] = [0] * int(e.data["count"])
             elif k in ("draw", "pass", "knock"):
                 d = e.data
-                if d.get("forced", True) and not d.get("partner"):
+                # what every seat knows: a pass or a first knock, and a draw where drawing is allowed only
+                # to a player who cannot play (never whether a voluntary draw was forced)
+                if not d.get("partner") and (k != "draw" or d.get("lead") or not r.voluntary_draw):
                     if d.get("lead"):
                         m = no_lead
                     else:
@@ -1129,15 +1141,19 @@ class DominoState(GameState):
         return f"{text} {action.part}" if action.part else text
 
     def parse_action(self, text: str, seat: int | None = None) -> Action:
+        if not isinstance(text, str) or len(text) > _MAX_MOVE_TEXT:
+            raise UnknownAction(f"a move is text of at most {_MAX_MOVE_TEXT} characters; got {shown(text)}")
         words = text.strip().lower().replace(",", " ").split()
         if not words:
             raise UnknownAction("empty move")
         if words[0] in ("draw", "pass", "knock", "muggins", "claim"):
             claim = None
-            if len(words) == 2 and words[1].isdigit():
-                claim = int(words[1])
+            if len(words) == 2 and words[0] in ("muggins", "claim"):
+                claim = parse_points(words[0], words[1], self.rules.max_step_points)
             elif len(words) != 1:
-                raise UnknownAction(f"cannot read {text!r}")
+                raise UnknownAction(f"cannot read {text!r}; '{words[0]}' takes nothing after it"
+                                    if words[0] not in ("muggins", "claim") else
+                                    f"cannot read {text!r}; write '{words[0]}' or '{words[0]} 10'")
             return Action(words[0], claim=claim)
         if words[0] in ("lead", "play"):
             words = words[1:]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from muggins.core.errors import UnknownAction
+from muggins.core.errors import UnknownAction, shown
 
 
 class Tile:
@@ -90,17 +90,18 @@ _BY_TEXT: dict[str, Tile] = {}
 
 def parse_tile(text: str, top: int = 30) -> Tile:
     if not isinstance(text, str):
-        raise UnknownAction(f"{text!r} is not a tile; write it like 5-3")
+        raise UnknownAction(f"{shown(text)} is not a tile; write it like 5-3")
     t = _BY_TEXT.get(text)
     if t is not None and t.hi <= top:
         return t
     s = text.strip().replace("|", "-").replace(":", "-")
     parts = s.split("-")
-    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
-        raise UnknownAction(f"{text!r} is not a tile; write it like 5-3")
+    if len(parts) != 2 or not all(p.strip().isascii() and p.strip().isdigit() and len(p.strip()) <= 2
+                                  for p in parts):
+        raise UnknownAction(f"{shown(text)} is not a tile; write it like 5-3")
     a, b = int(parts[0]), int(parts[1])
     if a > top or b > top:
-        raise UnknownAction(f"{text!r} is not in a double-{top} set")
+        raise UnknownAction(f"{shown(text)} is not in a double-{top} set")
     t = Tile.of(a, b)
     if text == t.text or text == t.touch[a]:
         _BY_TEXT[text] = t

@@ -33,9 +33,17 @@ from muggins.cards.cribbage.rules import SKUNK_NAMES, CribbageRules, check_playe
 from muggins.cards.cribbage.show import explain_show, score_show
 from muggins.cards.deck import Card, full_deck, parse_card
 from muggins.core.chance import Chance
-from muggins.core.claims import Window, resolve_call, settle_claim
-from muggins.core.errors import ClaimError, GameOver, IllegalAction, NotYourTurn, RecordError, UnknownAction
-from muggins.core.protocol import Action, Event, GameState
+from muggins.core.claims import Window, check_points, parse_points, resolve_call, settle_claim
+from muggins.core.errors import (
+    ClaimError,
+    GameOver,
+    IllegalAction,
+    NotYourTurn,
+    RecordError,
+    UnknownAction,
+    shown,
+)
+from muggins.core.protocol import Action, Event, GameState, check_action, check_seat
 
 __all__ = ["COUNT_CRIB", "COUNT_HAND", "GO", "CribbageState", "ShowExplanation", "discard_action",
            "play_action", "stacked"]
@@ -54,6 +62,8 @@ Show = tuple[int, str, tuple[Card, ...], int | None, int, Card]
 _SEATS: tuple[frozenset[int], ...] = tuple(frozenset(i for i in range(4) if m >> i & 1) for m in range(16))
 _DISCARDS: dict[tuple[Card, ...], Action] = {}
 _INDEX = attrgetter("index")  # the sort key of cards: the order of full_deck()
+_MAX_MOVE_TEXT = 200  # no move is longer; longer text is refused before it is read
+_WHAT = {"play": "card", "go": "go", "hand": "hand", "crib": "crib", "his heels": "jack turned up"}
 
 
 def play_action(card: Card) -> Action:
@@ -404,8 +414,8 @@ class CribbageState(GameState):
     def apply(self, seat: int, action: Action) -> None:
         if self._over:
             raise GameOver("the game is over")
-        if not 0 <= seat < self.num_players:
-            raise NotYourTurn(f"there is no seat {seat}")
+        check_action(action)
+        check_seat(seat, self.num_players)
         kind, subject, target, part, claim = action
         if kind == "muggins":
             self._call(seat, claim)
@@ -446,10 +456,10 @@ class CribbageState(GameState):
                 self.history.append((seat, action))
                 self._do_go(seat, hand, claim)
                 return
-            raise IllegalAction(f"in the play you lay a card or say go, not {kind!r}")
+            raise IllegalAction(f"in the play you lay a card or say go, not {shown(kind)}")
         if phase == "discard":
             if kind != "discard":
-                raise IllegalAction(f"every player first lays away to the crib ('discard ...'), not {kind!r}")
+                raise IllegalAction(f"every player first lays away to the crib ('discard ...'), not {shown(kind)}")
             if not self._to_discard >> seat & 1:
                 raise NotYourTurn(f"seat {seat} has already laid away to the crib")
             cards = self._discard_cards(seat, action)
@@ -462,7 +472,7 @@ class CribbageState(GameState):
             return
         if phase == "show":
             if kind != "count":
-                raise IllegalAction(f"it is the show: the next move is a count, not {kind!r}")
+                raise IllegalAction(f"it is the show: the next move is a count, not {shown(kind)}")
             owner, what = self._show_order[self._show_i]
             if seat != owner:
                 raise NotYourTurn(f"seat {owner} counts {'the crib' if what == 'crib' else 'his hand'} next")
@@ -483,8 +493,7 @@ class CribbageState(GameState):
         if not self._manual:
             raise ClaimError("points are scored automatically in this game; do not announce them "
                              "(the option claims=manual turns the muggins rule on)")
-        if not isinstance(claim, int) or isinstance(claim, bool) or claim < 0:
-            raise ClaimError(f"a claim is a number of points, not {claim!r}")
+        check_points(claim, self.rules.max_step_points, "a claim")
 
     def _discard_cards(self, seat: int, action: Action) -> tuple[Card, ...]:
         k = self.rules.discard_each
@@ -526,7 +535,7 @@ class CribbageState(GameState):
         if claim is not None:
             self.log.append(Event("claim", seat, {"points": claim}))
         if over:
-            self._over_claim(seat, claim or 0)
+            self._over_claim(seat, claim or 0, points, _WHAT.get(reason, reason))
             if self._over:
                 return
         if awarded:
@@ -579,9 +588,9 @@ class CribbageState(GameState):
                              "(in the show, before the next count)")
         if self._side[seat] == w.scorer_side:
             raise ClaimError("you cannot call muggins on your own side")
-        if amount is not None and (not isinstance(amount, int) or isinstance(amount, bool) or amount < 0):
-            raise ClaimError(f"a muggins call names a number of points, not {amount!r}")
         r = self.rules
+        if amount is not None:
+            check_points(amount, r.max_step_points, "a muggins call")
         res = resolve_call(w, amount, r.muggins, r.false_call_penalty, r.false_call_points)
         self.history.append((seat, Action("muggins", claim=amount)))
         self._window = None
@@ -607,8 +616,9 @@ class CribbageState(GameState):
         w = self._window
         if w is None or seat != w.scorer or not w.may_claim:
             raise ClaimError("there is nothing for you to claim now")
-        if amount is None or not isinstance(amount, int) or isinstance(amount, bool) or amount < 0:
+        if amount is None:
             raise ClaimError("a claim names its points, like 'claim 2'")
+        check_points(amount, self.rules.max_step_points, "a claim")
         self.history.append((seat, Action("claim", claim=amount)))
         w.may_claim = False
         w.claimed = amount
@@ -617,7 +627,7 @@ class CribbageState(GameState):
             w.missed -= amount
             self._award(w.scorer_side, amount, seat, w.reason)
         else:
-            self._over_claim(seat, amount)
+            self._over_claim(seat, amount, w.missed, _WHAT.get(w.reason, w.reason))
 
 
     # ------------------------------------------------------------------------------------ moves ----
@@ -922,14 +932,16 @@ class CribbageState(GameState):
         return str(k)
 
     def parse_action(self, text: str, seat: int | None = None) -> Action:
+        if not isinstance(text, str) or len(text) > _MAX_MOVE_TEXT:
+            raise UnknownAction(f"a move is text of at most {_MAX_MOVE_TEXT} characters; got {shown(text)}")
         words = text.strip().replace(",", " ").split()
         if not words:
             raise UnknownAction("empty move")
         head = words[0].lower()
         if head in ("muggins", "claim"):
             claim = None
-            if len(words) == 2 and words[1].isdigit():
-                claim = int(words[1])
+            if len(words) == 2:
+                claim = parse_points(head, words[1], self.rules.max_step_points)
             elif len(words) != 1:
                 raise UnknownAction(f"cannot read {text!r}; write '{head}' or '{head} 2'")
             return Action(head, claim=claim)

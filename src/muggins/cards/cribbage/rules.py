@@ -1,8 +1,9 @@
 """Cribbage rules as data: every option of RULES.md §5 and §6 rows 34-37, and the named presets.
 
 Muggins is an optional rule of tournament cribbage that must be announced before play (ACC Rule 10), so
-the presets score automatically (``claims="auto"``); ``claims="manual"`` turns the muggins rule on: each
-card, go and show is announced by its player and an opponent may take what he misses.
+the presets but one score automatically (``claims="auto"``); ``claims="manual"`` turns the muggins rule on:
+each card, go and show is announced by its player and an opponent may take what he misses. The
+``cribbage-muggins`` preset is the two-player game with ACC Rule 10 in force.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Literal
 
 from muggins.core.claims import MugginsOptions
 from muggins.core.errors import RulesError
+from muggins.core.rules import bounded, check_bounds
 
 FirstDealerBy = Literal["low", "high"]
 SkunkValues = Literal["acc", "casual", "casual-4", "none"]
@@ -31,20 +33,25 @@ SKUNK_NAMES = ("win", "skunk", "double skunk")
 
 @dataclass(frozen=True)
 class CribbageRules(MugginsOptions):
-    """Every option of a cribbage game. Defaults are the ``cribbage`` preset (two players, 121 up)."""
+    """Every option of a cribbage game. Defaults are the ``cribbage`` preset (two players, 121 up).
+
+    Whole-number options are bounded (``option_schema`` publishes the bounds): ``target`` 1-1000 (the
+    game is 121 or 61), ``skunk_margin`` and ``double_skunk_margin`` 1-1000, ``false_call_points`` 0-100.
+    """
 
     preset: str = "cribbage"
     claims: Literal["auto", "manual"] = "auto"
     players: Literal[2, 3, 4] = 2       # 4: partnerships, seats 0 and 2 against 1 and 3
     five_card: bool = False              # the original five-card game (two players)
-    target: int = 121
+    target: int = bounded(121, 1, 1000)
     first_dealer_by: FirstDealerBy = "low"
     skunk_values: SkunkValues = "acc"
-    skunk_margin: int = 31               # a win by this much (loser at most target - 31) is a skunk
-    double_skunk_margin: int = 61        # ... and by this much a double skunk
+    skunk_margin: int = bounded(31, 1, 1000)  # a win by this much (loser at most target - 31) is a skunk
+    double_skunk_margin: int = bounded(61, 1, 1000)  # ... and by this much a double skunk
     mug_his_heels: bool = False          # his heels must be claimed by the dealer and can be mugged
 
     def __post_init__(self) -> None:
+        check_bounds(self)
         if self.players not in (2, 3, 4):
             raise RulesError(f"cribbage is for 2, 3 or 4 players; got players={self.players!r}")
         if self.five_card and self.players != 2:
@@ -55,6 +62,12 @@ class CribbageRules(MugginsOptions):
             raise RulesError("skunk margins must be positive, the double skunk's at least the skunk's")
         if self.false_call_points < 0:
             raise RulesError("false_call_points cannot be negative")
+
+    @property
+    def max_step_points(self) -> int:
+        """The most one scoring step can make: 29, the best hand or crib (a card in the play makes at most
+        15: a double pair royal, 15 or 31, and the go; his heels 2)."""
+        return 29
 
     # --- the deal ---------------------------------------------------------------------------------
     @property
@@ -101,6 +114,8 @@ PRESETS: dict[str, CribbageRules] = {
     "three-hand": _p("three-hand", players=3),
     "four-hand": _p("four-hand", players=4, first_dealer_by="high"),
     "five-card": _p("five-card", five_card=True, target=61),
+    "cribbage-muggins": _p("cribbage-muggins", claims="manual", muggins="steal", claim_timing="strict",
+                           over_claim="void", false_call_penalty="award"),
 }
 
 DESCRIPTIONS: dict[str, str] = {
@@ -111,6 +126,11 @@ DESCRIPTIONS: dict[str, str] = {
                  "discard each; the higher cut deals first; 121 up.",
     "five-card": "The original five-card game for two: three cards kept, the pone pegs 3 at the start, "
                  "one series of play that stops at the first go or 31; 61 up.",
+    "cribbage-muggins": "Six-card cribbage for two, 121 up, with the muggins rule (ACC Rule 10): each player "
+                        "announces his own points for every card, go, hand and crib; an opponent who calls "
+                        "muggins before the next move takes what was left out; an over-claim scores nothing; "
+                        "a false call gives the named points (or 10) to the accused; his heels are pegged "
+                        "for the dealer.",
 }
 
 

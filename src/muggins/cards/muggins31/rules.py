@@ -9,6 +9,7 @@ from typing import Literal
 
 from muggins.core.claims import MugginsOptions
 from muggins.core.errors import RulesError
+from muggins.core.rules import bounded, check_bounds
 
 GoDraw = Literal["one", "none", "only_if_below_5"]
 WindowRule = Literal["until_next_action", "until_next_play"]
@@ -21,14 +22,18 @@ class CardMugginsRules(MugginsOptions):
     """Every option of card Muggins. Defaults are S0 read with the §4.3 defaults (the ``muggins`` preset).
 
     The target defaults to the short game (61); the full game is ``target=100``.
+
+    Whole-number options are bounded (``option_schema`` publishes the bounds): ``cap`` 10-99 (not a
+    multiple of 5), ``cap_bonus`` and ``last_points`` 0-10, ``hand_size`` 1-26, ``target`` 1-1000,
+    ``false_call_points`` 0-100.
     """
 
     preset: str = "muggins"
-    cap: int = 31                       # the running total may never pass it (Strict 21: 21)
-    cap_bonus: int = 2                  # making the cap exactly scores this and closes the pile (A4, A17)
+    cap: int = bounded(31, 10, 99)      # the running total may never pass it (Strict 21: 21)
+    cap_bonus: int = bounded(2, 0, 10)  # making the cap exactly scores this and closes the pile (A4, A17)
     thirty_one_plus_last: bool = False  # A5 option: the cap also earns "last" (2 + 1)
-    last_points: int = 1                # the last card of a pile below the cap (A6)
-    hand_size: int = 5                  # cards dealt, and what a refill draws back up to
+    last_points: int = bounded(1, 0, 10)  # the last card of a pile below the cap (A6)
+    hand_size: int = bounded(5, 1, 26)  # cards dealt, and what a refill draws back up to
     draw_after_play: bool = True        # the refill: draw one card when the hand is below hand_size
     go_draw: GoDraw = "one"             # A1: "only_if_below_5" draws when the hand is below hand_size
     go_is_final_for_pile: bool = False  # A2 option: a player who said go sits out the rest of the pile
@@ -37,11 +42,12 @@ class CardMugginsRules(MugginsOptions):
     lead_after_last_passer: bool = False  # A7 option: the next pile is led from the last passer's left
     mug_last: bool = False              # A14 option: "last" must be claimed and can be mugged
     window: WindowRule = "until_next_action"  # A13: a go closes the window, or only the next play does
-    target: int = 61                    # first to reach it wins (61 short game, 100 full game)
+    target: int = bounded(61, 1, 1000)  # first to reach it wins (61 short game, 100 full game)
     win_check: WinCheck = "immediate"   # A16: at once, even mid-round; or only when a round ends
     first_dealer: FirstDealer = "high_card"  # S0: high card deals; ties are redrawn (A19)
 
     def __post_init__(self) -> None:
+        check_bounds(self)
         if not 10 <= self.cap <= 99:
             raise RulesError(f"cap must be between 10 and 99 (so that any card can lead); got {self.cap}")
         if self.cap % 5 == 0:
@@ -53,6 +59,14 @@ class CardMugginsRules(MugginsOptions):
             raise RulesError(f"target must be positive; got {self.target}")
         if self.cap_bonus < 0 or self.last_points < 0 or self.false_call_points < 0:
             raise RulesError("cap_bonus, last_points and false_call_points cannot be negative")
+
+
+    @property
+    def max_step_points(self) -> int:
+        """The most one scoring step can make: the largest multiple of five below the cap, or the cap bonus,
+        with "last" twice over (a pile closed by the cap may add it, and a window left open by a go may add
+        the pile's last point to the play's)."""
+        return max(5 * (self.cap // 5), self.cap_bonus) + 2 * self.last_points
 
 
 def _p(name: str, **kw: object) -> CardMugginsRules:

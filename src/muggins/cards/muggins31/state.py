@@ -19,7 +19,7 @@ from typing import Any
 from muggins.cards.deck import Card, full_deck, parse_card
 from muggins.cards.muggins31.rules import CardMugginsRules
 from muggins.core.chance import Chance
-from muggins.core.claims import Window, resolve_call, settle_claim
+from muggins.core.claims import Window, check_points, parse_points, resolve_call, settle_claim
 from muggins.core.errors import (
     ClaimError,
     GameOver,
@@ -28,8 +28,9 @@ from muggins.core.errors import (
     RecordError,
     RulesError,
     UnknownAction,
+    shown,
 )
-from muggins.core.protocol import Action, Event, GameState
+from muggins.core.protocol import Action, Event, GameState, check_action, check_seat
 
 DECK: tuple[Card, ...] = tuple(full_deck())
 PLAY: tuple[Action, ...] = tuple(Action("play", c) for c in DECK)  # indexed by Card.index
@@ -37,6 +38,7 @@ GO = Action("go")
 MUGGINS = Action("muggins")
 CLAIM = Action("claim")
 _BY_TEXT: dict[str, Card] = {c.text: c for c in DECK}
+_MAX_MOVE_TEXT = 200  # no move is longer; longer text is refused before it is read
 
 
 def _card(text: Any) -> Card:
@@ -271,8 +273,8 @@ class CardMugginsState(GameState):
     def apply(self, seat: int, action: Action) -> None:
         if self._over:
             raise GameOver("the game is over")
-        if not isinstance(seat, int) or not 0 <= seat < self.num_players:
-            raise NotYourTurn(f"there is no seat {seat!r}")
+        check_action(action)
+        check_seat(seat, self.num_players)
         kind = action.kind
         if kind == "muggins":
             self._call(seat, action.claim)
@@ -300,14 +302,13 @@ class CardMugginsState(GameState):
         elif kind == "draw":
             raise IllegalAction("there is no draw move: cards are drawn automatically after a play or a go")
         else:
-            raise IllegalAction(f"unknown move {kind!r} (moves are play <card>, go, muggins, claim <n>)")
+            raise IllegalAction(f"unknown move {shown(kind)} (moves are play <card>, go, muggins, claim <n>)")
         if claim is not None:
             if not self._manual:
                 raise ClaimError("points are scored automatically in this game; do not announce them")
             if kind != "play":
                 raise ClaimError(f"only a play can carry a claim, not {kind!r}")
-            if not isinstance(claim, int) or claim < 0:
-                raise ClaimError("a claim is a non-negative number of points")
+            check_points(claim, self.rules.max_step_points, "a claim")
         if self._window is not None and (kind == "play" or self.rules.window == "until_next_action"):
             self._close_window()
         self.history.append((seat, action))
@@ -351,9 +352,9 @@ class CardMugginsState(GameState):
             raise ClaimError("no muggins window is open: a call must come before the next player acts")
         if seat == w.scorer:
             raise ClaimError("you cannot call muggins on yourself")
-        if amount is not None and (not isinstance(amount, int) or amount < 0):
-            raise ClaimError("a muggins call names a non-negative amount, or nothing")
         r = self.rules
+        if amount is not None:
+            check_points(amount, r.max_step_points, "a muggins call")
         res = resolve_call(w, amount, r.muggins, r.false_call_penalty, r.false_call_points)
         self.history.append((seat, Action("muggins", claim=amount)))
         self._ver += 1
@@ -378,20 +379,21 @@ class CardMugginsState(GameState):
         w = self._window
         if not self._manual or w is None or seat != w.scorer or not w.may_claim:
             raise ClaimError("there is nothing for you to claim now")
-        if amount is None or not isinstance(amount, int) or amount < 0:
+        if amount is None:
             raise ClaimError("a claim names its points, like 'claim 1'")
+        check_points(amount, self.rules.max_step_points, "a claim")
         self.history.append((seat, Action("claim", claim=amount)))
         self._ver += 1
         w.may_claim = False
         w.claimed = amount
         self.log.append(Event("claim", seat, {"points": amount, "late": True}))
-        if amount <= min(w.missed, self._late_max):
+        may = min(w.missed, self._late_max)
+        self._late_max = 0
+        if amount <= may:
             w.missed -= amount
-            self._late_max = 0
             self._award(seat, amount, seat, w.reason)
         else:
-            self._late_max = 0
-            self._over_claim(seat, amount)
+            self._over_claim(seat, amount, may, "last card" if w.reason == "last" else w.reason)
 
     def _open_window(self, scorer: int, missed: int, claimed: int | None, reason: str,
                      may_claim: bool) -> None:
@@ -438,7 +440,7 @@ class CardMugginsState(GameState):
             if claim is not None:
                 self.log.append(Event("claim", seat, {"points": claim}))
             if over:
-                self._over_claim(seat, claim or 0)
+                self._over_claim(seat, claim or 0, claimable, "play")
         else:
             awarded, missed = claimable, 0
         if awarded:
@@ -609,6 +611,8 @@ class CardMugginsState(GameState):
         return str(action.kind)
 
     def parse_action(self, text: str, seat: int | None = None) -> Action:
+        if not isinstance(text, str) or len(text) > _MAX_MOVE_TEXT:
+            raise UnknownAction(f"a move is text of at most {_MAX_MOVE_TEXT} characters; got {shown(text)}")
         words = text.strip().lower().replace(",", " ").split()
         if not words:
             raise UnknownAction("empty move; moves are play <card>, go, muggins [n], claim <n>")
@@ -619,8 +623,8 @@ class CardMugginsState(GameState):
             return GO
         if head in ("muggins", "claim"):
             claim = None
-            if len(words) == 2 and words[1].isdigit():
-                claim = int(words[1])
+            if len(words) == 2:
+                claim = parse_points(head, words[1], self.rules.max_step_points)
             elif len(words) != 1:
                 raise UnknownAction(f"cannot read {text!r}; write '{head}' or '{head} 10'")
             return Action(head, claim=claim)
