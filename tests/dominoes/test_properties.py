@@ -181,7 +181,8 @@ def check_clone_and_undo(st: DominoState, rng: random.Random) -> None:
 def inference_violations(st: DominoState, sample: DominoState, seat: int) -> list[str]:
     """Necessary conditions a sampled hand must meet for every other seat ``s``, from the public log of the
     current hand: when ``s`` drew, passed or knocked because he could not play, no tile he then held
-    matched the open ends, so at most the tiles he drew since then may match them now. A leader who drew
+    matched the open ends, so at most the tiles he drew since then may match them now (where drawing is
+    voluntary, nobody but the drawer knows whether he could have played). A leader who drew
     or passed because he held no permitted lead keeps at most his later draws of that kind. A partner's
     knock only shows that he could not score, so it proves nothing about the ends."""
     r = st.rules
@@ -197,8 +198,8 @@ def inference_violations(st: DominoState, sample: DominoState, seat: int) -> lis
             prev = [x for x in log[:i] if x.kind in regular]
             if prev and prev[-1].kind == "knock" and prev[-1].seat != s:
                 continue                             # the partner's knock: no scoring play, nothing more
-        if e.data.get("forced", True) is False:
-            continue
+        if e.kind == "draw" and r.voluntary_draw and not e.data.get("lead"):
+            continue                                 # a voluntary draw proves nothing the others can see
         later_draws = sum(1 for x in log[i:] if x.kind == "draw" and x.seat == s)
         hand = sample.hands[s]
 

@@ -187,21 +187,28 @@ class GameSpec:
         return with_options(r, options) if options else r
 
     def check(self, rules: Any, num_players: Any) -> int:
-        """``num_players`` if ``rules`` can be played by that many, else RulesError naming the counts
+        """``num_players`` if ``rules`` can be played by that many, else RulesError naming the numbers
         that can."""
-        n = num_players
+        try:
+            return self._check(rules, num_players)
+        except RulesError as e:
+            allowed = self.players_for(rules)
+            raise RulesError(f"{e} (the {rules.preset} rules as set allow "
+                             f"{', '.join(map(str, allowed)) or 'no number of'} players)") from None
+
+    def _check(self, rules: Any, n: Any) -> int:
         if type(n) is not int or not self.min_players <= n <= self.max_players:
             raise RulesError(f"{self.name} is for {self.min_players}-{self.max_players} players; got {shown(n)}")
         if self.check_players is not None:
             self.check_players(rules, n)
-        return n
+        return int(n)
 
     def players_for(self, rules: Any) -> list[int]:
         """Every number of players ``rules`` can be played by."""
         out = []
         for n in range(self.min_players, self.max_players + 1):
             try:
-                self.check(rules, n)
+                self._check(rules, n)
             except RulesError:
                 continue
             out.append(n)
