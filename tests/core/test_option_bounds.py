@@ -22,7 +22,8 @@ def bounded_options(game: str) -> list[tuple[str, int, int, bool]]:
     out = []
     for f in dataclasses.fields(rules):
         if "minimum" in f.metadata:
-            out.append((f.name, f.metadata["minimum"], f.metadata["maximum"], isinstance(getattr(rules, f.name), tuple)))
+            is_list = isinstance(getattr(rules, f.name), tuple)
+            out.append((f.name, f.metadata["minimum"], f.metadata["maximum"], is_list))
     return out
 
 
