@@ -183,3 +183,17 @@ def test_seven_rocks_names_four_players() -> None:
     assert spec.players_for(spec.rules("muggins", {"tile_set": 9})) == [2, 3, 4, 5, 6]
     with pytest.raises(RulesError, match="allow 2 players"):
         spec.new(spec.rules("all-fives", {"hand_size": 10}), 4, seed=1)
+
+
+def test_the_record_schema_holds_the_domino_option_bounds() -> None:
+    """The record schema checks a domino record's options against the same bounds as the engine."""
+    from importlib import resources
+
+    schema = json.loads((resources.files("muggins") / "schemas" / "record.schema.json").read_text(encoding="utf-8"))
+    known = schema["$defs"]["dominoes"]["properties"]["options"]["properties"]
+    engine = option_schema(get_game("dominoes").rules())
+    bounded = {name for name, *_ in bounded_options("dominoes")}
+    assert set(known) == bounded
+    for name in bounded:
+        want = {k: v for k, v in engine[name].items() if k != "default"}
+        assert known[name] == want, name
