@@ -88,46 +88,60 @@ function fillGame() {
   $("preset").value = g.default_preset;
   fillPreset();
 }
-// What the catalogue tells of a preset: its description, its main options (when the server lists them)
-// and whether it has the muggins rule.
+// What the catalogue tells of a preset: its description, its main options and their bounds, whether it
+// has the muggins rule, and the player counts it allows (each as far as the server publishes it).
 function presetInfo(g, preset) {
-  const out = { description: (g.descriptions || {})[preset] || "", options: null, bounds: null, muggins: null,
-    players: null };
-  const detail = (g.preset_details || g.preset_info || {})[preset] || (Array.isArray(g.presets_detail)
-    ? g.presets_detail.find((p) => p.name === preset) : null);
-  const opts = (detail && (detail.main_options || detail.options)) || (g.preset_options || g.options || {})[preset];
-  if (opts && typeof opts === "object") out.options = opts;
-  const bounds = (detail && detail.bounds) || g.option_bounds || g.bounds;
-  if (bounds && typeof bounds === "object") out.bounds = bounds;
-  for (const src of [detail, opts]) {
-    if (src && typeof src.muggins_rule === "boolean") out.muggins = src.muggins_rule;
-    else if (src && typeof src.has_muggins === "boolean") out.muggins = src.has_muggins;
+  const out = { description: (g.descriptions || {})[preset] || "", options: null, schema: null, muggins: null,
+    players: null, all: null };
+  const details = g.preset_details && typeof g.preset_details === "object" ? g.preset_details : {};
+  const d = details[preset];
+  if (d && typeof d === "object") {
+    if (d.description) out.description = d.description;
+    const opts = d.main_options || d.options;
+    if (opts && typeof opts === "object") out.options = opts;
+    if (d.options && typeof d.options === "object") out.all = d.options;
+    if (typeof d.muggins_rule === "boolean") out.muggins = d.muggins_rule;
+    if (Array.isArray(d.players)) out.players = d.players;
   }
-  if (out.muggins === null && g.muggins_rule && typeof g.muggins_rule === "object" && preset in g.muggins_rule) out.muggins = !!g.muggins_rule[preset];
-  if (out.muggins === null && opts && typeof opts.claims === "string") out.muggins = opts.claims === "manual";
-  if (detail && Array.isArray(detail.players)) out.players = detail.players;
+  const schema = g.options;
+  if (schema && typeof schema === "object" && Object.values(schema).every((x) => x && typeof x === "object" && "type" in x)) out.schema = schema;
+  if (out.muggins === null && out.all && typeof out.all.claims === "string") out.muggins = out.all.claims === "manual";
   return out;
 }
-function optionValueText(v) {
+const OPTION_WORDS = { claims: { manual: "announced by the player", auto: "counted for you" }, muggins: { steal: "the caller takes the missed points",
+  forfeit: "the missed points are lost", steal_and_deduct: "the caller takes them and the scorer loses them" },
+  false_call_penalty: { none: "none", deduct: "the caller loses points", award: "the accused gains points" },
+  over_claim: { void: "the claim is void", opponent_scores: "the opponent scores the claim" },
+  claim_timing: { strict: "with the move", lenient: "with the move or just after" } };
+function optionValueText(k, v) {
+  if (OPTION_WORDS[k] && OPTION_WORDS[k][v] !== undefined) return OPTION_WORDS[k][v];
   if (Array.isArray(v)) return v.join("/");
-  if (v && typeof v === "object") return v.value !== undefined ? optionValueText(v.value) : JSON.stringify(v);
+  if (v === true) return "yes";
+  if (v === false) return "no";
   return words(v);
 }
 function fillPreset() {
   const g = currentGame(), preset = $("preset").value, info = presetInfo(g, preset);
   const parts = [el("p", { id: "preset-desc" }, info.description || `${g.title || g.name}: ${preset}`)];
   if (info.options) {
-    const items = Object.entries(info.options).filter(([k]) => !["preset", "muggins_rule", "has_muggins"].includes(k))
-      .slice(0, 12).map(([k, v]) => {
-        const b = info.bounds && info.bounds[k];
-        const range = b && typeof b === "object" && (b.min !== undefined || b.max !== undefined)
-          ? ` (${b.min ?? "…"}–${b.max ?? "…"})` : "";
-        return el("li", {}, `${words(k)}: ${optionValueText(v)}${range}`);
+    const items = Object.entries(info.options).filter(([k]) => k !== "preset" &&
+        !(info.muggins === false && ["claim_timing", "muggins", "over_claim", "false_call_penalty"].includes(k)))
+      .slice(0, 10).map(([k, v]) => {
+        const b = info.schema && info.schema[k];
+        const range = b && b.minimum !== undefined && b.maximum !== undefined ? ` (${b.minimum}–${b.maximum})` : "";
+        return el("li", {}, `${words(k)}: ${optionValueText(k, v)}${range}`);
       });
     if (items.length) parts.push(el("ul", { id: "preset-options" }, ...items));
   }
   if (info.muggins === false) parts.push(el("p", { class: "note" }, "No muggins rule in this preset: points are counted for you and there is nothing to call."));
+  else if (info.muggins === true) parts.push(el("p", { class: "note" }, "Muggins rule: you announce your own points; an opponent may call Muggins! on points you miss."));
   $("preset-info").replaceChildren(...parts);
+  // the target field: the preset's target as the hint, the bounds the server publishes
+  const tgt = info.all && info.all.target !== undefined ? info.all.target : info.options && info.options.target;
+  $("target").value = "";
+  $("target").placeholder = tgt !== undefined ? `${tgt} (preset)` : "preset's";
+  const tb = info.schema && info.schema.target;
+  if (tb && tb.minimum !== undefined) { $("target").min = tb.minimum; $("target").max = tb.maximum; }
   const n = [];
   const allowed = info.players || [];
   for (let i = g.min_players; i <= g.max_players; i++) {
@@ -166,7 +180,10 @@ async function createTable(ev) {
     const options = parseOptions($("options").value);
     const target = $("target").value.trim();
     if (target !== "") {
-      if (!/^\d+$/.test(target) || Number(target) < 1) throw new Error("the target must be a whole number of points");
+      const lo = Number($("target").min || 1), hi = Number($("target").max || 1e9);
+      if (!/^\d+$/.test(target) || Number(target) < lo || Number(target) > hi) {
+        throw new Error(`the target must be a whole number of points` + ($("target").max ? ` from ${lo} to ${hi}` : ""));
+      }
       options.target = Number(target);
     }
     const t = await api("/api/tables", { game: $("game").value, preset: $("preset").value, seats,
@@ -685,7 +702,7 @@ function renderCards(v) {
   } else {
     parts.push(pegBoard(v));
     const phase = { discard: "discarding to the crib", play: "the play", show: "the show", over: "game over" }[v.phase] || words(v.phase);
-    parts.push(el("div", { class: "boardinfo" }, `Hand ${v.hand}, ${seatName(v.dealer)} ${isMe(v.dealer) ? "deal" : "deals"} — ${phase} — count `,
+    parts.push(el("div", { class: "boardinfo" }, `Hand ${v.hand}, ${lowerName(v.dealer)} ${isMe(v.dealer) ? "deal" : "deals"} — ${phase} — count `,
       el("strong", { id: "count" }, String(v.count)),
       v.starter ? " — starter " : "", v.starter ? cardEl(v.starter, "small") : "", ` — crib ${plural(v.crib_size, "card")}`));
     parts.push(el("div", { class: "hand", id: "pile" }, el("span", { class: "lbl" }, "Play:"),
@@ -750,7 +767,7 @@ function claimValue() {
   return Number(v);
 }
 function renderControls(v) {
-  const legal = v.legal || [];
+  const legal = last.table.status === "abandoned" ? [] : v.legal || [];
   const manual = v.claims === "manual" && me !== null && !v.over;
   $("claim-box").hidden = !manual;
   const buttons = [];
@@ -790,7 +807,6 @@ const SCORE_WHY = { play: "", go: " for the go", "last card": " for the last car
   "his heels": " for his heels", hand: " for the hand", crib: " for the crib", domino: " for dominoing",
   blocked: " for the blocked hand", "own pips": " for the pips left in hand", "three for last": " for last (three for last)",
   "over-claim penalty": " (penalty for an over-announcement)" };
-const OUTCOME = { steal: "took", forfeit: "made them forfeit", steal_and_deduct: "took", false_call: "false call" };
 function pts(n) { return plural(n, "point"); }
 function scoreText(e) {
   const who = scorerName(e);
@@ -803,46 +819,51 @@ function scoreText(e) {
 }
 function pieceText(e) { return e.tile ? e.tile : e.card ? cardText(e.card) : ""; }
 function itemsText(items) { return (items || []).map(([name, p]) => `${prettyCards(name)} ${p}`).join(", "); }
+// The announcement and score that come right after a move of ``seat`` (a play, a go, a show), in words;
+// [text bits, events used].
+function folded(evs, i, seat, reasons, skipScore) {
+  const bits = [];
+  let used = 1;
+  for (let j = i + 1; j < evs.length && j <= i + 3; j++) {
+    const f = evs[j];
+    if (f.seat !== seat) break;
+    if (f.kind === "claim" && !f.late) bits.push(`announced ${f.points}`);
+    else if (f.kind === "over_claim") bits.push(f.message ? f.message.replace(/^announced \d+, /, "") : "more than was made: the claim is void");
+    else if (f.kind === "score" && reasons.includes(f.reason)) { if (!skipScore) bits.push(`scored ${f.points}`); }
+    else break;
+    used = j - i + 1;
+  }
+  return [bits, used];
+}
 // Each event as a sentence; some fold in the events that follow them (a play's announcement and score,
-// a hand's end and its bonus). Returns [rows, events used].
+// a run of draws, a hand's end and its bonus). Returns [rows, events used].
 function describeAt(evs, i) {
   const e = evs[i];
   const who = seatName(e.seat);
   const heading = (text) => [[{ cls: "heading", text }], 1];
   const row = (text, used = 1) => [[{ cls: "ev-" + e.kind, text }], used];
   switch (e.kind) {
-    case "lot": return row("Drawing for the lead: " + e.seats.map((s, k) => `${seatName(s)} ${isMe(s) ? "draw" : "drew"} ${e.tiles[k]}`).join(", "));
-    case "cut_for_deal": case "cut": return row("Cutting for the deal: " + e.seats.map((s, k) => `${seatName(s)} ${cardText(e.cards[k])}`).join(", "));
+    case "lot": return row("Drawing for the lead: " + e.seats.map((s, k) => `${seatName(s)} drew ${e.tiles[k]}`).join(", "));
+    case "cut_for_deal": case "cut": return row("Cutting for the deal: " + e.seats.map((s, k) => `${seatName(s)} cut ${cardText(e.cards[k])}`).join(", "));
     case "hand_start": return heading(`Hand ${e.hand}` + (e.leader !== undefined ? ` — ${seatName(e.leader)} ${isMe(e.leader) ? "lead" : "leads"}` : ""));
     case "round_start": return heading(`Round ${e.round} — ${seatName(e.dealer)} ${isMe(e.dealer) ? "deal" : "deals"}` +
       (e.leader !== undefined ? `, ${lowerName(e.leader)} ${isMe(e.leader) ? "lead" : "leads"}` : ""));
     case "deal": return heading(`Hand ${e.hand} — ${seatName(e.dealer)} ${isMe(e.dealer) ? "deal" : "deals"}`);
-    case "dealt": {
-      const things = e.tiles || e.cards;
+    case "dealt":
       if (!isMe(e.seat)) return [[], 1];
-      return row(`You were dealt ${e.tiles ? e.tiles.join(" ") : cardsText(things)}`);
-    }
+      return row(`You were dealt ${e.tiles ? e.tiles.join(" ") : cardsText(e.cards)}`);
     case "play": {
-      let text = e.on === null ? `${says(e.seat, "lead", "leads")} ${e.tile}` : `${who} played ${pieceText(e)}`;
+      let text = e.on === null ? `${who} led ${e.tile}` : `${who} played ${pieceText(e)}`;
       if (e.on) text += e.part === "side" ? ` on the side of ${e.on}` : e.part === "end" ? ` on the end of ${e.on}` : ` on ${e.on}`;
       if (e.total !== undefined) text += ` (total ${e.total})`;
       if (e.count !== undefined) text += ` (count ${e.count})`;
-      let used = 1;
-      const bits = [];
-      if (e.points && e.items) bits.push(`${pts(e.points)}: ${itemsText(e.items)}`);
-      // the announcement and score of this play come right after it
-      for (let j = i + 1; j < evs.length && j <= i + 3; j++) {
-        const f = evs[j];
-        if (f.kind === "claim" && f.seat === e.seat && !f.late) { bits.push(`announced ${f.points}`); used = j - i + 1; continue; }
-        if (f.kind === "over_claim" && f.seat === e.seat) { bits.push("more than the play made: the announcement is void"); used = j - i + 1; continue; }
-        if (f.kind === "score" && f.seat === e.seat && f.reason === "play" && !(e.points && e.items)) { bits.push(`scored ${f.points}`); used = j - i + 1; continue; }
-        if (f.kind === "score" && f.seat === e.seat && f.reason === "play") { used = j - i + 1; continue; }
-        break;
-      }
+      const itemised = !!(e.points && e.items);
+      const [bits, used] = folded(evs, i, e.seat, ["play"], itemised);
+      if (itemised) bits.unshift(`${pts(e.points)}: ${itemsText(e.items)}`);
       return row(text + (bits.length ? " — " + bits.join(", ") : ""), used);
     }
-    case "claim": return row(`${says(e.seat, "announce", "announces")} ${e.points}${e.late ? " (late)" : ""}`);
-    case "over_claim": return row(`${who} announced ${e.points}, more than was made: the announcement is void`);
+    case "claim": return row(`${who} announced ${e.points}${e.late ? " late" : ""}`);
+    case "over_claim": return row(`${who} ${e.message || `announced ${e.points}, more than was made: the claim is void`}`);
     case "score":
       if (e.reason === "muggins") return [[], 1]; // told with the call
       return row(scoreText(e));
@@ -850,37 +871,50 @@ function describeAt(evs, i) {
     case "missed": return row(`${who} left ${pts(e.points)} unannounced`);
     case "muggins": {
       const on = lowerName(e.on);
-      if (e.outcome === "false_call") return row(`${says(e.seat, "call", "calls")} Muggins! on ${on}: false call — nothing was missed`);
-      if (e.outcome === "forfeit") return row(`${says(e.seat, "call", "calls")} Muggins! on ${on}: ${on} ${isMe(e.on) ? "forfeit" : "forfeits"} the ${pts(e.missed)} missed`);
-      return row(`${says(e.seat, "call", "calls")} Muggins! on ${on} and ${isMe(e.seat) ? "take" : "takes"} ${pts(e.points)}`);
+      if (e.outcome === "false_call") return row(`${who} called Muggins! on ${on}: a false call, nothing was missed`);
+      if (e.outcome === "forfeit") return row(`${who} called Muggins! on ${on}: ${on} ${isMe(e.on) ? "forfeit" : "forfeits"} the ${pts(e.missed)} missed`);
+      return row(`${who} called Muggins! on ${on} and took ${pts(e.points)}` + (e.outcome === "steal_and_deduct" ? ` off ${on}` : ""));
     }
     case "draw": {
-      const what = e.tile ? e.tile : e.card ? cardText(e.card) : e.why !== undefined ? "a card" : "a tile";
+      // a run of draws by one seat is one line
+      let j = i;
+      while (j + 1 < evs.length && evs[j + 1].kind === "draw" && evs[j + 1].seat === e.seat && evs[j + 1].why === e.why) j++;
+      const run = evs.slice(i, j + 1);
       const why = e.why === "go" ? " (could not play)" : "";
-      return row(`${who} drew ${what}${why}`);
+      const known = run.filter((f) => f.tile || f.card).map((f) => f.tile || cardText(f.card));
+      const noun = e.card !== undefined || e.why !== undefined ? "card" : "tile";
+      const what = known.length === run.length ? listText(known) : run.length === 1 ? `a ${noun}` : plural(run.length, noun);
+      return row(`${who} drew ${what}${why}`, run.length);
     }
-    case "pass": return row(`${says(e.seat, "pass", "passes")}` + (e.ends ? ` (open ends ${e.ends.join(", ")})` : ""));
-    case "knock": return row(`${says(e.seat, "knock", "knocks")}` + (e.ends ? ` (open ends ${e.ends.join(", ")})` : ""));
+    case "pass": return row(`${who} passed` + (e.ends ? ` (open ends ${e.ends.join(", ")})` : ""));
+    case "knock": return row(`${who} knocked` + (e.ends ? ` (open ends ${e.ends.join(", ")})` : ""));
     case "go": {
-      if (e.takes) return row(`${says(e.seat, "take", "takes")} ${e.takes === "last card" ? "the last card" : "the go"} at ${e.count}`);
-      return row(`${says(e.seat, "say", "says")} go` + (e.total !== undefined ? ` at ${e.total}` : e.count !== undefined ? ` at ${e.count}` : ""));
+      if (e.takes) {
+        const [bits, used] = folded(evs, i, e.seat, ["go"], false);
+        return row(`${who} took ${e.takes === "last card" ? "the last card" : "the go"} at ${e.count}` + (bits.length ? " — " + bits.join(", ") : ""), used);
+      }
+      return row(`${who} said go` + (e.total !== undefined ? ` at ${e.total}` : e.count !== undefined ? ` at ${e.count}` : ""));
     }
-    case "pile_end": return row(`The pile closes at ${e.total}${e.seat !== undefined ? `, last card by ${lowerName(e.seat)}` : ""}: ${cardsText(e.cards)}`);
-    case "pile_start": return row(`${says(e.seat, "start", "starts")} a new pile`);
+    case "pile_end": return row(`The pile closed at ${e.total}${e.seat !== undefined ? `, last card by ${lowerName(e.seat)}` : ""}: ${cardsText(e.cards)}`);
+    case "pile_start": return row(`${who} started a new pile`);
     case "round_end": return row(`Round ${e.round} over — ` + e.scores.map((s, k) => `${seatName(k)} ${s}`).join(", "));
-    case "discard": return row(e.cards ? `${says(e.seat, "put", "puts")} ${cardsText(e.cards)} in the crib`
-      : `${says(e.seat, "put", "puts")} ${plural(e.count, "card")} in the crib`);
+    case "discard": return row(e.cards ? `${who} put ${cardsText(e.cards)} in the crib` : `${who} put ${plural(e.count, "card")} in the crib`);
     case "starter": return row(`The starter is ${cardText(e.card)}`);
-    case "his_heels": return row(`${who}: the starter is a jack — two for his heels`);
-    case "reset": return row(`The count goes back to 0 (it reached ${e.count})`);
-    case "show_start": return row("The show, in order: " + e.order.map(([s, w]) => w === "crib" ? `${isMe(s) ? "your" : seatName(s) + "'s"} crib`
-      : `${isMe(s) ? "your" : seatName(s) + "'s"} hand`).join(", "));
+    case "his_heels": return row(`The starter is a jack: ${lowerName(e.seat)} ${isMe(e.seat) ? "score" : "scores"} two for his heels`);
+    case "reset": return row(`The count went back to 0 (it reached ${e.count})`);
+    case "show_start": return row("The show, in order: " + e.order.map(([s, w]) => `${isMe(s) ? "your" : seatName(s) + "'s"} ${w === "crib" ? "crib" : "hand"}`).join(", "));
     case "show": {
+      const [bits, used] = folded(evs, i, e.seat, [e.what], e.points !== undefined);
       const text = `${says(e.seat, "show", "shows")} ${e.what === "crib" ? "the crib" : poss(e.seat) + " hand"}: ${cardsText(e.cards)}` +
-        (e.starter ? ` with the starter ${cardText(e.starter)}` : "") + (e.points !== undefined ? ` — ${pts(e.points)}` : "");
-      return row(text);
+        (e.starter ? ` with the starter ${cardText(e.starter)}` : "") +
+        (e.points !== undefined && !(evs[i + 1] && evs[i + 1].kind === "explain") ? ` — ${pts(e.points)}` : "") +
+        (bits.length ? " — " + bits.join(", ") : "");
+      return row(text, used);
     }
-    case "explain": return row(`${isMe(e.seat) ? "Your" : who + "'s"} ${e.what} counts ${e.total}: ${prettyCards(e.explain)}`);
+    case "explain": {
+      const [, used] = folded(evs, i, e.seat, [e.what], true);
+      return row(`${isMe(e.seat) ? "Your" : who + "'s"} ${e.what} counts ${e.total}` + (e.explain ? `: ${prettyCards(e.explain)}` : ""), used);
+    }
     case "hand_end": {
       // the bonus for the hand comes in the score events right after; the play's own score is told first
       const pips = (e.pips || []).map((p, s) => `${seatName(s)} ${p}`).filter((_, s) => !(e.reason === "domino" && s === e.seat));
@@ -893,7 +927,7 @@ function describeAt(evs, i) {
         else break;
       }
       const rows = [];
-      for (const f of before) rows.push({ cls: "ev-" + f.kind, text: f.kind === "score" ? scoreText(f) : describeAt([f], 0)[0][0].text });
+      for (const f of before) rows.push(...describeAt([f], 0)[0]);
       const how = e.reason === "domino" ? `${seatName(e.seat)} dominoed` : "blocked, nobody can play";
       const tail = bonus.length ? " (" + bonus.map((f) => `${f.points > 0 ? "+" : "−"}${Math.abs(f.points)} to ${lowerName(f.seat !== undefined ? f.seat : sideSeats(f.side)[0])}`).join(", ") + ")" : "";
       rows.push({ cls: "ev-hand_end", text: `Hand over: ${how}; pips left: ${pips.join(", ")}${tail}` });
