@@ -36,7 +36,7 @@ def test_create_table_refuses_bad_requests_with_reasons(client: TestClient) -> N
     cases: list[tuple[Any, str]] = [
         ({"game": "chess"}, "unknown game"),
         ({"game": "dominoes", "preset": "nope"}, "unknown preset"),
-        ({"game": "dominoes", "options": {"target": "lots"}}, "integer"),
+        ({"game": "dominoes", "options": {"target": "lots"}}, "whole number"),
         ({"game": "dominoes", "options": {"colour": 1}}, "unknown option"),
         ({"game": "dominoes", "seats": [None]}, "2-6 seats"),
         ({"game": "dominoes", "seats": [None, "grandmaster"]}, "bot level"),

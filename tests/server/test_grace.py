@@ -1,10 +1,13 @@
-"""The muggins window in real time: after a score a person could still take, bots wait out the grace
-period before their next move, while a bot's own call waits only for its reaction time."""
+"""The muggins window in real time. With a person seated who may call Muggins, every play that opens a
+window makes the bots wait out the same grace period, whether the play scored, was announced right or
+missed points: the pause must not tell the person to call. A bot's own call waits only for its reaction
+time (the call itself is public)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -13,70 +16,180 @@ from hypothesis import strategies as hs
 
 from muggins.core.protocol import Action
 from muggins.server.app import handle_message
+from muggins.server.guard import RateLimiter
 from muggins.server.store import Store
-from muggins.server.tables import Connection, GameTable, RateLimiter, TableManager
+from muggins.server.tables import Connection, GameTable, TableManager
 
 
-def scoring_miss_by_a_bot(table: GameTable) -> int | None:
-    """Play first legal moves until a bot makes a scoring play; make it with no claim. Returns the next
-    bot that the game then waits for, if any."""
-    st: Any = table.state
-    for _ in range(2000):
-        if st.is_over():
-            return None
-        seat = min(st.waiting_for())
-        legal = [a for a in st.legal_actions(seat) if a.kind not in ("muggins", "claim")]
-        scoring = [a for a in legal if st.claim_for(seat, a) > 0]
-        if table.seats[seat].bot and scoring:
-            table._apply(seat, scoring[0].with_claim(None))
-            nxt = min(st.waiting_for())
-            if table.seats[nxt].bot:
-                return nxt
-            continue
-        table._apply(seat, legal[0].with_claim(st.claim_for(seat, legal[0]) or None))
-    return None
+def regular(table: GameTable, seat: int) -> Action:
+    return next(a for a in table.state.legal_actions(seat) if a.kind not in ("muggins", "claim"))
 
 
-async def grace_case(tmp: Path) -> tuple[GameTable, int, dict[str, Any]]:
-    manager = TableManager(Store(f"sqlite:///{tmp / 'g.db'}"))
-    for _ in range(20):
+def missed_now(table: GameTable) -> bool:
+    """Whether points are left to take (what a person must not learn from the timing)."""
+    return any(table.state.muggable(i) > 0 for i in range(len(table.seats)))
+
+
+def ks_statistic(a: list[float], b: list[float]) -> float:
+    """The two-sample Kolmogorov-Smirnov statistic: the largest gap between the two empirical CDFs."""
+    points = sorted(set(a) | set(b))
+    return max(abs(sum(x <= p for x in a) / len(a) - sum(x <= p for x in b) / len(b)) for p in points)
+
+
+async def sample_delays(tmp: Path, rounds: int = 40) -> tuple[dict[bool, list[float]], dict[bool, set[Any]], int]:
+    """Bots' plays made by hand (scoring ones alternately announced right and missed), and after each play
+    the delay the next bot would wait and the grace countdown the person is sent, by whether points were
+    missed. The clock stands still, so every sample is exact."""
+    manager = TableManager(Store(f"sqlite:///{tmp / 'd.db'}"))
+    manager.clock = lambda: 1000.0
+    delays: dict[bool, list[float]] = {True: [], False: []}
+    shown: dict[bool, set[Any]] = {True: set(), False: set()}
+    scored_right = 0
+    toggle = False
+    for _ in range(rounds):
         t = manager.create("dominoes", None, None, [None, "beginner", "beginner"], grace=3.0, bot_delay=0.25)
         t.take_seat(0, "Ann")
         conn = Connection(0)
         t.attach(conn)
-        nxt = scoring_miss_by_a_bot(t)
-        if nxt is not None:
+        st: Any = t.state
+        for _ in range(300):
+            if st.is_over():
+                break
+            seat = min(st.waiting_for())
+            move = regular(t, seat)
+            points = st.claim_for(seat, move)
+            if t.seats[seat].bot is None:
+                t._apply(seat, move.with_claim(points or None))
+                continue
+            if points:
+                toggle = not toggle
+                scored_right += toggle
+            t._apply(seat, move.with_claim(points if points and toggle else None))
+            if st.is_over():
+                break
+            nxt = min(st.waiting_for())
+            if t.seats[nxt].bot is None or move.kind != "play":  # a draw or a pass opens no window
+                continue
+            miss = missed_now(t)
+            delays[miss].append(t.delay_for(nxt, regular(t, nxt)))
             msg = t.message_for(conn)
-            manager.shutdown()
-            return t, nxt, msg
-    raise AssertionError("no bot missed points before another bot's turn")
+            table = {k: v for k, v in msg["table"].items() if k not in ("id", "created", "scores", "actions")}
+            shown[miss].add(json.dumps({"grace_left": msg["grace_left"], "table": table}, sort_keys=True))
+        if len(delays[True]) >= 8 and len(delays[False]) >= 20:
+            break
+    manager.shutdown()
+    manager.store.close()
+    return delays, shown, scored_right
 
 
-def test_a_bot_waits_out_the_grace_period_after_a_missed_score(tmp_path: Path) -> None:
-    table, nxt, msg = asyncio.run(grace_case(tmp_path))
-    left = table._grace_left()
-    assert left is not None and 0 < left <= 3.0
-    assert "muggins" in msg["view"]["legal"]
-    assert "grace" not in json.dumps({k: v for k, v in msg.items() if k != "table"})  # not told to anybody
-    regular = next(a for a in table.state.legal_actions(nxt) if a.kind not in ("muggins", "claim"))
-    assert table.delay_for(nxt, regular) > 2.0  # held back for the grace period, not the 0.25 s bot delay
-    bot = table.seats[nxt].bot_obj
-    assert bot is not None
-    call = table.delay_for(nxt, Action("muggins"))  # the bot's own call: its reaction time, grace or not
-    assert call >= 0
-    if bot.attention.reaction_spread == 0:
-        assert call == bot.attention.reaction
+def test_the_bots_wait_the_same_after_a_miss_as_after_any_other_play(tmp_path: Path) -> None:
+    delays, shown, scored_right = asyncio.run(sample_delays(tmp_path))
+    assert len(delays[True]) >= 8 and len(delays[False]) >= 20 and scored_right > 0
+    assert set(delays[True]) == set(delays[False]) == {3.0}, {k: sorted(set(v)) for k, v in delays.items()}
+    assert ks_statistic(delays[True], delays[False]) == 0.0
+    # nothing sent to the person differs either: the same grace countdown and the same table fields
+    assert shown[True] == shown[False] and len(shown[True]) == 1
+    assert json.loads(next(iter(shown[True])))["grace_left"] == 3.0
 
 
-def test_no_grace_when_nothing_can_be_taken(tmp_path: Path) -> None:
-    async def run() -> float:
+async def play_with_real_bots(tmp: Path, games: int) -> tuple[dict[bool, list[float]], list[float]]:
+    """Whole games with the bots on the event loop (delays scaled down) and a scripted person at seat 0
+    who announces right. Every delay a bot is scheduled with while a muggins window is open on a bot's play
+    (public: the person may call) is recorded, by whether points were missed (the secret); so are the bots' calls."""
+    manager = TableManager(Store(f"sqlite:///{tmp / 'b.db'}"), time_scale=0.002)
+    delays: dict[bool, list[float]] = {True: [], False: []}
+    calls: list[float] = []
+    for _ in range(games):
+        t = manager.create("dominoes", None, {"target": 100}, [None, "beginner", "beginner"], grace=3.0,
+                           bot_delay=0.25)
+        t.take_seat(0, "Ann")
+        t.attach(Connection(0))
+        st: Any = t.state
+
+        def recording(seat: int, action: Action, t: GameTable = t,
+                      original: Callable[[int, Action], float] = t.delay_for) -> float:
+            d = original(seat, action)
+            if action.kind == "muggins":
+                calls.append(d)
+            elif (w := t.state.view(None)["window"]) is not None and w["scorer"] != 0:  # on a bot's play
+                delays[missed_now(t)].append(d)
+            return d
+
+        t.delay_for = recording  # type: ignore[method-assign]
+        for _ in range(20000):
+            if st.is_over():
+                break
+            if 0 in st.waiting_for():
+                move = regular(t, 0)
+                t.act(0, st.format_action(move), st.claim_for(0, move) or None)
+            await asyncio.sleep(0.001)
+        assert st.is_over(), len(st.history)
+        if len(delays[True]) >= 4:
+            break
+    manager.shutdown()
+    manager.store.close()
+    return delays, calls
+
+
+def test_real_bots_wait_the_same_after_a_miss(tmp_path: Path) -> None:
+    delays, _calls = asyncio.run(play_with_real_bots(tmp_path, 6))
+    assert len(delays[True]) >= 4 and len(delays[False]) >= 10, {k: len(v) for k, v in delays.items()}
+    assert ks_statistic(delays[True], delays[False]) == 0.0, {k: sorted(set(v)) for k, v in delays.items()}
+
+
+def test_no_grace_when_no_person_may_call(tmp_path: Path) -> None:
+    async def run() -> tuple[float, list[float], list[float], Any]:
         manager = TableManager(Store(f"sqlite:///{tmp_path / 'n.db'}"))
         t = manager.create("dominoes", None, None, [None, "beginner"], grace=3.0, bot_delay=0.25)
         t.take_seat(0, "Ann")
-        a = t.state.legal_actions(min(t.state.waiting_for()))[0]  # no score yet: nothing to take
+        start = t.delay_for(1, regular(t, min(t.state.waiting_for())))  # no play yet: nothing to call on
+        # the person's own plays open windows only the bot may call on: no grace for a person
+        own: list[float] = []
+        st: Any = t.state
+        while not st.is_over() and len(own) < 10:
+            seat = min(st.waiting_for())
+            move = regular(t, seat)
+            t._apply(seat, move)
+            if seat == 0 and move.kind == "play" and st.waiting_for() == {1}:
+                own.append(t.delay_for(1, regular(t, 1)))
+        # a game without the muggins rule never opens a window
+        u = manager.create("card-muggins", "no-muggins", None, [None, "beginner"], grace=3.0, bot_delay=0.25)
+        u.take_seat(0, "Ann")
+        ust: Any = u.state
+        plain: list[float] = []
+        while not ust.is_over() and len(plain) < 10:
+            seat = min(ust.waiting_for())
+            u._apply(seat, regular(u, seat))
+            if not ust.is_over() and ust.waiting_for() == {1}:
+                plain.append(u.delay_for(1, regular(u, 1)))
+        msg = u.message_for(Connection(0))
         manager.shutdown()
-        return t.delay_for(1, a)
-    assert asyncio.run(run()) == 0.25
+        return start, own, plain, msg
+    start, own, plain, msg = asyncio.run(run())
+    assert start == 0.25
+    assert len(own) >= 5 and set(own) == {0.25}
+    assert len(plain) >= 5 and set(plain) == {0.25}
+    assert msg["grace_left"] is None and msg["table"]["muggins_rule"] is False
+
+
+def test_a_bots_call_waits_for_its_reaction_time_only(tmp_path: Path) -> None:
+    async def run() -> tuple[float, float, Any]:
+        manager = TableManager(Store(f"sqlite:///{tmp_path / 'c.db'}"))
+        t = manager.create("dominoes", None, None, [None, "beginner", "beginner"], grace=3.0, bot_delay=0.25)
+        t.take_seat(0, "Ann")
+        st: Any = t.state
+        while not t.grace_open:  # up to a bot's play a person may call on
+            seat = min(st.waiting_for())
+            t._apply(seat, regular(t, seat))
+        nxt = min(st.waiting_for())
+        bot = t.seats[nxt].bot_obj if t.seats[nxt].bot_obj is not None else t.seats[1].bot_obj
+        manager.shutdown()
+        return t.delay_for(nxt, regular(t, nxt)), t.delay_for(1, Action("muggins")), bot
+    play, call, bot = asyncio.run(run())
+    assert play == 3.0
+    assert 0 <= call < 3.0 or bot.attention.reaction_spread > 0
+    if bot.attention.reaction_spread == 0:
+        assert call == bot.attention.reaction
 
 
 JSONish = hs.recursive(hs.none() | hs.booleans() | hs.integers() | hs.text(max_size=20),

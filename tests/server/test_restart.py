@@ -1,5 +1,5 @@
 """A server killed with SIGKILL during play and started again on the same SQLite file has lost nothing
-it acknowledged, and its bots play on."""
+it acknowledged, and its bots play on (a game of bots alone, while somebody watches it)."""
 
 from __future__ import annotations
 
@@ -74,6 +74,8 @@ def test_kill_9_loses_no_acknowledged_action(tmp_path: Path) -> None:
         bot_table = post(base, "/api/tables", {"game": "dominoes", "seats": ["beginner", "beginner"],
                                                "grace": 0, "bot_delay": 0.05})
         socks = [ws_client.connect(f"ws://127.0.0.1:{port}/ws/{t['id']}?token={tok}") for tok in tokens]
+        # a game of bots plays while somebody watches it
+        watcher = ws_client.connect(f"ws://127.0.0.1:{port}/ws/{bot_table['id']}")
         states = [recv_until(s, "state")[0] for s in socks]
         acked: list[dict[str, Any]] = []
         for _ in range(40):
@@ -102,7 +104,7 @@ def test_kill_9_loses_no_acknowledged_action(tmp_path: Path) -> None:
                                                                   if m != "muggins")}))
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(10)
-        for s in socks:
+        for s in [*socks, watcher]:
             s.close()
     finally:
         if proc.poll() is None:
@@ -121,11 +123,12 @@ def test_kill_9_loses_no_acknowledged_action(tmp_path: Path) -> None:
             assert m["you"] == 0 and m["table"]["seats"][1]["name"] == "P1"
             assert m["table"]["actions"] == len(actions)
         later = len(stored[bot_table["id"]].actions)
-        for _ in range(400):  # the bots resume their game (a muggins reaction may take seconds)
-            if get(base, f"/api/tables/{bot_table['id']}")["actions"] > later:
-                break
-            time.sleep(0.05)
-        assert get(base, f"/api/tables/{bot_table['id']}")["actions"] > later
+        with ws_client.connect(f"ws://127.0.0.1:{port}/ws/{bot_table['id']}"):
+            for _ in range(400):  # the bots resume their game (a muggins reaction may take seconds)
+                if get(base, f"/api/tables/{bot_table['id']}")["actions"] > later:
+                    break
+                time.sleep(0.05)
+            assert get(base, f"/api/tables/{bot_table['id']}")["actions"] > later
     finally:
         proc.kill()
         proc.wait(10)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import os
 
 import typer
 
@@ -12,19 +13,33 @@ def serve_command(
     port: int = typer.Option(8000, "--port", help="Port to listen on."),
     db: str = typer.Option(None, "--db", help="SQLAlchemy database URL (default: SQLite in the user's data "
                                                 "directory; postgresql+psycopg://... for PostgreSQL)."),
+    allow_origin: list[str] = typer.Option(
+        [], "--allow-origin", metavar="URL",
+        help="A browser origin allowed to play besides the server's own address, like "
+             "https://games.example.org when a proxy serves the page under another name; repeatable. "
+             "MUGGINS_ALLOWED_ORIGINS adds more, comma-separated."),
+    idle_minutes: float = typer.Option(
+        60.0, "--idle-minutes", min=1.0, max=10080.0,
+        help="A table nobody plays at or watches for this long is abandoned (kept in the archive)."),
 ) -> None:
     """Serve the lobby and the tables; open the printed address in a browser."""
     try:
         import uvicorn
 
         from muggins.server.app import create_app
+        from muggins.server.guard import ORIGINS_ENV, parse_origins
         from muggins.server.store import default_url
     except ImportError as e:  # pragma: no cover - depends on the installation
         typer.echo(f"the web table needs its dependencies (fastapi, uvicorn, sqlalchemy): {e}", err=True)
         raise typer.Exit(2) from None
+    try:
+        parse_origins([*allow_origin, os.environ.get(ORIGINS_ENV, "")])
+    except ValueError as e:
+        typer.echo(f"--allow-origin / {ORIGINS_ENV}: {e}", err=True)
+        raise typer.Exit(2) from None
     url = db or default_url()
     try:
-        app = create_app(url)
+        app = create_app(url, allowed_origins=allow_origin, idle_timeout=idle_minutes * 60)
     except Exception as e:
         typer.echo(f"cannot open the database {url}: {e}", err=True)
         raise typer.Exit(2) from None

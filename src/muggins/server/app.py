@@ -1,7 +1,10 @@
 """The FastAPI app: a small JSON API for the lobby, a WebSocket per player or spectator, and the page.
 
-Only a seat token authorizes actions. Every incoming WebSocket message is bounded in size and rate;
-anything malformed or illegal is answered with an error message and changes nothing.
+Only a seat token authorizes actions. A browser's request that changes anything (every POST and
+DELETE, and every WebSocket) must come from the server's own page or an allowed origin; a POST body is
+JSON, read up to a cap and parsed to a bounded depth; creating tables and taking seats are limited per
+client address. Every incoming WebSocket message is bounded in size, depth and rate; anything malformed
+or illegal is answered with an error message and changes nothing.
 """
 
 from __future__ import annotations
@@ -10,7 +13,9 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator
+import os
+import secrets
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -20,16 +25,19 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from muggins.core.errors import MugginsError
-from muggins.core.rules import get_game
+from muggins.core.rules import GameSpec, get_game, options_of
+from muggins.server.guard import ORIGINS_ENV, BadRequest, ClientLimits, OriginPolicy, RateLimiter, parse_json
 from muggins.server.store import Store, default_url
 from muggins.server.tables import (
     BOT_LEVELS,
     DEFAULT_BOT_DELAY,
     DEFAULT_GRACE,
+    DEFAULT_IDLE,
+    LIST_LIMIT,
     Connection,
-    RateLimiter,
     TableError,
     TableManager,
+    hash_token,
 )
 
 log = logging.getLogger("muggins.server")
@@ -39,6 +47,29 @@ MAX_BODY_BYTES = 16384
 MAX_CONNECTIONS_PER_TABLE = 64
 RATE = 20.0
 BURST = 40.0
+TABLES_PER_MINUTE = 10.0   # new tables from one address: 10 at once, then one every 6 s
+TABLES_BURST = 10.0
+SEATS_PER_MINUTE = 30.0
+SEATS_BURST = 20.0
+# the options a lobby shows beside a preset's description (the schema has every option)
+MAIN_OPTIONS = ("target", "claims", "claim_timing", "muggins", "over_claim", "false_call_penalty", "tile_set")
+
+
+def describe_game(spec: GameSpec) -> dict[str, Any]:
+    """Each preset's description, whether it has the muggins rule, its player counts and main options
+    (``preset_details``); and every option's type, choices and bounds (``options``)."""
+    describe = getattr(spec, "describe", None)
+    if describe is not None:
+        d = describe()
+        presets: dict[str, dict[str, Any]] = {p: dict(info) for p, info in d["presets"].items()}
+        schema: dict[str, Any] = d["options"]
+    else:  # a game that publishes no schema: its values alone
+        presets = {p: {"description": spec.descriptions.get(p, ""), "options": options_of(r),
+                       "muggins_rule": getattr(r, "claims", "auto") == "manual"} for p, r in spec.presets.items()}
+        schema = {}
+    for info in presets.values():
+        info["main_options"] = {k: info["options"][k] for k in MAIN_OPTIONS if k in info["options"]}
+    return {"preset_details": presets, "options": schema}
 
 
 def games_catalogue() -> list[dict[str, Any]]:
@@ -48,69 +79,147 @@ def games_catalogue() -> list[dict[str, Any]]:
         out.append({"name": spec.name, "title": spec.title, "presets": list(spec.presets),
                     "default_preset": spec.default_preset, "min_players": spec.min_players,
                     "max_players": spec.max_players, "default_players": spec.default_players,
-                    "descriptions": dict(spec.descriptions)})
+                    "descriptions": dict(spec.descriptions), **describe_game(spec)})
     return out
 
 
-def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BURST,
-               time_scale: float = 1.0) -> FastAPI:
-    """The app, bound to one database (SQLite in the user's data directory when ``db_url`` is None)."""
+def _is_json(content_type: str) -> bool:
+    return content_type.split(";")[0].strip().lower() == "application/json"
+
+
+def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BURST, time_scale: float = 1.0,
+               allowed_origins: Iterable[str] | None = None, idle_timeout: float = DEFAULT_IDLE,
+               tables_per_minute: float = TABLES_PER_MINUTE, tables_burst: float = TABLES_BURST,
+               seats_per_minute: float = SEATS_PER_MINUTE, seats_burst: float = SEATS_BURST) -> FastAPI:
+    """The app, bound to one database (SQLite in the user's data directory when ``db_url`` is None).
+
+    ``allowed_origins`` (and the comma-separated environment variable MUGGINS_ALLOWED_ORIGINS) name the
+    browser origins allowed besides the server's own, like ``https://games.example.org`` for a server
+    behind a proxy; ValueError names one that is not an origin. A table nobody acts at or watches for
+    ``idle_timeout`` seconds is abandoned."""
+    policy = OriginPolicy([*(allowed_origins or ()), os.environ.get(ORIGINS_ENV, "")])
     store = Store(db_url or default_url())
-    manager = TableManager(store, time_scale)
+    manager = TableManager(store, time_scale, idle_timeout)
     manager.load()
+    catalogue = {"games": games_catalogue(), "bots": list(BOT_LEVELS),
+                 "defaults": {"grace": DEFAULT_GRACE, "bot_delay": DEFAULT_BOT_DELAY}}
+    new_tables = ClientLimits("new tables", tables_per_minute, tables_burst)
+    seat_takers = ClientLimits("seats taken", seats_per_minute, seats_burst)
+
+    async def sweeper() -> None:
+        while True:
+            await asyncio.sleep(max(1.0, min(60.0, idle_timeout / 4)))
+            try:
+                manager.sweep()
+            except Exception:
+                log.exception("the sweep of idle tables failed")
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         manager.start()
+        sweep = asyncio.create_task(sweeper())
         yield
+        sweep.cancel()
         manager.shutdown()
         store.close()
 
     app = FastAPI(title="muggins", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.manager = manager
     app.state.store = store
+    app.state.origins = policy
 
-    async def body(request: Request) -> Any:
-        raw = await request.body()
-        if len(raw) > MAX_BODY_BYTES:
-            raise TableError(f"request body over {MAX_BODY_BYTES} bytes", 413)
-        if not raw:
-            return {}
-        try:
-            return json.loads(raw)
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            raise TableError("the request body is not valid JSON", 400) from None
+    def client_of(request: Request) -> str:
+        return request.client.host if request.client is not None else "unknown"
+
+    def same_site(request: Request) -> None:
+        policy.check(request.headers.get("origin"), request.url.scheme, request.headers.get("host"))
+
+    async def body(request: Request, limits: ClientLimits | None = None) -> Any:
+        """The JSON body of a POST, after its origin, its type and its size are checked; the request
+        is counted against ``limits`` before the body is read."""
+        same_site(request)
+        ctype = request.headers.get("content-type")
+        length = request.headers.get("content-length")
+        has_body = length not in (None, "0") or "transfer-encoding" in request.headers
+        if (ctype is not None or has_body) and not _is_json(ctype or ""):
+            raise BadRequest("send the body as JSON, with the header Content-Type: application/json", 415)
+        if length is not None:
+            if not (length.isascii() and length.isdigit()):
+                raise BadRequest("the Content-Length header is not a number")
+            if int(length) > MAX_BODY_BYTES:  # refused before a byte of it is read
+                raise BadRequest(f"request body over {MAX_BODY_BYTES} bytes", 413)
+        if limits is not None:
+            limits.charge(client_of(request))
+        chunks, size = [], 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > MAX_BODY_BYTES:  # a body sent in chunks: reading stops at the cap
+                raise BadRequest(f"request body over {MAX_BODY_BYTES} bytes", 413)
+            chunks.append(chunk)
+        raw = b"".join(chunks)
+        return parse_json(raw) if raw else {}
 
     @app.exception_handler(TableError)
     async def table_error(_request: Request, exc: TableError) -> JSONResponse:
         return JSONResponse({"error": str(exc)}, status_code=exc.status)
 
+    @app.exception_handler(BadRequest)
+    async def bad_request(_request: Request, exc: BadRequest) -> JSONResponse:
+        headers = {"Retry-After": str(int(exc.retry_after))} if exc.retry_after is not None else None
+        return JSONResponse({"error": str(exc)}, status_code=exc.status, headers=headers)
+
     @app.get("/api/games")
     async def games() -> dict[str, Any]:
-        return {"games": games_catalogue(), "bots": list(BOT_LEVELS),
-                "defaults": {"grace": DEFAULT_GRACE, "bot_delay": DEFAULT_BOT_DELAY}}
+        return catalogue
 
     @app.get("/api/tables")
-    async def list_tables() -> dict[str, Any]:
-        return {"tables": manager.listing()}
+    async def list_tables(request: Request) -> dict[str, Any]:
+        qp = request.query_params
+
+        def number(name: str, default: int) -> Any:
+            value = qp.get(name)
+            if value is None:
+                return default
+            return int(value) if value.isascii() and value.isdigit() and len(value) <= 7 else value
+
+        return manager.listing(qp.get("status", "active"), number("page", 1), number("limit", LIST_LIMIT),
+                               qp.get("q"))
 
     @app.post("/api/tables", status_code=201)
     async def create_table(request: Request) -> dict[str, Any]:
-        data = await body(request)
+        data = await body(request, new_tables)
         if not isinstance(data, dict):
             raise TableError("the request body must be a JSON object", 422)
+        token = secrets.token_urlsafe(24)
         t = manager.create(data.get("game", "dominoes"), data.get("preset"), data.get("options"),
                            data.get("seats"), data.get("grace", DEFAULT_GRACE),
-                           data.get("bot_delay", DEFAULT_BOT_DELAY))
-        return t.summary()
+                           data.get("bot_delay", DEFAULT_BOT_DELAY), creator_hash=hash_token(token))
+        # the creator's token removes the table (DELETE); it is given here once and stored hashed
+        return {**t.summary(), "creator_token": token}
 
     @app.get("/api/tables/{table_id}")
     async def get_table(table_id: str) -> dict[str, Any]:
         return manager.get(table_id).summary()
 
+    @app.delete("/api/tables/{table_id}")
+    async def remove_table(table_id: str, request: Request) -> dict[str, Any]:
+        same_site(request)
+        auth = request.headers.get("authorization", "")
+        token = auth[7:].strip() if auth[:7].lower() == "bearer " else request.query_params.get("token")
+        if not token:
+            raise TableError("give the table's creator token or a seat token, as Authorization: Bearer TOKEN",
+                             401)
+        t = manager.get(table_id)
+        if not t.may_remove(token):
+            raise TableError("this token may not remove this table: only its creator or a seated player may", 403)
+        if t.status == "finished":
+            raise TableError("a finished game is kept in the archive; it cannot be removed", 409)
+        t.abandon("removed by its creator or a player")
+        return t.summary()
+
     @app.post("/api/tables/{table_id}/seats/{seat}")
     async def take_seat(table_id: str, seat: int, request: Request) -> dict[str, Any]:
-        data = await body(request)
+        data = await body(request, seat_takers)
         name = data.get("name") if isinstance(data, dict) else None
         if not isinstance(name, str):
             raise TableError("give a 'name' to take a seat", 422)
@@ -126,6 +235,9 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
 
     @app.websocket("/ws/{table_id}")
     async def play(ws: WebSocket, table_id: str) -> None:
+        if not policy.allows(ws.headers.get("origin"), ws.url.scheme, ws.headers.get("host")):
+            await ws.close(code=1008)  # before the handshake is answered: the browser sees a 403
+            return
         await ws.accept()
         token = ws.query_params.get("token")
         try:
@@ -159,8 +271,9 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
                 if frame["type"] == "websocket.disconnect":
                     break
                 raw = frame.get("text")
-                if raw is None:
-                    conn.push({"type": "error", "message": "send JSON text frames, not binary ones"})
+                if raw is None:  # a binary frame: counted like any other message
+                    conn.push({"type": "error", "message": "too many messages; slow down" if not limiter.allow()
+                               else "send JSON text frames, not binary ones"})
                     continue
                 reply = handle_message(table, conn, raw, limiter)
                 if reply is not None:
@@ -188,19 +301,23 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
 
 
 def handle_message(table: Any, conn: Connection, raw: str, limiter: RateLimiter) -> dict[str, Any] | None:
-    """One client message: the reply to send (an ack, an error, a pong) or None."""
+    """One client message: the reply to send (an ack, an error, a pong) or None. Every message counts
+    against the rate limit, the refused ones too."""
+    allowed = limiter.allow()
     if len(raw) > MAX_MESSAGE_BYTES:
         return {"type": "error", "message": f"message over {MAX_MESSAGE_BYTES} bytes ignored"}
     try:
-        msg = json.loads(raw)
-    except json.JSONDecodeError:
-        msg = None
+        msg = parse_json(raw, "the message")
+    except BadRequest as e:
+        msg = e
     # every message is answered once, with its ref, so a client can tell which request failed
     ref = msg.get("ref") if isinstance(msg, dict) else None
     if not isinstance(ref, (int, str)) or isinstance(ref, bool) or len(str(ref)) > 40:
         ref = None
-    if not limiter.allow():
+    if not allowed:
         return {"type": "error", "ref": ref, "message": "too many messages; slow down"}
+    if isinstance(msg, BadRequest):
+        return {"type": "error", "message": f"{msg}; messages are JSON objects"}
     if not isinstance(msg, dict):
         return {"type": "error", "message": "messages must be JSON objects"}
     kind = msg.get("type")
@@ -220,4 +337,5 @@ def handle_message(table: Any, conn: Connection, raw: str, limiter: RateLimiter)
             return {"type": "error", "ref": ref,
                     "message": f"the server could not apply that move ({type(e).__name__})"}
         return {"type": "ack", "ref": ref, "index": idx}
-    return {"type": "error", "ref": ref, "message": f"unknown message type {kind!r}; send 'act' or 'ping'"}
+    kind_text = kind if isinstance(kind, str) and len(kind) <= 40 else "that"
+    return {"type": "error", "ref": ref, "message": f"unknown message type {kind_text!r}; send 'act' or 'ping'"}

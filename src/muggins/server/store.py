@@ -1,10 +1,14 @@
 """Persistence with SQLAlchemy Core: one row per table (the record's envelope) and an append-only
 actions table. Every action is committed, together with any chance outcomes it drew, before the
-server acknowledges it, so a restarted server resumes each table at its last acknowledged action."""
+server acknowledges it, so a restarted server resumes each table at its last acknowledged action.
+
+Finished and abandoned tables stay in the database (the archive) and are read back one at a time when
+somebody asks for one; a server starts with the tables still in play only."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -15,6 +19,7 @@ from sqlalchemy import (
     Engine,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -23,8 +28,12 @@ from sqlalchemy import (
     bindparam,
     create_engine,
     event,
+    func,
     insert,
+    inspect,
+    or_,
     select,
+    text,
     update,
 )
 
@@ -42,9 +51,16 @@ tables_t = Table(
     Column("bot_delay", Float, nullable=False),
     Column("seats", JSON, nullable=False),       # [{"name", "bot", "token_hash"}]
     Column("chance", Text, nullable=False),      # JSON list of every chance outcome drawn so far
-    Column("status", String(16), nullable=False),
+    Column("status", String(16), nullable=False),  # open, playing, finished or abandoned
     Column("created", Float, nullable=False),
+    # added later (an older database gains them at start, empty): see _add_columns
+    Column("creator_hash", String(64), nullable=True),  # the hash of the token that may remove the table
+    Column("names", Text, nullable=True),        # the players' names, lower case, one a line: for search
+    Column("result", Text, nullable=True),       # JSON {"scores", "winners", "actions"} once it ended
+    Column("ended", Float, nullable=True),       # when it finished or was abandoned
 )
+status_index = Index("game_tables_status", tables_t.c.status, tables_t.c.ended)
+ADDED_COLUMNS = ("creator_hash", "names", "result", "ended")
 
 actions_t = Table(
     "game_actions", metadata,
@@ -54,6 +70,9 @@ actions_t = Table(
     Column("move", String(200), nullable=False),
     Column("claim", Integer, nullable=True),
 )
+
+ACTIVE = ("open", "playing")
+ENDED = ("finished", "abandoned")
 
 
 @dataclass
@@ -73,6 +92,14 @@ class StoredTable:
     status: str
     created: float
     actions: list[dict[str, Any]]
+    creator_hash: str | None = None
+    result: dict[str, Any] | None = None
+    ended: float | None = None
+
+
+def names_of(seats: list[dict[str, Any]]) -> str:
+    """The searchable text of a table's players: every name, lower case, one a line."""
+    return "\n".join(str(s["name"]).lower() for s in seats if s.get("name"))
 
 
 def default_url() -> str:
@@ -82,6 +109,11 @@ def default_url() -> str:
     path = Path(user_data_dir("muggins", appauthor=False))
     path.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{path / 'muggins.db'}"
+
+
+def _like(q: str) -> str:
+    """``q`` as a LIKE pattern matching it anywhere, its own wildcards taken literally."""
+    return "%" + q.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
 
 
 class Store:
@@ -95,34 +127,72 @@ class Store:
         self.engine: Engine = create_engine(url, **kwargs)
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
+        self._add_columns()
         metadata.create_all(self.engine)
+        status_index.create(self.engine, checkfirst=True)  # an older database's table gains it too
         # statements built once: building them per action costs more than the SQLite commit itself
         self._insert_action = insert(actions_t)
         self._set_status = (update(tables_t).where(tables_t.c.id == bindparam("tid"))
                             .values(status=bindparam("status")))
         self._set_status_chance = (update(tables_t).where(tables_t.c.id == bindparam("tid"))
                                    .values(status=bindparam("status"), chance=bindparam("chance")))
+        self._set_end = (update(tables_t).where(tables_t.c.id == bindparam("tid"))
+                         .values(status=bindparam("status"), result=bindparam("result"), ended=bindparam("ended")))
         self._writer = self.engine.connect()
+
+    def _add_columns(self) -> None:
+        """A database made before the archive columns existed gains them (empty), and the search text of
+        its tables is filled in."""
+        insp = inspect(self.engine)
+        if not insp.has_table("game_tables"):
+            return
+        have = {c["name"] for c in insp.get_columns("game_tables")}
+        missing = [c for c in ADDED_COLUMNS if c not in have]
+        if not missing:
+            return
+        with self.engine.begin() as conn:
+            for name in missing:
+                kind = tables_t.c[name].type.compile(dialect=self.engine.dialect)
+                conn.execute(text(f"ALTER TABLE game_tables ADD COLUMN {name} {kind}"))
+            rows = conn.execute(select(tables_t.c.id, tables_t.c.seats)).all()
+            for tid, seats in rows:
+                conn.execute(update(tables_t).where(tables_t.c.id == tid).values(names=names_of(list(seats))))
 
     def close(self) -> None:
         self._writer.close()
         self.engine.dispose()
 
+    @staticmethod
+    def _row(t: StoredTable) -> dict[str, Any]:
+        return {"id": t.id, "game": t.game, "preset": t.preset, "options": t.options, "num_players": t.num_players,
+                "seed": str(t.seed), "grace": t.grace, "bot_delay": t.bot_delay, "seats": t.seats,
+                "chance": json.dumps(t.chance), "status": t.status, "created": t.created,
+                "creator_hash": t.creator_hash, "names": names_of(t.seats),
+                "result": json.dumps(t.result) if t.result is not None else None, "ended": t.ended}
+
     def create_table(self, t: StoredTable) -> None:
+        self.create_tables([t])
+
+    def create_tables(self, tables: Iterable[StoredTable]) -> None:
+        """Several tables (with their actions) in one transaction."""
+        tables = list(tables)
         with self.engine.begin() as conn:
-            conn.execute(insert(tables_t).values(
-                id=t.id, game=t.game, preset=t.preset, options=t.options, num_players=t.num_players,
-                seed=str(t.seed), grace=t.grace, bot_delay=t.bot_delay, seats=t.seats,
-                chance=json.dumps(t.chance), status=t.status, created=t.created))
+            conn.execute(insert(tables_t), [self._row(t) for t in tables])
+            acts = [{"table_id": t.id, "idx": i, "seat": a["seat"], "move": a["move"], "claim": a.get("claim")}
+                    for t in tables for i, a in enumerate(t.actions)]
+            if acts:
+                conn.execute(insert(actions_t), acts)
 
     def update_seats(self, table_id: str, seats: list[dict[str, Any]], status: str) -> None:
         with self.engine.begin() as conn:
-            conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(seats=seats, status=status))
+            conn.execute(update(tables_t).where(tables_t.c.id == table_id)
+                         .values(seats=seats, status=status, names=names_of(seats)))
 
     def append_action(self, table_id: str, idx: int, seat: int, move: str, claim: int | None,
-                      chance: list[dict[str, Any]] | None, status: str | None) -> None:
+                      chance: list[dict[str, Any]] | None, status: str | None,
+                      result: dict[str, Any] | None = None, ended: float | None = None) -> None:
         """One transaction: the action, plus the chance outcomes when it drew new ones, plus the status
-        when it changed (None: unchanged)."""
+        when it changed (None: unchanged), plus the result when the game ended with it."""
         conn = self._writer
         with conn.begin():
             conn.execute(self._insert_action,
@@ -133,24 +203,72 @@ class Store:
             else:
                 conn.execute(self._set_status_chance,
                              {"tid": table_id, "status": status or "playing", "chance": json.dumps(chance)})
+            if result is not None:
+                conn.execute(self._set_end, {"tid": table_id, "status": status, "result": json.dumps(result),
+                                             "ended": ended})
 
-    def load_all(self) -> list[StoredTable]:
-        out: list[StoredTable] = []
-        with self.engine.connect() as conn:
-            rows = conn.execute(select(tables_t).order_by(tables_t.c.created)).mappings().all()
-            acts: dict[str, list[dict[str, Any]]] = {}
-            for a in conn.execute(select(actions_t).order_by(actions_t.c.table_id, actions_t.c.idx)).mappings():
+    def end_table(self, table_id: str, status: str, result: dict[str, Any], ended: float) -> None:
+        """Mark a table ended (``abandoned``) with its result so far."""
+        conn = self._writer
+        with conn.begin():
+            conn.execute(self._set_end, {"tid": table_id, "status": status, "result": json.dumps(result),
+                                         "ended": ended})
+
+    def _read(self, conn: Any, where: Any) -> list[StoredTable]:
+        rows = conn.execute(select(tables_t).where(where).order_by(tables_t.c.created)).mappings().all()
+        if not rows:
+            return []
+        ids = [r["id"] for r in rows]
+        acts: dict[str, list[dict[str, Any]]] = {}
+        for i in range(0, len(ids), 500):  # bounded IN lists
+            q = (select(actions_t).where(actions_t.c.table_id.in_(ids[i:i + 500]))
+                 .order_by(actions_t.c.table_id, actions_t.c.idx))
+            for a in conn.execute(q).mappings():
                 entry: dict[str, Any] = {"seat": a["seat"], "move": a["move"]}
                 if a["claim"] is not None:
                     entry["claim"] = a["claim"]
                 acts.setdefault(a["table_id"], []).append(entry)
-        for r in rows:
-            out.append(StoredTable(
-                id=r["id"], game=r["game"], preset=r["preset"], options=dict(r["options"]),
-                num_players=r["num_players"], seed=int(r["seed"]), grace=r["grace"], bot_delay=r["bot_delay"],
-                seats=list(r["seats"]), chance=json.loads(r["chance"]), status=r["status"], created=r["created"],
-                actions=acts.get(r["id"], [])))
-        return out
+        return [self._stored(r, acts.get(r["id"], [])) for r in rows]
+
+    @staticmethod
+    def _stored(r: Any, actions: list[dict[str, Any]]) -> StoredTable:
+        return StoredTable(
+            id=r["id"], game=r["game"], preset=r["preset"], options=dict(r["options"]),
+            num_players=r["num_players"], seed=int(r["seed"]), grace=r["grace"], bot_delay=r["bot_delay"],
+            seats=list(r["seats"]), chance=json.loads(r["chance"]), status=r["status"], created=r["created"],
+            actions=actions, creator_hash=r["creator_hash"],
+            result=json.loads(r["result"]) if r["result"] else None, ended=r["ended"])
+
+    def load_all(self) -> list[StoredTable]:
+        with self.engine.connect() as conn:
+            return self._read(conn, tables_t.c.id.is_not(None))
+
+    def load_active(self) -> list[StoredTable]:
+        """The tables still open or in play, with their actions: what a starting server resumes."""
+        with self.engine.connect() as conn:
+            return self._read(conn, tables_t.c.status.in_(ACTIVE))
+
+    def load_one(self, table_id: str) -> StoredTable | None:
+        with self.engine.connect() as conn:
+            found = self._read(conn, tables_t.c.id == table_id)
+        return found[0] if found else None
+
+    def archive(self, q: str | None, offset: int, limit: int) -> tuple[list[StoredTable], int]:
+        """A page of the ended tables (finished or abandoned), newest first, without their actions; with
+        ``q``, only those whose id, game, preset or a player's name holds it (any case). Also the count
+        of all that match."""
+        where: Any = tables_t.c.status.in_(ENDED)
+        if q:
+            pattern = _like(q.lower())
+            where = where & or_(*(func.lower(c).like(pattern, escape="\\")
+                                  for c in (tables_t.c.id, tables_t.c.game, tables_t.c.preset, tables_t.c.names)))
+        with self.engine.connect() as conn:
+            total = conn.execute(select(func.count()).select_from(tables_t).where(where)).scalar_one()
+            rows = conn.execute(select(tables_t).where(where)
+                                .order_by(func.coalesce(tables_t.c.ended, tables_t.c.created).desc(),
+                                          tables_t.c.id)
+                                .offset(offset).limit(limit)).mappings().all()
+        return [self._stored(r, []) for r in rows], int(total)
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

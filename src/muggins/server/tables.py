@@ -3,6 +3,10 @@
 Everything a table does goes through the game protocol: ``parse_action``/``apply`` validate, ``view``
 and ``events_for`` give each connection exactly what its seat may know. A table is driven from the
 event loop only; the single-threaded loop is what serialises actions on one table.
+
+Timing is public too: how long a bot waits before it acts depends only on what everybody can see (the
+table's settings, whether a muggins window is open that a seated person may call on), never on whether
+points were missed or on anything in a hand.
 """
 
 from __future__ import annotations
@@ -11,9 +15,12 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import math
 import random
+import re
 import secrets
 import time
+from collections import Counter, OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,15 +32,26 @@ from muggins.core.errors import IllegalAction, MugginsError, RecordError, RulesE
 from muggins.core.protocol import Action, GameState
 from muggins.core.records import apply_record_action, to_record
 from muggins.core.rules import get_game
-from muggins.server.store import Store, StoredTable
+from muggins.server.store import ACTIVE, ENDED, Store, StoredTable
 
 log = logging.getLogger("muggins.server")
 MAX_MOVE_CHARS = 200
+MAX_MOVE_DIGITS = 6      # no tile, card or amount needs more; longer numbers never reach the engine
+MAX_CLAIM = 100_000      # the server's own ceiling on an amount, below any game's own bound
 RESYNC_AFTER = 32
 MAX_NAME_CHARS = 40
 DEFAULT_GRACE = 3.0
 DEFAULT_BOT_DELAY = 0.8
+DEFAULT_IDLE = 3600.0    # seconds without an action or a connection before a table is abandoned
+MAX_ACTIVE_TABLES = 2000
+ARCHIVE_CACHE = 16       # ended tables read back from the store and kept for the next request
+LIST_LIMIT = 20
+MAX_LIST_LIMIT = 100
+MAX_QUERY_CHARS = 100
 BOT_LEVELS = tuple(LEVELS)
+RESERVED_NAME = "you"    # the page calls each player's own seat "You"
+_BOT_NAME = re.compile(rf"(?:{'|'.join(BOT_LEVELS)}) bot(?: \d+)?", re.IGNORECASE)
+_LONG_NUMBER = re.compile(rf"\d{{{MAX_MOVE_DIGITS + 1},}}")
 
 
 class TableError(Exception):
@@ -48,25 +66,35 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-class RateLimiter:
-    """A token bucket: ``rate`` messages a second on average, bursts up to ``burst``."""
+def bot_names(levels: list[str | None]) -> list[str | None]:
+    """A distinct name for each bot seat, the same every time for the same seats: "Casual bot", then
+    "Casual bot 2" for the second casual bot; None for a person's seat."""
+    seen: Counter[str] = Counter()
+    out: list[str | None] = []
+    for level in levels:
+        if level is None:
+            out.append(None)
+            continue
+        seen[level] += 1
+        out.append(f"{level.capitalize()} bot" + (f" {seen[level]}" if seen[level] > 1 else ""))
+    return out
 
-    __slots__ = ("burst", "last", "level", "rate")
 
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.level = burst
-        self.last = time.monotonic()
+def name_key(name: str) -> str:
+    """How names are compared: trimmed, inner spaces collapsed, case folded."""
+    return " ".join(name.split()).casefold()
 
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.level = min(self.burst, self.level + (now - self.last) * self.rate)
-        self.last = now
-        if self.level >= 1.0:
-            self.level -= 1.0
-            return True
-        return False
+
+def quoted(value: Any) -> str:
+    """``value`` as an error message may show it: short, and a huge number by its size alone."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 40:
+        return f"a number of about {int(value.bit_length() * 0.30103) + 1} digits"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def record_url(table_id: str) -> str:
+    return f"/api/tables/{table_id}/record"
 
 
 class Connection:
@@ -112,6 +140,7 @@ class Connection:
             self.queue.put_nowait(None)
 
 
+
 @dataclass
 class Seat:
     name: str | None = None
@@ -126,8 +155,35 @@ class Seat:
         return {"name": self.name, "bot": self.bot, "open": self.bot is None and self.token_hash is None}
 
 
+def seats_of(rows: list[dict[str, Any]]) -> list[Seat]:
+    """The seats of a stored table, every bot named (tables stored before bots had names get them)."""
+    names = bot_names([r.get("bot") for r in rows])
+    return [Seat(r.get("name") or names[i], r.get("bot"), r.get("token_hash")) for i, r in enumerate(rows)]
+
+
+def muggins_rule_of(game: str, preset: str | None, options: dict[str, Any]) -> bool:
+    """Whether a game played with these rules has the muggins rule (points announced, calls possible)."""
+    try:
+        rules = get_game(game).rules(preset, options)
+    except MugginsError:
+        return False
+    return getattr(rules, "claims", "auto") == "manual"
+
+
+def stored_summary(s: StoredTable) -> dict[str, Any]:
+    """The summary of an ended table as the store keeps it: the same fields as
+    :meth:`GameTable.summary`, without replaying the game."""
+    result = s.result or {}
+    return {"id": s.id, "game": s.game, "preset": s.preset, "options": s.options, "status": s.status,
+            "seats": [x.public() for x in seats_of(s.seats)], "scores": result.get("scores"),
+            "grace": s.grace, "bot_delay": s.bot_delay, "actions": result.get("actions"), "spectators": 0,
+            "muggins_rule": muggins_rule_of(s.game, s.preset, s.options), "winners": result.get("winners", []),
+            "created": s.created, "ended": s.ended,
+            "record": record_url(s.id) if s.status == "finished" else None, "paused": False}
+
+
 class GameTable:
-    """One table: a game in progress (or waiting for players, or over)."""
+    """One table: a game in progress (or waiting for players, or over, or abandoned)."""
 
     def __init__(self, manager: TableManager, stored: StoredTable, state: GameState) -> None:
         self.manager = manager
@@ -139,39 +195,74 @@ class GameTable:
         self.grace = stored.grace
         self.bot_delay = stored.bot_delay
         self.created = stored.created
+        self.creator_hash = stored.creator_hash
+        self.abandoned = stored.status == "abandoned"
+        self.ended = stored.ended
         self.state = state
-        self.seats = [Seat(s.get("name"), s.get("bot"), s.get("token_hash")) for s in stored.seats]
+        self.seats = seats_of(stored.seats)
         for i, s in enumerate(self.seats):
             if s.bot is not None:
                 s.bot_obj = make_bot(s.bot, (self.seed + 7919 * (i + 1)) % (2**63))
-                if s.name is None:
-                    s.name = f"{s.bot.capitalize()} bot"
         self.saved_chance = len(state.chance.outcomes)
         self.conns: set[Connection] = set()
         self.version = 0
         self.bot_tasks: dict[int, asyncio.Task[None]] = {}
         self.bot_rng = random.Random(self.seed ^ 0x5EED)
-        self.grace_until: float | None = None
+        now = manager.clock()
+        self.changed_at = now    # when the last change was made: every bot's wait counts from it
+        self.last_active = now   # the last action, connection or disconnection (for idle expiry)
+        self.grace_open = False
+        self._update_grace()
 
     # --- status -------------------------------------------------------------------------------------
     @property
     def status(self) -> str:
+        if self.abandoned:
+            return "abandoned"
         if self.state.is_over():
             return "finished"
         if any(s.bot is None and s.token_hash is None for s in self.seats):
             return "open"
         return "playing"
 
+    @property
+    def all_bots(self) -> bool:
+        return all(s.bot is not None for s in self.seats)
+
+    @property
+    def paused(self) -> bool:
+        """A game of bots alone waits while nobody watches it."""
+        return self.all_bots and not self.conns and self.status == "playing"
+
+    @property
+    def muggins_rule(self) -> bool:
+        return getattr(self.state.rules, "claims", "auto") == "manual"
+
+    def result(self) -> dict[str, Any]:
+        st = self.state
+        return {"scores": st.scores(), "winners": sorted(st.winners()), "actions": len(st.history)}
+
     def summary(self) -> dict[str, Any]:
+        status = self.status
         return {"id": self.id, "game": self.game, "preset": self.state.rules.preset, "options": self.options,
-                "status": self.status, "seats": [s.public() for s in self.seats], "scores": self.state.scores(),
+                "status": status, "seats": [s.public() for s in self.seats], "scores": self.state.scores(),
                 "grace": self.grace, "bot_delay": self.bot_delay, "actions": len(self.state.history),
-                "spectators": sum(1 for c in self.conns if c.seat is None)}
+                "spectators": sum(1 for c in self.conns if c.seat is None),
+                "muggins_rule": self.muggins_rule, "winners": sorted(self.state.winners()),
+                "created": self.created, "ended": self.ended,
+                "record": record_url(self.id) if status == "finished" else None, "paused": self.paused}
+
+    def matches(self, q: str) -> bool:
+        """Whether ``q`` (any case) is part of the id, the game, the preset or a player's name."""
+        q = q.casefold()
+        return any(q in str(x).casefold() for x in (self.id, self.game, self.state.rules.preset,
+                                                     *(s.name for s in self.seats if s.name)))
 
     def record(self) -> dict[str, Any]:
         if not self.state.is_over():
-            raise TableError("the game is not over yet; a record holds every hidden card, so it is "
-                             "given only for finished games", 409)
+            why = "was abandoned before its end" if self.abandoned else "is not over yet"
+            raise TableError(f"the game {why}; a record holds every hidden card, so it is given only for "
+                             f"finished games", 409)
         return to_record(self.state, players=[{"name": s.name or f"Seat {i}", **({"bot": s.bot} if s.bot else {})}
                                               for i, s in enumerate(self.seats)],
                          meta={"table": self.id})
@@ -180,17 +271,33 @@ class GameTable:
     def take_seat(self, seat: int, name: str) -> str:
         if not isinstance(seat, int) or not 0 <= seat < len(self.seats):
             raise TableError(f"no seat {seat} at this table (seats 0-{len(self.seats) - 1})", 404)
+        if self.status in ENDED:
+            raise TableError(f"this table is {self.status}; its seats cannot be taken", 409)
         name = name.strip()
-        if not name or len(name) > MAX_NAME_CHARS or not name.isprintable():
+        if not name:
+            raise TableError("type a name to take a seat: it cannot be empty or only spaces", 422)
+        if len(name) > MAX_NAME_CHARS or not name.isprintable():
             raise TableError(f"a name must be 1-{MAX_NAME_CHARS} printable characters", 422)
         s = self.seats[seat]
         if s.bot is not None:
             raise TableError(f"seat {seat} is played by a bot", 409)
         if s.token_hash is not None:
             raise TableError(f"seat {seat} is taken", 409)
+        key = name_key(name)
+        if key == RESERVED_NAME:
+            raise TableError(f"{name!r} is how the page shows each player his own seat; choose another name", 422)
+        for i, other in enumerate(self.seats):
+            if i != seat and other.name is not None and name_key(other.name) == key:
+                who = "a bot" if other.bot else "a player"
+                raise TableError(f"{other.name!r} is the name of {who} at this table (seat {i}); "
+                                 f"choose another name", 409)
+        if _BOT_NAME.fullmatch(key):
+            raise TableError(f"names like {name!r} are kept for the bots; choose another name", 422)
         token = secrets.token_urlsafe(24)
         s.name, s.token_hash = name, hash_token(token)
         self.manager.store.update_seats(self.id, [x.to_store() for x in self.seats], self.status)
+        self.last_active = self.manager.clock()
+        self._update_grace()
         self.changed()
         return token
 
@@ -201,9 +308,18 @@ class GameTable:
                 return i
         raise TableError("this seat token is not valid at this table", 403)
 
+    def may_remove(self, token: str) -> bool:
+        """The token given to whoever created the table, or a seated player's."""
+        h = hash_token(token)
+        hashes = [self.creator_hash, *(s.token_hash for s in self.seats)]
+        return any(x is not None and secrets.compare_digest(x, h) for x in hashes)
+
     # --- messages -----------------------------------------------------------------------------------
     def message_for(self, conn: Connection, summary: dict[str, Any] | None = None) -> dict[str, Any]:
-        """The full update for one connection: its seat's view and the events it has not yet seen."""
+        """The full update for one connection: its seat's view and the events it has not yet seen.
+
+        ``grace_left`` is the seconds the bots still wait for a muggins call: the same after every play
+        that opens a window a seated person may call on, whatever the play scored or missed."""
         st = self.state
         events = st.events_for(conn.seat, conn.log_pos)
         start = conn.log_pos
@@ -211,22 +327,29 @@ class GameTable:
         msg: dict[str, Any] = {
             "type": "state", "table": summary if summary is not None else self.summary(), "you": conn.seat,
             "view": st.view(conn.seat),
-            "events": events, "event_start": start,
+            "events": events, "event_start": start, "grace_left": self.grace_left(),
         }
         return msg
 
-    def _grace_left(self) -> float | None:
-        if self.grace_until is None:
+    def grace_left(self) -> float | None:
+        """Seconds left of the grace period (None when none is open)."""
+        if not self.grace_open:
             return None
-        left = self.grace_until - time.monotonic()
+        left = self.changed_at + self.grace * self.manager.time_scale - self.manager.clock()
         return round(left, 3) if left > 0 else None
 
     def attach(self, conn: Connection) -> None:
         self.conns.add(conn)
+        self.last_active = self.manager.clock()
         conn.push(self.message_for(conn))
+        if self.all_bots and not self.bot_tasks:  # somebody watches: a game of bots goes on
+            self.schedule_bots()
 
     def detach(self, conn: Connection) -> None:
         self.conns.discard(conn)
+        self.last_active = self.manager.clock()
+        if self.paused:  # nobody watches a game of bots any more: it waits
+            self._stop_bots()
 
     def broadcast(self) -> None:
         summary = self.summary()  # the same for everybody: built once
@@ -238,19 +361,36 @@ class GameTable:
     def changed(self) -> None:
         """After any change: tell everybody, then let the bots think again."""
         self.version += 1
+        self.changed_at = self.manager.clock()
         self.schedule_bots()
         self.broadcast()
 
     # --- actions ------------------------------------------------------------------------------------
+    def claim_bound(self) -> int:
+        """The largest amount a claim or call may name: what one scoring step of this game can make."""
+        try:
+            bound = int(self.state.max_step_points())
+        except (AttributeError, NotImplementedError):  # a game that does not say: the server's ceiling
+            return MAX_CLAIM
+        return min(bound, MAX_CLAIM)
+
     def act(self, seat: int, move: Any, claim: Any) -> int:
         """Validate and apply one action, commit it, and return its index; raises TableError or
         IllegalAction leaving everything unchanged."""
+        if self.abandoned:
+            raise TableError("this table was abandoned; nothing more can be played here", 409)
         if self.status == "open":
             raise TableError("the game starts when every seat is taken", 409)
         if not isinstance(move, str) or not move.strip() or len(move) > MAX_MOVE_CHARS:
             raise TableError(f"'move' must be the text of a move (1-{MAX_MOVE_CHARS} characters)")
-        if claim is not None and (not isinstance(claim, int) or isinstance(claim, bool) or not 0 <= claim <= 10**6):
-            raise TableError("'claim' must be a non-negative integer or null")
+        if _LONG_NUMBER.search(move):
+            raise TableError(f"a number in a move has at most {MAX_MOVE_DIGITS} digits; no tile, card or "
+                             f"amount of points needs more")
+        if claim is not None:
+            bound = self.claim_bound()
+            if type(claim) is not int or not 0 <= claim <= bound:
+                raise TableError(f"'claim' must be a whole number of points from 0 to {bound} (the most one "
+                                 f"scoring step makes in this game), or null; got {quoted(claim)}")
         st = self.state
         action = st.parse_action(move, seat)
         if claim is not None:
@@ -264,40 +404,46 @@ class GameTable:
         entry = st.action_to_json(seat, st.history[-1][1])
         grew = len(st.chance.outcomes) > self.saved_chance
         status = self.status
+        result = self.result() if status == "finished" else None
+        ended = time.time() if result is not None else None
         try:
             self.manager.store.append_action(
                 self.id, idx, seat, entry["move"], entry.get("claim"),
                 [dict(o) for o in st.chance.outcomes] if grew else None,
-                status if grew or status != "playing" else None)
+                status if grew or status != "playing" else None, result, ended)
         except Exception:
             st.undo(1)
             raise
         if grew:
             self.saved_chance = len(st.chance.outcomes)
-        self._update_grace(seat)
+        if ended is not None:
+            self.ended = ended
+        self.last_active = self.manager.clock()
+        self._update_grace()
         self.changed()
         return idx
 
-    def _human_may_call(self) -> bool:
-        """A person at the table could take points now: an unclaimed (or wrongly claimed) score. The
-        grace period is never announced: telling a player that something was missed would do his
-        noticing for him."""
+    def _person_may_call(self) -> bool:
+        """A seated person may call Muggins now: a window is open on a play of another side. Whether the
+        play missed anything is not asked: that is the secret the window keeps."""
         st = self.state
-        return any(s.bot is None and st.muggable(i) > 0 for i, s in enumerate(self.seats))
+        return any(s.bot is None and s.token_hash is not None
+                   and any(a.kind == "muggins" for a in st.legal_actions(i))
+                   for i, s in enumerate(self.seats))
 
-    def _update_grace(self, seat: int) -> None:
-        """Open the grace period after a score a person may still take; close it once nothing is left."""
-        if self.grace > 0 and self._human_may_call():
-            self.grace_until = time.monotonic() + self.grace
-        else:
-            self.grace_until = None
+    def _update_grace(self) -> None:
+        """After every change: a grace period is open while a seated person may call Muggins."""
+        self.grace_open = self.grace > 0 and self.status == "playing" and self._person_may_call()
 
     # --- bots ---------------------------------------------------------------------------------------
-    def schedule_bots(self) -> None:
+    def _stop_bots(self) -> None:
         for task in self.bot_tasks.values():
             task.cancel()
         self.bot_tasks.clear()
-        if self.status != "playing" or self.manager.closing:
+
+    def schedule_bots(self) -> None:
+        self._stop_bots()
+        if self.status != "playing" or self.manager.closing or self.paused:
             return
         st = self.state
         acting = st.to_act()
@@ -306,16 +452,16 @@ class GameTable:
                 self.bot_tasks[i] = asyncio.get_running_loop().create_task(self._bot_turn(i, self.version))
 
     def delay_for(self, seat: int, action: Action) -> float:
-        """Seconds before a bot's action: its reaction time for a muggins call; otherwise the table's bot
-        delay, stretched to the end of the grace period while a person could still call Muggins."""
+        """Seconds from the last change to a bot's action: its reaction time for a muggins call (the call
+        itself is public); otherwise the table's bot delay, or the grace period while one is open, the
+        same whatever the last play scored or missed."""
         bot = self.seats[seat].bot_obj
         if action.kind == "muggins" and bot is not None:
             delay = bot.reaction_delay(self.bot_rng)
         else:
             delay = self.bot_delay
-            left = self._grace_left()
-            if left is not None:
-                delay = max(delay, left)
+            if self.grace_open:
+                delay = max(delay, self.grace)
         return delay * self.manager.time_scale
 
     async def _bot_turn(self, seat: int, version: int) -> None:
@@ -328,9 +474,11 @@ class GameTable:
             action = bot.act(st, seat, self.bot_rng)
         if action is None or version != self.version:
             return
-        delay = self.delay_for(seat, action)
-        if delay > 0:
-            await asyncio.sleep(delay)
+        # counted from the change, not from the end of the bot's thinking: how long a bot thinks
+        # depends on its hand, and must not show in when it moves
+        wait = self.changed_at + self.delay_for(seat, action) - self.manager.clock()
+        if wait > 0:
+            await asyncio.sleep(wait)
         if version != self.version:
             return
         self.bot_tasks.pop(seat, None)
@@ -341,35 +489,65 @@ class GameTable:
         except Exception:
             log.exception("table %s: bot at seat %d failed", self.id, seat)
 
+    def abandon(self, why: str) -> bool:
+        """End a game that will not be finished: stored as ``abandoned`` with its scores so far, its bots
+        stopped, its watchers told. False when it had already ended."""
+        if self.status in ENDED:
+            return False
+        ended = time.time()
+        self.manager.store.end_table(self.id, "abandoned", self.result(), ended)
+        self.abandoned = True
+        self.ended = ended
+        self.grace_open = False
+        self._stop_bots()
+        log.info("table %s abandoned: %s", self.id, why)
+        self.version += 1
+        self.broadcast()
+        return True
+
     def cancel(self) -> None:
-        for task in self.bot_tasks.values():
-            task.cancel()
-        self.bot_tasks.clear()
+        self._stop_bots()
         for c in list(self.conns):
             c.close()
 
 
 class TableManager:
-    """Every table of the server, loaded from the store at start and kept in memory."""
+    """The tables of the server: those in play in memory (loaded from the store at start), the ended
+    ones read back from the store when asked for."""
 
-    def __init__(self, store: Store, time_scale: float = 1.0) -> None:
+    def __init__(self, store: Store, time_scale: float = 1.0, idle_timeout: float = DEFAULT_IDLE,
+                 clock: Callable[[], float] = time.monotonic, max_tables: int = MAX_ACTIVE_TABLES) -> None:
         self.store = store
         self.time_scale = time_scale  # multiplies every bot delay (0 in tests: bots answer at once)
-        self.tables: dict[str, GameTable] = {}
+        self.idle_timeout = idle_timeout
+        self.clock = clock
+        self.max_tables = max_tables
+        self.tables: dict[str, GameTable] = {}  # in play, and ended ones still watched
+        self.archived: OrderedDict[str, GameTable] = OrderedDict()
         self.closing = False
 
+    def _rebuild(self, stored: StoredTable) -> GameTable:
+        """A stored table as it stands: the same seed redraws the same deals, and the actions replay."""
+        spec = get_game(stored.game)
+        rules = spec.rules(stored.preset, stored.options)
+        state = spec.new(rules, stored.num_players, chance=Chance(seed=stored.seed))
+        for i, entry in enumerate(stored.actions):
+            apply_record_action(state, i, entry)
+        drawn = [dict(o) for o in state.chance.outcomes]
+        if drawn[: len(stored.chance)] != stored.chance:
+            raise RecordError(f"table {stored.id}: the stored chance outcomes differ from the replayed ones")
+        return GameTable(self, stored, state)
+
     def load(self) -> int:
-        """Rebuild every stored table: the same seed redraws the same deals, and the actions replay."""
-        for stored in self.store.load_all():
-            spec = get_game(stored.game)
-            rules = spec.rules(stored.preset, stored.options)
-            state = spec.new(rules, stored.num_players, chance=Chance(seed=stored.seed))
-            for i, entry in enumerate(stored.actions):
-                apply_record_action(state, i, entry)
-            drawn = [dict(o) for o in state.chance.outcomes]
-            if drawn[: len(stored.chance)] != stored.chance:
-                raise RecordError(f"table {stored.id}: the stored chance outcomes differ from the replayed ones")
-            self.tables[stored.id] = GameTable(self, stored, state)
+        """Rebuild every table still in play. One that cannot be rebuilt (its rules are no longer
+        accepted, its record no longer replays) is marked abandoned rather than stopping the server."""
+        for stored in self.store.load_active():
+            try:
+                self.tables[stored.id] = self._rebuild(stored)
+            except (MugginsError, ValueError, KeyError, TypeError) as e:
+                log.error("table %s cannot be resumed (%s); it is marked abandoned", stored.id, e)
+                self.store.end_table(stored.id, "abandoned",
+                                     {"scores": None, "winners": [], "actions": len(stored.actions)}, time.time())
         return len(self.tables)
 
     def start(self) -> None:
@@ -378,17 +556,53 @@ class TableManager:
 
     def shutdown(self) -> None:
         self.closing = True
-        for t in self.tables.values():
+        for t in [*self.tables.values(), *self.archived.values()]:
             t.cancel()
 
     def get(self, table_id: str) -> GameTable:
         t = self.tables.get(table_id)
-        if t is None:
-            raise TableError(f"no table {table_id!r}", 404)
+        if t is not None:
+            return t
+        t = self.archived.get(table_id)
+        if t is not None:
+            self.archived.move_to_end(table_id)
+            return t
+        stored = self.store.load_one(table_id) if len(table_id) <= 32 else None
+        if stored is None:
+            raise TableError(f"no table {table_id!r}"[:80], 404)
+        try:
+            t = self._rebuild(stored)
+        except (MugginsError, ValueError, KeyError, TypeError) as e:
+            log.error("stored table %s cannot be replayed: %s", table_id, e)
+            raise TableError(f"table {table_id!r} is stored but cannot be replayed", 500) from None
+        self.archived[table_id] = t
+        while len(self.archived) > ARCHIVE_CACHE:
+            self.archived.popitem(last=False)
         return t
 
+    def sweep(self) -> int:
+        """Abandon every table in play that nobody has acted at, joined or watched for the idle time,
+        and let ended tables nobody watches leave memory (the store keeps them). Returns how many were
+        abandoned."""
+        now = self.clock()
+        abandoned = 0
+        for t in list(self.tables.values()):
+            if t.conns:
+                continue
+            if t.status in ACTIVE and now - t.last_active >= self.idle_timeout:
+                try:
+                    t.abandon(f"no action and nobody connected for {self.idle_timeout:g} s")
+                except Exception:
+                    log.exception("table %s could not be marked abandoned", t.id)
+                    continue
+                abandoned += 1
+            if t.status in ENDED:
+                del self.tables[t.id]
+        return abandoned
+
     def create(self, game: Any, preset: Any = None, options: Any = None, seats: Any = None,
-               grace: Any = DEFAULT_GRACE, bot_delay: Any = DEFAULT_BOT_DELAY) -> GameTable:
+               grace: Any = DEFAULT_GRACE, bot_delay: Any = DEFAULT_BOT_DELAY,
+               creator_hash: str | None = None) -> GameTable:
         """A new table. ``seats`` lists each seat: null (open for a person) or a bot level."""
         if not isinstance(game, str):
             raise TableError("'game' must be a game name", 422)
@@ -406,21 +620,25 @@ class TableManager:
             raise TableError(f"'seats' must list {spec.min_players}-{spec.max_players} seats", 422)
         for s in seats:
             if s is not None and s not in BOT_LEVELS:
-                raise TableError(f"a seat is null (open) or a bot level: {', '.join(BOT_LEVELS)}; got {s!r}", 422)
+                raise TableError(f"a seat is null (open) or a bot level: {', '.join(BOT_LEVELS)}; got {quoted(s)}",
+                                 422)
         for name, value, top in (("grace", grace, 60.0), ("bot_delay", bot_delay, 30.0)):
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= top:
                 raise TableError(f"'{name}' must be a number of seconds from 0 to {top:g}", 422)
+        if sum(1 for t in self.tables.values() if t.status in ACTIVE) >= self.max_tables:
+            raise TableError("the server has too many tables in play; try again later", 503)
         seed = secrets.randbits(62)
         try:
             rules = spec.rules(preset, options)
             state = spec.new(rules, len(seats), chance=Chance(seed=seed))
         except (RulesError, MugginsError) as e:
             raise TableError(str(e), 422) from None
-        seat_rows = [{"name": None, "bot": s, "token_hash": None} for s in seats]
+        names = bot_names(seats)
+        seat_rows = [{"name": names[i], "bot": s, "token_hash": None} for i, s in enumerate(seats)]
         stored = StoredTable(id=secrets.token_urlsafe(9), game=game, preset=rules.preset, options=dict(options),
                              num_players=len(seats), seed=seed, grace=float(grace), bot_delay=float(bot_delay),
                              seats=seat_rows, chance=[dict(o) for o in state.chance.outcomes], status="open",
-                             created=time.time(), actions=[])
+                             created=time.time(), actions=[], creator_hash=creator_hash)
         table = GameTable(self, stored, state)
         stored.status = table.status
         self.store.create_table(stored)
@@ -428,5 +646,27 @@ class TableManager:
         table.schedule_bots()
         return table
 
-    def listing(self) -> list[dict[str, Any]]:
-        return [t.summary() for t in sorted(self.tables.values(), key=lambda t: -t.created)]
+    def listing(self, status: Any = "active", page: Any = 1, limit: Any = LIST_LIMIT, q: Any = None
+                ) -> dict[str, Any]:
+        """A page of the tables: ``active`` (open ones first, then those in play, newest first) or
+        ``finished`` (the archive of finished and abandoned games, newest first); with ``q``, only
+        those whose id, game, preset or a player's name holds it."""
+        if status not in ("active", "finished"):
+            raise TableError("'status' is active (open and playing tables) or finished (the archive)", 422)
+        for name, value, top in (("page", page, 10**6), ("limit", limit, MAX_LIST_LIMIT)):
+            if type(value) is not int or not 1 <= value <= top:
+                raise TableError(f"'{name}' must be a whole number from 1 to {top}", 422)
+        if q is not None and (not isinstance(q, str) or len(q) > MAX_QUERY_CHARS):
+            raise TableError(f"'q' must be text of at most {MAX_QUERY_CHARS} characters", 422)
+        q = q.strip() if q else None
+        offset = (page - 1) * limit
+        if status == "active":
+            found = [t for t in self.tables.values() if t.status in ACTIVE and (not q or t.matches(q))]
+            found.sort(key=lambda t: (t.status != "open", -t.created))
+            total = len(found)
+            items = [t.summary() for t in found[offset:offset + limit]]
+        else:
+            rows, total = self.store.archive(q, offset, limit)
+            items = [stored_summary(r) for r in rows]
+        return {"tables": items, "total": total, "page": page, "pages": max(1, math.ceil(total / limit)),
+                "limit": limit, "status": status}

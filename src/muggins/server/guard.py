@@ -1,0 +1,194 @@
+"""What every request must pass before the tables see it: the origin of a browser request, the size,
+type and depth of a JSON body, and how often one client may create tables or take seats."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import time
+from collections.abc import Iterable
+from typing import Any
+from urllib.parse import urlsplit
+
+MAX_DEPTH = 16          # JSON nesting: the API's own messages are 3 deep
+MAX_INT_DIGITS = 18     # a larger whole number is never a count, an amount or a seat
+ORIGINS_ENV = "MUGGINS_ALLOWED_ORIGINS"
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
+_BRACKET = re.compile(r"[\[\]{}]")
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+class BadRequest(Exception):
+    """A request refused before it reaches a table; ``status`` is the HTTP status that fits."""
+
+    def __init__(self, message: str, status: int = 400, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.retry_after = retry_after
+
+
+# --- JSON -------------------------------------------------------------------------------------------
+def _int(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_INT_DIGITS:
+        raise BadRequest(f"a number has more than {MAX_INT_DIGITS} digits")
+    return int(digits)
+
+
+def _constant(name: str) -> Any:
+    raise BadRequest(f"{name} is not a JSON number")
+
+
+def json_depth(text: str) -> int:
+    """The deepest nesting of arrays and objects in ``text`` (brackets inside strings do not count); it
+    stops counting once past :data:`MAX_DEPTH`."""
+    depth = deepest = 0
+    for ch in _BRACKET.findall(_STRING.sub('""', text)):
+        if ch in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > MAX_DEPTH:
+                    break
+        else:
+            depth -= 1
+    return deepest
+
+
+def parse_json(raw: str | bytes, what: str = "the body") -> Any:
+    """``raw`` as JSON, or BadRequest (400) saying why not (of ``what``): not UTF-8, not JSON, nested deeper than
+    :data:`MAX_DEPTH` (checked before parsing, so a deep body cannot exhaust the parser's recursion), a
+    number of more than :data:`MAX_INT_DIGITS` digits, NaN or Infinity."""
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise BadRequest(f"{what} is not UTF-8 text") from None
+    if json_depth(raw) > MAX_DEPTH:
+        raise BadRequest(f"{what} is nested deeper than {MAX_DEPTH} levels")
+    try:
+        return json.loads(raw, parse_int=_int, parse_constant=_constant)
+    except BadRequest:
+        raise
+    except (ValueError, RecursionError):
+        raise BadRequest(f"{what} is not valid JSON") from None
+
+
+# --- origins ----------------------------------------------------------------------------------------
+def origin_key(url: str) -> str | None:
+    """``scheme://host:port`` of an origin (lower case, the port always written), or None when ``url``
+    is not an http(s) origin (``null``, a path, user info, another scheme)."""
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:
+        return None
+    scheme = parts.scheme.lower()
+    host = parts.hostname
+    if scheme not in _DEFAULT_PORTS or not host or parts.username or parts.password:
+        return None
+    if parts.path not in ("", "/") or parts.query or parts.fragment:
+        return None
+    if ":" in host:
+        host = f"[{host}]"
+    return f"{scheme}://{host}:{port or _DEFAULT_PORTS[scheme]}"
+
+
+def parse_origins(values: Iterable[str]) -> set[str]:
+    """The allow-list: each value an origin like ``https://games.example.org`` (comma-separated lists
+    are split); ValueError names one that is not."""
+    out = set()
+    for value in values:
+        for item in value.split(","):
+            if not item.strip():
+                continue
+            key = origin_key(item)
+            if key is None:
+                raise ValueError(f"{item.strip()!r} is not an origin; write scheme://host[:port], like "
+                                 f"https://games.example.org")
+            out.add(key)
+    return out
+
+
+class OriginPolicy:
+    """Which browser origins may change state: the server's own (the scheme, host and port the request
+    was sent to, from its Host header) and those allowed explicitly (a proxy in front of the server).
+    A request without an Origin header (a script, curl) is not a browser's cross-site request."""
+
+    def __init__(self, allowed: Iterable[str] = ()) -> None:
+        self.allowed = parse_origins(allowed)
+
+    def allows(self, origin: str | None, scheme: str, host: str | None) -> bool:
+        if origin is None:
+            return True
+        key = origin_key(origin)
+        if key is None:
+            return False
+        if key in self.allowed:
+            return True
+        scheme = {"ws": "http", "wss": "https"}.get(scheme, scheme)
+        return host is not None and key == origin_key(f"{scheme}://{host}")
+
+    def check(self, origin: str | None, scheme: str, host: str | None) -> None:
+        if not self.allows(origin, scheme, host):
+            raise BadRequest(f"cross-site request refused: the origin {origin!r} is not this server's "
+                             f"(a server behind a proxy allows it with --allow-origin)", 403)
+
+
+# --- rate of costly requests ------------------------------------------------------------------------
+class RateLimiter:
+    """A token bucket: ``rate`` requests a second on average, bursts up to ``burst``."""
+
+    __slots__ = ("burst", "last", "level", "rate")
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.level = burst
+        self.last = time.monotonic()
+
+    def _refill(self) -> None:
+        now = time.monotonic()
+        self.level = min(self.burst, self.level + (now - self.last) * self.rate)
+        self.last = now
+
+    def allow(self) -> bool:
+        self._refill()
+        if self.level >= 1.0:
+            self.level -= 1.0
+            return True
+        return False
+
+    def wait(self) -> float:
+        """Seconds until the next request would be allowed."""
+        self._refill()
+        return 0.0 if self.level >= 1.0 else (1.0 - self.level) / self.rate if self.rate > 0 else math.inf
+
+    def full(self) -> bool:
+        self._refill()
+        return self.level >= self.burst
+
+
+class ClientLimits:
+    """One bucket per client address for one kind of request (creating tables, taking seats)."""
+
+    MAX_CLIENTS = 10000
+
+    def __init__(self, what: str, per_minute: float, burst: float) -> None:
+        self.what = what
+        self.rate = per_minute / 60.0
+        self.burst = burst
+        self.buckets: dict[str, RateLimiter] = {}
+
+    def charge(self, client: str) -> None:
+        """Count one request of ``client``, or BadRequest (429, with the seconds to wait) when it has
+        made too many."""
+        bucket = self.buckets.get(client)
+        if bucket is None:
+            if len(self.buckets) >= self.MAX_CLIENTS:  # forget the clients that have been quiet
+                self.buckets = {k: b for k, b in self.buckets.items() if not b.full()}
+            bucket = self.buckets[client] = RateLimiter(self.rate, self.burst)
+        if not bucket.allow():
+            wait = max(1, math.ceil(bucket.wait()))
+            raise BadRequest(f"too many {self.what} from your address; try again in {wait} s", 429, wait)
