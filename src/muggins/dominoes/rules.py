@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 from typing import Literal
 
@@ -92,7 +93,7 @@ class DominoRules(MugginsOptions):
         if self.entry_threshold < 0 or self.false_call_points < 0:
             raise RulesError("thresholds and penalties are not negative")
 
-    @property
+    @functools.cached_property
     def max_step_points(self) -> int:
         """The most one scoring step can make: a play's points plus the largest end-of-hand bonus, which a
         domino credits with the last play. The count is at most two ends of a double each on a line, a
