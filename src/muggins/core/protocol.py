@@ -34,7 +34,8 @@ class Action(NamedTuple):
     part: str | None = None
     claim: int | None = None
 
-    def with_claim(self, claim: int | None) -> Action:
+    def with_claim(self, claim: Any) -> Action:
+        # untyped on purpose: a compiled build would coerce 7.5 or True to an int before the engine sees it
         return self._replace(claim=claim)
 
 
@@ -218,10 +219,10 @@ class GameState:
     def clone(self) -> Self:
         raise NotImplementedError
 
-    def undo(self, steps: int = 1) -> None:
+    def undo(self, steps: object = 1) -> None:
         """Take back the last ``steps`` actions (replays the game from its record with the same chance)."""
-        if steps < 0 or steps > len(self.history):
-            raise IllegalAction(f"cannot undo {steps} action(s); {len(self.history)} made")
+        if type(steps) is not int or not 0 <= steps <= len(self.history):
+            raise IllegalAction(f"cannot undo {shown(steps)} action(s); {len(self.history)} made")
         fresh = type(self).new(self.rules, self.num_players, self.chance.rewound())
         for seat, action in self.history[: len(self.history) - steps]:
             fresh.apply(seat, action)

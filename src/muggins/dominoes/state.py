@@ -570,13 +570,17 @@ class DominoState(GameState):
         return w.missed
 
     # ------------------------------------------------------------------------------------ apply ----
-    def apply(self, seat: int, action: Action) -> None:
+    def apply(self, seat: object, action: Action) -> None:
+        # ``seat`` and amounts are checked here, untyped: a compiled build must not coerce 1.0 or True first
         if self._over:
             raise GameOver("the game is over")
-        check_action(action)
-        check_seat(seat, self.num_players)
+        action = check_action(action)
+        seat = check_seat(seat, self.num_players)
         kind = action[0]
         if kind == "muggins" or kind == "claim":
+            if action[4] is not None:
+                what = "a muggins call" if kind == "muggins" else "a claim"
+                check_points(action[4], self.rules.max_step_points, what)
             if kind == "muggins":
                 self._call(seat, action[4])
             else:
@@ -711,8 +715,6 @@ class DominoState(GameState):
         if self._side[seat] == w.scorer_side:
             raise ClaimError("you cannot call muggins on your own side")
         r = self.rules
-        if amount is not None:
-            check_points(amount, r.max_step_points, "a muggins call")
         res = resolve_call(w, amount, r.muggins, r.false_call_penalty, r.false_call_points)
         self.history.append((seat, Action("muggins", claim=amount)))
         self._ver += 1
@@ -740,7 +742,6 @@ class DominoState(GameState):
             raise ClaimError("there is nothing for you to claim now")
         if amount is None:
             raise ClaimError("a claim names its points, like 'claim 10'")
-        check_points(amount, self.rules.max_step_points, "a claim")
         self.history.append((seat, Action("claim", claim=amount)))
         self._ver += 1
         w.may_claim = False
@@ -1140,7 +1141,7 @@ class DominoState(GameState):
             text = f"{t.touching(v)} on {target.text}"
         return f"{text} {action.part}" if action.part else text
 
-    def parse_action(self, text: str, seat: int | None = None) -> Action:
+    def parse_action(self, text: object, seat: int | None = None) -> Action:
         if not isinstance(text, str) or len(text) > _MAX_MOVE_TEXT:
             raise UnknownAction(f"a move is text of at most {_MAX_MOVE_TEXT} characters; got {shown(text)}")
         words = text.strip().lower().replace(",", " ").split()

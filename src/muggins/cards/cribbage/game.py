@@ -411,12 +411,15 @@ class CribbageState(GameState):
         return w.missed
 
     # ------------------------------------------------------------------------------------ apply ----
-    def apply(self, seat: int, action: Action) -> None:
+    def apply(self, seat: object, action: Action) -> None:
+        # ``seat`` and amounts are checked here, untyped: a compiled build must not coerce 1.0 or True first
         if self._over:
             raise GameOver("the game is over")
-        check_action(action)
-        check_seat(seat, self.num_players)
+        action = check_action(action)
+        seat = check_seat(seat, self.num_players)
         kind, subject, target, part, claim = action
+        if kind in ("muggins", "claim") and claim is not None:
+            check_points(claim, self.rules.max_step_points, "a muggins call" if kind == "muggins" else "a claim")
         if kind == "muggins":
             self._call(seat, claim)
             return
@@ -487,7 +490,7 @@ class CribbageState(GameState):
             return
         raise IllegalAction(f"no move is possible in phase {phase!r}")
 
-    def _check_claim(self, claim: int | None) -> None:
+    def _check_claim(self, claim: object) -> None:
         if claim is None:
             return
         if not self._manual:
@@ -589,8 +592,6 @@ class CribbageState(GameState):
         if self._side[seat] == w.scorer_side:
             raise ClaimError("you cannot call muggins on your own side")
         r = self.rules
-        if amount is not None:
-            check_points(amount, r.max_step_points, "a muggins call")
         res = resolve_call(w, amount, r.muggins, r.false_call_penalty, r.false_call_points)
         self.history.append((seat, Action("muggins", claim=amount)))
         self._window = None
@@ -618,7 +619,6 @@ class CribbageState(GameState):
             raise ClaimError("there is nothing for you to claim now")
         if amount is None:
             raise ClaimError("a claim names its points, like 'claim 2'")
-        check_points(amount, self.rules.max_step_points, "a claim")
         self.history.append((seat, Action("claim", claim=amount)))
         w.may_claim = False
         w.claimed = amount
@@ -931,7 +931,7 @@ class CribbageState(GameState):
             return f"count {action.subject or 'hand'}"
         return str(k)
 
-    def parse_action(self, text: str, seat: int | None = None) -> Action:
+    def parse_action(self, text: object, seat: int | None = None) -> Action:
         if not isinstance(text, str) or len(text) > _MAX_MOVE_TEXT:
             raise UnknownAction(f"a move is text of at most {_MAX_MOVE_TEXT} characters; got {shown(text)}")
         words = text.strip().replace(",", " ").split()

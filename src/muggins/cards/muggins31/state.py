@@ -270,12 +270,15 @@ class CardMugginsState(GameState):
         return w.missed
 
     # ------------------------------------------------------------------------------------ apply ----
-    def apply(self, seat: int, action: Action) -> None:
+    def apply(self, seat: object, action: Action) -> None:
+        # ``seat`` and amounts are checked here, untyped: a compiled build must not coerce 1.0 or True first
         if self._over:
             raise GameOver("the game is over")
-        check_action(action)
-        check_seat(seat, self.num_players)
+        action = check_action(action)
+        seat = check_seat(seat, self.num_players)
         kind = action.kind
+        if kind in ("muggins", "claim") and action.claim is not None:
+            check_points(action.claim, self.rules.max_step_points, "a muggins call" if kind == "muggins" else "a claim")
         if kind == "muggins":
             self._call(seat, action.claim)
             return
@@ -353,8 +356,6 @@ class CardMugginsState(GameState):
         if seat == w.scorer:
             raise ClaimError("you cannot call muggins on yourself")
         r = self.rules
-        if amount is not None:
-            check_points(amount, r.max_step_points, "a muggins call")
         res = resolve_call(w, amount, r.muggins, r.false_call_penalty, r.false_call_points)
         self.history.append((seat, Action("muggins", claim=amount)))
         self._ver += 1
@@ -381,7 +382,6 @@ class CardMugginsState(GameState):
             raise ClaimError("there is nothing for you to claim now")
         if amount is None:
             raise ClaimError("a claim names its points, like 'claim 1'")
-        check_points(amount, self.rules.max_step_points, "a claim")
         self.history.append((seat, Action("claim", claim=amount)))
         self._ver += 1
         w.may_claim = False
@@ -610,7 +610,7 @@ class CardMugginsState(GameState):
             return f"play {action.subject}"
         return str(action.kind)
 
-    def parse_action(self, text: str, seat: int | None = None) -> Action:
+    def parse_action(self, text: object, seat: int | None = None) -> Action:
         if not isinstance(text, str) or len(text) > _MAX_MOVE_TEXT:
             raise UnknownAction(f"a move is text of at most {_MAX_MOVE_TEXT} characters; got {shown(text)}")
         words = text.strip().lower().replace(",", " ").split()
