@@ -76,7 +76,7 @@ def test_no_color_render_has_no_colour_codes() -> None:
 
 
 def _tile_cells(lines: list[str]) -> int:
-    return sum(line.count("[") for line in lines) + sum(line.count("┌") for line in lines)
+    return sum(line.count("[") + line.count("┌") + line.count("╔") for line in lines)
 
 
 def test_every_tile_is_drawn_or_listed() -> None:
@@ -101,7 +101,7 @@ def test_spinner_arms_leave_at_right_angles() -> None:
         {"tile": "5-4", "on": "5-5", "double": False, "part": "end", "slot": 3},
     ]
     lines = draw_layout(layout, 76, ascii_only=True)
-    row = next(i for i, x in enumerate(lines) if "[1|5]|-|[5|2]" in x)  # the line through its middle
+    row = next(i for i, x in enumerate(lines) if "[1|5]|=|[5|2]" in x)  # the line through its middle
     col = lines[row].index("[1|5]") + 6
     assert lines[row - 1][col] == "5" and lines[row + 1][col] == "5"  # the spinner lies across
     assert [lines[row - k][col] for k in (2, 3, 4)] == ["5", "-", "3"]  # an arm straight up
@@ -199,7 +199,7 @@ def test_count_shown_only_with_hints() -> None:
 def test_the_person_reads_the_hand_result_before_the_next_deal() -> None:
     s, script = _session(["1"] * 400, undo=False)
     s.run()
-    assert "Hand over - Enter for the next hand> " in script.prompts
+    assert "Enter for the next hand> " in script.prompts
     assert any(e.kind == "hand_end" for e in s.st.log)
 
 
@@ -226,7 +226,7 @@ def test_a_person_calls_muggins_before_the_next_bot_acts() -> None:
 
     def answer(prompt: str) -> str:
         prompts.append(prompt)
-        if len(prompts) > 300 or prompt.startswith("Hand over"):
+        if len(prompts) > 300 or prompt.startswith("Enter for the next hand"):
             raise EOFError
         return "m" if "call Muggins!" in prompt else "1"
 
@@ -263,7 +263,7 @@ def test_two_people_share_the_keyboard() -> None:
 
 
 @pytest.mark.parametrize("args,message", [
-    (["--players", "9"], "2-6 players"),
+    (["--players", "9"], "is for 2-4 players; got 9"),
     (["--bot", "wizard"], "unknown bot"),
     (["--seats", "casual,expert"], "at least one seat must be a person"),
     (["--seats", "you,omniscient"], "for measuring"),

@@ -12,9 +12,10 @@ import typer
 from rich.console import Console
 
 from muggins.cli.common import fail, parse_options
-from muggins.core.errors import MugginsError, RecordError, RulesError
+from muggins.core.errors import MugginsError
+from muggins.core.protocol import GameState
 from muggins.core.rules import get_game
-from muggins.tui.app import Options, Session, make_seats, new_seed, resume
+from muggins.tui.app import Options, Seat, Session, make_seats, new_seed, resume
 from muggins.tui.menu import run_menu
 
 
@@ -23,20 +24,46 @@ def make_console(no_color: bool) -> Console:
     return Console(no_color=no_color or bool(os.environ.get("NO_COLOR")), highlight=False)
 
 
+def _counts(allowed: list[int]) -> str:
+    """``[2, 3, 4]`` -> ``"2-4"``; ``[2, 4]`` -> ``"2 or 4"``."""
+    if len(allowed) > 2 and allowed == list(range(allowed[0], allowed[-1] + 1)):
+        return f"{allowed[0]}-{allowed[-1]}"
+    return " or ".join(map(str, allowed))
+
+
+def _resumed(path: Path, seed: int, game: str | None, preset: str | None,
+             fixed: dict[str, object]) -> tuple[GameState, list[Seat]]:
+    """The saved game, refusing a --game or --preset that is not the record's, and the options that only
+    start a new game (the record holds its seats and rules)."""
+    given = [flag for flag, value in fixed.items() if value]
+    if given:
+        fail(f"{', '.join(given)} cannot be used with --resume: the record holds the seats and the rules "
+             "(--hints, --ascii, --no-color, --undo, --save and --hands apply)")
+    st, seats = resume(path, seed)
+    if game is not None and get_game(game).name != st.game:
+        fail(f"{path} is a game of {st.game}, not {game}; leave out --game to resume it")
+    if preset is not None and preset != st.rules.preset:
+        fail(f"{path} is played with the {st.rules.preset} preset, not {preset}; leave out --preset to resume it")
+    return st, seats
+
+
 def play_command(
-    game: str = typer.Option("dominoes", "--game", "-g", help="dominoes, card-muggins or cribbage."),
+    game: str = typer.Option(None, "--game", "-g", help="dominoes, card-muggins or cribbage [default: dominoes]."),
     preset: str = typer.Option(None, "--preset", "-p", help="Preset (see 'muggins rules')."),
-    players: int = typer.Option(2, "--players", "-n", help="Number of players (you are seat 0)."),
+    players: int = typer.Option(None, "--players", "-n",
+                                help="Number of players, you at seat 0 [default: 2, or what the preset needs]."),
     seed: int = typer.Option(None, "--seed", help="Seed for the deal (random if omitted)."),
     option: list[str] = typer.Option(None, "--option", "-o", help="Rule override key=value (repeatable)."),
-    bot: str = typer.Option("casual", "--bot", "-b", help="Level of the bots: beginner, casual, club, expert."),
+    bot: str = typer.Option(None, "--bot", "-b",
+                            help="Level of the bots: beginner, casual, club, expert [default: casual]."),
     seats: str = typer.Option(None, "--seats",
                               help="Every seat in order, comma separated: you, human (another person at "
                                    "this keyboard) or a bot level; e.g. 'you,expert,human'."),
     hints: bool = typer.Option(False, "--hints", help="Show the count of the open ends."),
     undo: bool = typer.Option(False, "--undo", help="Allow 'undo' (back to your previous move; bots only)."),
     save_to: Path = typer.Option(None, "--save", help="Write the game record here ('save', quit, or the end)."),
-    resume_from: Path = typer.Option(None, "--resume", help="Continue a game saved with --save."),
+    resume_from: Path = typer.Option(None, "--resume",
+                                     help="Continue a game saved with --save (with the display flags given now)."),
     hands: int = typer.Option(0, "--hands", help="Stop after this many hands (0: play the game out)."),
     ascii_only: bool = typer.Option(False, "--ascii", help="Plain ASCII tiles and cards."),
     no_color: bool = typer.Option(False, "--no-color", help="No colour (NO_COLOR=1 does the same)."),
@@ -46,9 +73,13 @@ def play_command(
     console = make_console(no_color)
     ascii_only = ascii_only or not (console.encoding or "").lower().startswith("utf")
     base_seed = seed if seed is not None else new_seed()
+    if hands < 0:
+        fail(f"--hands is a number of hands, 0 or more; got {hands}")
     try:
         if resume_from is not None:
-            st, seat_list = resume(resume_from, base_seed)
+            st, seat_list = _resumed(resume_from, base_seed, game, preset,
+                                     {"--players": players is not None, "--seats": seats, "--bot": bot,
+                                      "--option": option, "--menu": menu})
         else:
             opts = parse_options(option)
             if menu:
@@ -58,15 +89,26 @@ def play_command(
                     raise typer.Exit(0) from None
                 game, preset, players, words, hints = (choice.game, choice.preset, choice.players,
                                                        choice.seats, choice.hints)
-            else:
-                words = [w for w in seats.split(",") if w.strip()] if seats else \
-                    ["you"] + [bot] * (players - 1)
-            spec = get_game(game)
+            spec = get_game(game or "dominoes")
             rules = spec.rules(preset, opts)
+            allowed = spec.players_for(rules)
+            if not menu:
+                if seats:
+                    words = [w for w in seats.split(",") if w.strip()]
+                    if players is not None and players != len(words):
+                        fail(f"--players {players} but --seats names {len(words)} seats; give one of them")
+                else:
+                    if players is None:
+                        players = spec.default_players if spec.default_players in allowed else allowed[0]
+                    if players not in allowed:
+                        fail(f"--players: {spec.name} / {rules.preset} is for {_counts(allowed)} players; "
+                             f"got {players}")
+                    words = ["you"] + [bot or "casual"] * (players - 1)
+            if len(words) not in allowed:
+                fail(f"--seats: {spec.name} / {rules.preset} is for {_counts(allowed)} players; "
+                     f"got {len(words)} seats")
             st = spec.new(rules, len(words), seed=base_seed)
             seat_list = make_seats(words, base_seed)
-    except (RulesError, RecordError) as e:
-        fail(str(e))
     except MugginsError as e:
         fail(str(e))
     session = Session(st, seat_list, console,

@@ -3,7 +3,12 @@
 The screen is redrawn for every decision a person makes; input is one prompt line (a move's number or
 its notation, optionally followed by the points announced). After another seat's scoring play a person
 gets a moment to call "Muggins!" before the next seat acts; bots call on people through their own
-attention model."""
+attention model.
+
+With several people at one keyboard nothing of one person's is ever drawn while another may be looking:
+whenever the person asked changes (a turn, a muggins moment) a screen with nothing secret on it asks for
+the keyboard to be passed first. The end of a hand is shown to everybody at once, before the next deal:
+it holds nothing secret (every hand is turned up)."""
 
 from __future__ import annotations
 
@@ -14,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.text import Text
 
 from muggins.bots.bot import AttentiveBot
 from muggins.bots.registry import make_bot
@@ -22,11 +28,26 @@ from muggins.core.errors import IllegalAction, MugginsError, RecordError, RulesE
 from muggins.core.protocol import Action, GameState
 from muggins.core.records import apply_record_action, save, to_record
 from muggins.core.rules import get_game
-from muggins.tui.table import render_table
+from muggins.tui.render_dominoes import draw_layout
+from muggins.tui.table import (
+    ROWS,
+    WIDTH,
+    HandEnd,
+    hand_number,
+    log_lines,
+    make_hand_end,
+    render_hand_end,
+    render_table,
+    scores_text,
+)
 
 OPTIONAL = ("muggins", "claim")
 QUIT = ("q", "quit", "exit")
 HELP = ("?", "h", "help")
+# windows that are not about a move's own points (a domino bonus, card Muggins' "last", his heels): always
+# worth a person's moment
+MOVE_REASONS = ("play", "hand", "crib")
+MAX_DIGITS = 18  # an amount longer than this is no amount of points
 
 
 @dataclass
@@ -77,6 +98,19 @@ class Quit(Exception):
     """The person asked to stop (or input ended)."""
 
 
+def _digits(word: str) -> bool:
+    return word.isascii() and word.isdigit()
+
+
+def amount(word: str) -> int:
+    """Points typed at the prompt: ASCII digits (the engine refuses more than a step can score)."""
+    if not _digits(word):
+        raise IllegalAction(f"{word[:20]!r} is not a number of points")
+    if len(word) > MAX_DIGITS:
+        raise IllegalAction(f"{word[:12]}... is far more points than any move makes")
+    return int(word)
+
+
 class Session:
     """One game at one keyboard. ``ask`` reads a line (raises EOFError at the end of input)."""
 
@@ -89,22 +123,36 @@ class Session:
         self.ask = ask or (lambda prompt: console.input(prompt))
         self.names = [s.name for s in seats]
         self.humans = [i for i, s in enumerate(seats) if s.bot is None]
-        self.viewer = self.humans[0]
-        self.message = ""
+        self.holder: int | None = self.humans[0]  # the person at the keyboard (None: everybody may look)
         self.asked: set[tuple[int, int]] = set()
+        self.points: dict[int, int] = {}  # history index of a regular action -> the points it made
+        self.ended: HandEnd | None = None  # a hand just ended and not yet shown
         self.manual = getattr(state.rules, "claims", "auto") == "manual"
-        self.scanned = len(state.log)
         self.message = ("Type a move's number and the points it scores ('2 10'). 'help' for more."
                         if self.manual else
                         "Type a move's number; 'help' for more.")
 
     # -- screen ------------------------------------------------------------------------------------
-    def draw(self, viewer: int, moves: list[str] | None = None) -> None:
+    def draw(self, viewer: int | None, moves: list[str] | None = None) -> None:
+        """The table for ``viewer``: only ever the person at the keyboard (or nobody's hand)."""
+        if viewer is not None and viewer != self.holder:
+            raise AssertionError(f"{self.names[viewer]}'s screen while {self.holder} holds the keyboard")
         self.console.clear()
         self.console.print(render_table(self.st, viewer, self.names, hints=self.opt.hints,
                                         ascii_only=self.opt.ascii_only, moves=moves, message=self.message),
                            highlight=False)
         self.message = ""
+
+    def draw_end(self, end: HandEnd) -> None:
+        """The hand that just ended, for everybody."""
+        self.console.clear()
+        self.console.print(render_hand_end(self.st, end, self.names, ascii_only=self.opt.ascii_only,
+                                           message=self.message), highlight=False)
+        self.message = ""
+
+    def say(self, text: str) -> None:
+        """Add a line to the message shown on the next screen."""
+        self.message = f"{self.message}\n{text}" if self.message else text
 
     def read(self, prompt: str) -> str:
         """A line from the person. 'quit' and Ctrl-C ask before stopping, so a slip never ends the
@@ -129,6 +177,70 @@ class Session:
         if answer in ("y", "yes"):
             raise Quit
 
+    def hand_to(self, h: int) -> None:
+        """Before anything of person ``h``'s is drawn: with several people at the keyboard and another
+        one (or everybody) at it now, a blank screen asks for the keyboard to be passed to ``h``."""
+        if len(self.humans) > 1 and self.holder != h:
+            self.holder = None
+            self.console.clear()
+            self.read(f"Pass the keyboard to {self.names[h]}; Enter when ready> ")
+        self.holder = h
+
+    def _public_viewer(self) -> int | None:
+        """Whose events a screen for everybody shows: the only person's, or nobody's."""
+        return self.humans[0] if len(self.humans) == 1 else None
+
+    def show_lines(self, lines: list[str], what: str) -> None:
+        """Lines on pages of one screen each, the last page first: p earlier, n later, Enter back."""
+        page = ROWS - 1
+        rows: list[str] = []
+        for line in lines or ["(nothing yet)"]:
+            while len(line) > WIDTH - 1:
+                rows.append(line[: WIDTH - 1])
+                line = "  " + line[WIDTH - 1:]
+            rows.append(line)
+        pages = max(1, -(-len(rows) // page))
+        i = pages - 1
+        while True:
+            self.console.clear()
+            self.console.print(Text("\n".join(rows[i * page:(i + 1) * page])), highlight=False)
+            text = self.read(f"{what} page {i + 1} of {pages}: p earlier, n later, Enter back to the game> ")
+            low = text.lower()
+            if low in ("p", "b", "earlier", "back"):
+                i = max(0, i - 1)
+            elif low in ("n", "f", "later"):
+                i = min(pages - 1, i + 1)
+            else:
+                return
+
+    def show_log(self, viewer: int | None) -> None:
+        """The whole log of the game as ``viewer`` may see it."""
+        self.show_lines([text for _, text in log_lines(self.st, viewer, self.names)], "Log")
+
+    def show_layout(self, layout: list[dict[str, Any]] | None = None) -> None:
+        """The whole domino layout, however tall."""
+        if layout is None:
+            layout = self.st.view(None).get("layout")
+        if layout is None:
+            self.message = "There is no layout in this game."
+            return
+        self.show_lines(draw_layout(layout, WIDTH - 1, self.opt.ascii_only), "Layout")
+
+    def command(self, low: str, viewer: int | None, moves: list[str] | None = None,
+                layout: list[dict[str, Any]] | None = None) -> bool:
+        """The commands any prompt takes (help, log, layout, save); True when ``low`` was one."""
+        if low in HELP:
+            self.message = self.help_text(moves or [])
+        elif low == "log":
+            self.show_log(viewer)
+        elif low in ("layout", "table"):
+            self.show_layout(layout)
+        elif low == "save":
+            self.message = self.save_now() or "Give --save FILE to save the game."
+        else:
+            return False
+        return True
+
     # -- the loop ------------------------------------------------------------------------------------
     def run(self) -> None:
         """Play until the game ends, the hand limit is reached, or the person stops."""
@@ -148,14 +260,16 @@ class Session:
         self.finish(stopped=False)
 
     def _hand_limit_reached(self) -> bool:
-        number = getattr(self.st, "hand_no", None) or getattr(self.st, "round_no", 0)
-        return bool(self.opt.hands) and isinstance(number, int) and number > self.opt.hands
+        return bool(self.opt.hands) and hand_number(self.st) > self.opt.hands
 
     def _loop(self) -> None:
         st = self.st
-        while not st.is_over() and not self._hand_limit_reached():
-            self._pause_after_hand()
-            if self._optional_actions():
+        while not st.is_over():
+            if self.ended is not None:
+                self._end_of_hand(self.ended)
+            if self._hand_limit_reached():
+                return
+            if self._people_optional() or self._bots_optional():
                 continue
             waiting = sorted(st.waiting_for())
             bots = [s for s in waiting if self.seats[s].bot is not None]
@@ -164,51 +278,118 @@ class Session:
                 continue
             self._human_turn(waiting[0])
 
-    def _pause_after_hand(self) -> None:
-        """When a hand has just ended, let the person read its result before the next deal."""
-        log = self.st.log
-        start, self.scanned = min(self.scanned, len(log)), len(log)
-        if any(e.kind == "hand_end" for e in log[start:]):
-            self.draw(self.viewer)
-            self.read("Hand over - Enter for the next hand> ")
-
-    def _window_key(self) -> int:
-        """Which scoring play the open window belongs to: the index of the last regular action."""
-        hist = self.st.history
-        return next((i for i in range(len(hist) - 1, -1, -1) if hist[i][1].kind not in OPTIONAL), -1)
-
-    def _optional_actions(self) -> bool:
-        """Muggins calls and late claims. A person whose opponent just scored gets the first moment
-        (once per window) unless he is the next to act, where 'm' is among his moves; then bots
-        decide by their attention. True when an action was applied."""
+    def apply(self, seat: int, action: Action) -> None:
+        """Apply an action of any seat, keeping what the screens need: the points a move made (whether
+        its window is worth a person's moment) and the end of a hand, seen from the position before."""
         st = self.st
-        waiting = st.waiting_for()
+        number = hand_number(st)
+        regular = action.kind not in OPTIONAL
+        before = st.clone()
+        try:
+            points = st.claim_for(seat, action) if regular else 0
+        except MugginsError:
+            points = 0
+        start = len(st.log)
+        st.apply(seat, action)
+        if regular:
+            self.points[len(st.history) - 1] = points
+        if hand_number(st) != number or (st.is_over() and any(
+                e.kind in ("hand_end", "round_end") for e in st.log[start:])):
+            self.ended = make_hand_end(st, before, seat, action, start, self.names, self.opt.ascii_only)
+
+    # -- muggins windows -----------------------------------------------------------------------------
+    def _window(self) -> tuple[int, dict[str, Any]] | None:
+        """The open muggins window if it is worth a person's moment: (the history index of the move
+        that opened it, its public data). A move that made no points leaves nothing to call on: the
+        engine keeps a window open after every move, so that what it shows never tells whether points
+        were missed, but a person is asked only after a move that scored (which the table shows)."""
+        w = self.st.view(None).get("window")
+        if not w:
+            return None
+        hist = self.st.history
+        scorer = w.get("scorer")
+        origin = next((i for i in range(len(hist) - 1, -1, -1)
+                       if hist[i][0] == scorer and hist[i][1].kind not in OPTIONAL), -1)
+        if w.get("reason") in MOVE_REASONS and self.points.get(origin, 1) <= 0:
+            return None
+        return origin, w
+
+    def _options_of(self, h: int) -> tuple[bool, bool]:
+        """(may call Muggins!, may still claim) for person ``h`` now."""
+        kinds = {a.kind for a in self.st.legal_actions(h)}
+        return "muggins" in kinds, "claim" in kinds
+
+    def _people_optional(self, end: HandEnd | None = None) -> bool:
+        """A person whose opponent just scored gets a moment to call Muggins! (the scorer, when the rules
+        let him, to claim late), once per window, unless he is the next to act, where the call is among
+        his moves. True when an action was applied."""
+        found = self._window()
+        if found is None:
+            return False
+        origin = found[0]
+        waiting = self.st.waiting_for() if end is None else frozenset()
         for h in self.humans:
-            key = (h, self._window_key())
-            if key in self.asked or h in waiting or Action("muggins") not in st.legal_actions(h):
+            if (h, origin) in self.asked or h in waiting:
                 continue
-            window = st.view(h).get("window") or {}
-            if window.get("scorer") == h:
+            call, claim = self._options_of(h)
+            if not (call or claim):
                 continue
-            self.asked.add(key)
-            self.draw(h)
-            text = self.read("m + Enter to call Muggins!, Enter to go on> ").lower()
-            if text.startswith("m"):
-                rest = text.lstrip("m").replace("uggins", "").strip()
-                if self._apply_text(h, "muggins" + (f" {rest}" if rest else "")):
-                    return True
+            self.asked.add((h, origin))
+            if self._ask_optional(h, call, end):
+                return True
+        return False
+
+    def _ask_optional(self, h: int, call: bool, end: HandEnd | None) -> bool:
+        """Ask person ``h`` whether to call Muggins! (or claim late). At the end of a hand the screen is
+        everybody's; otherwise the keyboard goes to ``h`` first and the table is drawn for ``h``."""
+        if end is None:
+            self.hand_to(h)
+        who = "" if len(self.humans) == 1 else f"{self.names[h]}: "
+        what = "m + Enter to call Muggins!" if call else "claim N + Enter to claim your points"
+        while True:
+            if end is None:
+                self.draw(h)
+            else:
+                self.draw_end(end)
+            text = self.read(f"{who}{what}, Enter to go on> ")
+            low = text.lower()
+            if not text:
+                return False
+            if self.command(low, h if end is None else self._public_viewer(), layout=end.layout if end else None):
+                continue
+            words = low.split()
+            if call and words[0] in ("m", "mug", "muggins"):
+                act = " ".join(["muggins", *words[1:]])
+            elif call and low.startswith("m") and _digits(low[1:].strip()):
+                act = f"muggins {low[1:].strip()}"
+            elif not call and (words[0] == "claim" or _digits(words[0])):
+                act = " ".join(["claim", *words[1:]]) if words[0] == "claim" else f"claim {words[0]}"
+            else:
+                self.message = ("Not allowed: type m (and the points you name, 'm 10') or press Enter."
+                                if call else "Not allowed: type claim and the points ('claim 10') or press Enter.")
+                continue
+            if self._apply_text(h, act):
+                return True
+
+    def _bots_optional(self) -> bool:
+        """Bots decide on the open window by their attention; True when one acted."""
+        st = self.st
         for s in sorted(st.to_act()):
             seat = self.seats[s]
             if seat.bot is None or not any(a.kind in OPTIONAL for a in st.legal_actions(s)):
                 continue
             a = seat.bot.act(st, s)
             if a is not None and a.kind in OPTIONAL:
-                st.apply(s, a)
+                try:
+                    self.apply(s, a)
+                except MugginsError:
+                    continue
                 if a.kind == "muggins":
-                    self.message = f"{seat.name} calls Muggins!"
+                    self.say(f"{seat.name} calls Muggins!")
                 return True
         return False
 
+    # -- moves ---------------------------------------------------------------------------------------
     def _bot_move(self, s: int) -> None:
         bot = self.seats[s].bot
         assert bot is not None
@@ -218,21 +399,41 @@ class Session:
         if chosen is None:
             raise IllegalAction(f"the game waits for seat {s} but offers it no move")
         try:
-            self.st.apply(s, chosen)
+            self.apply(s, chosen)
         except MugginsError:  # a bot's slip must not stop the game: it plays a plain move instead
             if regular is None:
                 raise
-            self.st.apply(s, regular)
+            self.apply(s, regular)
+
+    def moves(self, h: int) -> list[Action]:
+        """Person ``h``'s moves as listed: plays in the order of the hand, then the other moves, then a
+        muggins call or a late claim (only when the window is worth a moment, see :meth:`_window`, and
+        the person has not declined it already)."""
+        st = self.st
+        legal = st.legal_actions(h)
+        found = self._window()
+        if found is None or (h, found[0]) in self.asked:  # nothing to call on, or already declined
+            legal = [a for a in legal if a.kind not in OPTIONAL]
+        hand = [str(x) for x in st.view(h).get("my_hand") or []]
+        pos = {t: i for i, t in enumerate(hand)}
+        last = len(hand)
+
+        def order(item: tuple[int, Action]) -> tuple[bool, tuple[int, ...], int]:
+            i, a = item
+            subject = a.subject
+            if isinstance(subject, tuple):
+                at = tuple(sorted(pos.get(str(x), last) for x in subject))
+            else:
+                at = (pos.get(str(subject), last) if subject is not None else last + 1,)
+            return a.kind in OPTIONAL, at, i
+
+        return [a for _, a in sorted(enumerate(legal), key=order)]
 
     def _human_turn(self, h: int) -> None:
         st = self.st
-        if len(self.humans) > 1 and h != self.viewer:
-            self.viewer = h
-            self.console.clear()
-            self.read(f"Pass the keyboard to {self.names[h]}; Enter when ready> ")
-        self.viewer = h
+        self.hand_to(h)
         while True:
-            legal = st.legal_actions(h)
+            legal = self.moves(h)
             moves = [st.format_action(a) for a in legal]
             self.draw(h, moves)
             prompt = "your move> " if len(self.humans) == 1 else f"{self.names[h]}, your move> "
@@ -241,14 +442,10 @@ class Session:
             if not text:
                 self.message = "Type a move's number (and the points you announce), or 'help'."
                 continue
-            if low in HELP:
-                self.message = self.help_text(moves)
-                continue
             if low == "undo":
                 self._undo(h)
                 return
-            if low == "save":
-                self.message = self.save_now() or "Give --save FILE to save the game."
+            if self.command(low, h, moves):
                 continue
             if self._apply_text(h, text, legal):
                 return
@@ -256,38 +453,69 @@ class Session:
     def _apply_text(self, h: int, text: str, legal: list[Action] | None = None) -> bool:
         """Apply what the person typed; on any mistake keep a message and return False."""
         st = self.st
-        legal = legal if legal is not None else st.legal_actions(h)
+        legal = legal if legal is not None else self.moves(h)
         words = text.split()
         try:
-            if words[0].isdigit():
-                n = int(words[0])
+            if _digits(words[0]):
+                n = amount(words[0])
                 if not 1 <= n <= len(legal):
-                    raise IllegalAction(f"there is no move {n}; choose 1 to {len(legal)}")
+                    raise IllegalAction(f"there is no move {words[0]}; choose 1 to {len(legal)}")
                 action = legal[n - 1]
-                if len(words) == 2 and words[1].isdigit():
-                    action = action.with_claim(int(words[1]))
+                if len(words) == 2 and _digits(words[1]):
+                    action = action.with_claim(amount(words[1]))
                 elif len(words) > 1:
                     raise IllegalAction("after the move's number give only the points you announce")
             elif words[0].lower() in ("m", "mug"):
                 action = st.parse_action(" ".join(["muggins", *words[1:]]), h)
             else:
-                action = self._parse(text, h)
+                action = self._parse(text, h, legal)
             if action.claim is not None and not self.manual and action.kind not in OPTIONAL:
                 raise IllegalAction("points are counted for you in this game; give the move alone")
-            st.apply(h, action)
-            return True
+            start = len(st.log)
+            self.apply(h, action)
         except (MugginsError, ValueError, IndexError) as e:
             self.message = f"Not allowed: {e}"
             return False
+        self._tell_over_claim(h, start)
+        return True
 
-    def _parse(self, text: str, seat: int) -> Action:
+    def _tell_over_claim(self, h: int, start: int) -> None:
+        """An announcement above what the move made is void (RULES §2.8): say so, and what follows."""
+        for e in self.st.log[start:]:
+            if e.kind != "over_claim" or e.seat != h:
+                continue
+            data = e.to_dict(None)
+            text = data.get("message")
+            if not isinstance(text, str):
+                penalty = getattr(self.st.rules, "over_claim", "void") == "opponent_scores"
+                text = (f"announced {data.get('points')}, more than the move made: the claim is void and "
+                        + (f"the next opponent scores {data.get('points')} as a penalty" if penalty
+                           else "scores nothing"))
+            self.say(f"{self.names[h]} {text}.")
+
+    def _parse(self, text: str, seat: int, legal: list[Action]) -> Action:
+        """A move in notation, optionally followed by the points announced; a piece named without its
+        place ('2-6 10') is the move when it fits in one place only."""
+        st = self.st
         try:
-            return self.st.parse_action(text, seat)
+            action = st.parse_action(text, seat)
         except (MugginsError, ValueError):
             words = text.split()
-            if len(words) > 1 and words[-1].isdigit():
-                return self.st.parse_action(" ".join(words[:-1]), seat).with_claim(int(words[-1]))
-            raise
+            if len(words) > 1 and _digits(words[-1]):
+                action = st.parse_action(" ".join(words[:-1]), seat).with_claim(amount(words[-1]))
+            else:
+                raise
+        bare = action.with_claim(None)
+        if any(a.with_claim(None) == bare for a in legal) or action.kind != "play" or action.target is not None:
+            return action
+        same = [a for a in legal if a.kind == action.kind and a.subject == action.subject]
+        if len(same) == 1:
+            return same[0].with_claim(action.claim)
+        if len(same) > 1:
+            where = ", ".join(st.format_action(a) for a in same)
+            raise IllegalAction(f"{action.subject} fits in {len(same)} places ({where}): say which, or give "
+                                f"the move's number")
+        return action
 
     def _undo(self, h: int) -> None:
         """Back to this person's previous move (only when every other seat is a bot)."""
@@ -304,21 +532,38 @@ class Session:
             self.message = "Nothing of yours to take back yet."
             return
         self.st.undo(len(hist) - idx)
-        self.asked = {k for k in self.asked if k[1] <= idx}
+        self.asked = {k for k in self.asked if k[1] < idx}
+        self.points = {k: v for k, v in self.points.items() if k < idx}
+        self.ended = None
         self.message = "Took back your last move."
 
     def help_text(self, moves: list[str]) -> str:
         example = "1" if moves else "a move"
-        lines = [f"Type a move's number ({example}) or its notation ({moves[0] if moves else '5-3 on 5-5'})."]
+        lines = [f"Type a move's number ({example}) or its notation ({moves[0] if moves else '5-3 on 5-5'})"
+                 + ("; a tile alone when it fits in one place." if self.st.game == "dominoes" else ".")]
         if self.manual:
             lines.append("Announce your points after it: '1 10' plays move 1 and claims 10. Say nothing and an "
                          "opponent may call Muggins! and take them.")
             lines.append("'m' calls Muggins! on an opponent's unclaimed points.")
-        lines.append("'save' saves (with --save), 'quit' stops" + (", 'undo' takes back your move."
-                                                                 if self.opt.undo else "."))
+        lines.append("'log' pages through the whole game" + (", 'layout' shows the whole layout"
+                                                            if self.st.game == "dominoes" else "")
+                     + "; 'save' saves (with --save), 'quit' stops"
+                     + (", 'undo' takes back your move." if self.opt.undo else "."))
         return "\n".join(lines)
 
-    # -- end -----------------------------------------------------------------------------------------
+    # -- end of a hand --------------------------------------------------------------------------------
+    def _end_of_hand(self, end: HandEnd) -> None:
+        """The hand as it ended, for everybody: the people may call Muggins! on its last move (the
+        window stays open until the next hand's first move), then the bots; then the next deal."""
+        self.holder = self.holder if len(self.humans) == 1 else None
+        while self._people_optional(end) or self._bots_optional():
+            pass
+        if self._hand_limit_reached():
+            return  # the game stops here: finish() shows this screen
+        self.draw_end(end)
+        self.read(f"Enter for the next {end.word.lower()}> ")
+        self.ended = None
+
     def save_now(self) -> str:
         if self.opt.save_to is None:
             return ""
@@ -326,15 +571,20 @@ class Session:
         return f"Game saved to {self.opt.save_to}"
 
     def finish(self, stopped: bool) -> None:
-        self.draw(self.viewer)
         st = self.st
-        if st.is_over():
-            won = ", ".join(self.names[w] for w in sorted(st.winners()))
-            self.console.print(f"Game over - won by {won}. Final scores {st.scores()}", highlight=False)
-        elif stopped:
-            self.console.print("Game stopped.", highlight=False)
+        if self.ended is not None:
+            self.draw_end(self.ended)
         else:
-            self.console.print(f"Played {self.opt.hands} hand(s). Scores {st.scores()}", highlight=False)
+            self.draw(self.holder)
+        scores = scores_text(st.scores(), self.names)
+        if st.is_over():
+            won = " and ".join(self.names[w] for w in sorted(st.winners()))
+            self.console.print(f"Game over - won by {won}. Final scores: {scores}", highlight=False)
+        elif stopped:
+            self.console.print(f"Game stopped. Scores: {scores}", highlight=False)
+        else:
+            n = self.opt.hands
+            self.console.print(f"Played {n} {'hand' if n == 1 else 'hands'}. Scores: {scores}", highlight=False)
         saved = self.save_now()
         if saved:
             self.console.print(saved, highlight=False)

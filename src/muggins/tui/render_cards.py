@@ -15,6 +15,11 @@ def card(text: str, ascii_only: bool) -> str:
     return text[:-1] + SUITS.get(text[-1], text[-1])
 
 
+def possessive(name: str) -> str:
+    """``"You"`` -> ``"Your"``, ``"North"`` -> ``"North's"``."""
+    return "Your" if name == "You" else f"{name}'s"
+
+
 def cards(texts: list[str], ascii_only: bool) -> str:
     return " ".join(card(t, ascii_only) for t in texts) or "-"
 
@@ -59,7 +64,7 @@ def cribbage_lines(v: dict[str, Any], ascii_only: bool, names: list[str]) -> lis
         out.append(f"Last hand's show (starter {card(v['previous_hand']['starter'], ascii_only)}):")
     for sh in shows[-3:]:
         what = "crib" if sh["what"] == "crib" else "hand"
-        head = f"{names[sh['seat']]} {what} {cards(sh['cards'], ascii_only)}"
+        head = f"{possessive(names[sh['seat']])} {what} {cards(sh['cards'], ascii_only)}"
         if "total" in sh:
             out.append(f"{head}: {sh['total']}  ({sh.get('explain', '')})")
         else:

@@ -2,8 +2,11 @@
 
 Each line of play runs from its parent tile; a line turns at the edge of the screen (east lines turn
 down and come back west, west lines turn up and come back east), doubles lie across the line, and a
-spinner's extra arms (and every branch of Five Up) leave it at right angles. A tile that cannot be
-placed without overlapping another is listed below the drawing rather than drawn wrongly."""
+spinner's extra arms (and every branch of Five Up) leave it at right angles. An arm never turns at a
+double: the double lies across the arm and the arm goes on straight past it. Doubles are drawn with a
+double frame (``╔╗``, ``║``; ``=`` in ASCII) so that a crosswise double never looks like a tile standing
+upright in a vertical line. A tile that cannot be placed without overlapping another is listed below the
+drawing rather than drawn wrongly."""
 
 from __future__ import annotations
 
@@ -16,7 +19,8 @@ ARM_LENGTH = 1  # tiles an arm runs straight up or down before turning like a li
 
 @dataclass(frozen=True)
 class Glyphs:
-    """The characters of a tile: Unicode box drawing, or plain ASCII when the terminal needs it."""
+    """The characters of a tile: Unicode box drawing, or plain ASCII when the terminal needs it. A double
+    lying across the line has its own frame (``double``), so it never looks like an upright tile."""
 
     left: str
     mid: str
@@ -24,10 +28,13 @@ class Glyphs:
     top: tuple[str, str]
     divider: tuple[str, str, str]
     bottom: tuple[str, str]
+    double: Glyphs | None = None
 
 
-UNICODE = Glyphs("[", "│", "]", ("┌", "┐"), ("├", "─", "┤"), ("└", "┘"))
-ASCII = Glyphs("[", "|", "]", (".", "."), ("|", "-", "|"), ("'", "'"))
+UNICODE = Glyphs("[", "│", "]", ("┌", "┐"), ("├", "─", "┤"), ("└", "┘"),
+                 Glyphs("[", "║", "]", ("╔", "╗"), ("╠", "═", "╣"), ("╚", "╝")))
+ASCII = Glyphs("[", "|", "]", (".", "."), ("|", "-", "|"), ("'", "'"),
+               Glyphs("[", "=", "]", (".", "."), ("|", "=", "|"), ("'", "'")))
 
 
 def _halves(text: str) -> tuple[str, str]:
@@ -114,13 +121,14 @@ class LayoutDrawer:
     def _shape(self, e: dict[str, Any], d: tuple[int, int]) -> tuple[list[str], bool]:
         a, b = _halves(e["tile"])
         across = bool(e.get("double")) and not e.get("inline")
+        g = (self.g.double or self.g) if e.get("double") else self.g
         if d in (E, W):
             if across:
-                return vertical(a, b, self.g), True
-            return [horizontal(a, b, self.g) if d == E else horizontal(b, a, self.g)], False
+                return vertical(a, b, g), True
+            return [horizontal(a, b, g) if d == E else horizontal(b, a, g)], False
         if across:
-            return [horizontal(a, b, self.g)], True
-        return (vertical(a, b, self.g) if d == S else vertical(b, a, self.g)), False
+            return [horizontal(a, b, g)], True
+        return (vertical(a, b, g) if d == S else vertical(b, a, g)), False
 
     def _box(self, rows: list[str], ax: int, ay: int, d: tuple[int, int]) -> tuple[int, int]:
         """Top-left corner of a tile whose touching edge sits at anchor (ax, ay) running ``d``."""
@@ -216,10 +224,13 @@ class LayoutDrawer:
                 self._give_up(cur)
                 return
             steps += 1
-            if arm and steps >= ARM_LENGTH:
+            kids = self._kids(cur)
+            nxt = [c for c in kids if c.get("slot", 0) < 2]
+            if arm and steps >= ARM_LENGTH and not cur.get("double") and not (nxt and nxt[0].get("double")):
+                # a double on the arm lies across it, and the arm goes on straight past it: a line turning
+                # at a double would look as if the double lay along the line
                 arm = False
                 d = E if p.x + p.w // 2 < self.canvas.width // 2 else W
-            kids = self._kids(cur)
             for c in kids:
                 if c.get("slot", 0) >= 2:
                     if p.d in (E, W):
@@ -227,7 +238,6 @@ class LayoutDrawer:
                     else:
                         bd = W if c["slot"] == 2 else E
                     later.append((c, p, bd, bd if bd in (N, S) else vstep))
-            nxt = [c for c in kids if c.get("slot", 0) < 2]
             if not nxt:
                 return
             for extra in nxt[1:]:
@@ -251,13 +261,47 @@ class LayoutDrawer:
             stack.extend(self.children.get(_key(c["tile"]), []))
 
 
-def draw_layout(layout: list[dict[str, Any]], width: int = 76, ascii_only: bool = False) -> list[str]:
-    """The layout as text lines no wider than ``width``; tiles that would overlap are listed after."""
+def _also(unplaced: list[str], width: int) -> list[str]:
+    """The tiles with no room in the drawing, as lines of at most ``width``."""
+    lines = []
+    text = "also: " + ", ".join(unplaced) if unplaced else ""
+    while text:
+        lines.append(text[:width])
+        text = text[width:]
+    return lines
+
+
+def draw_layout(layout: list[dict[str, Any]], width: int = 76, ascii_only: bool = False,
+                max_rows: int | None = None, focus: list[str] | None = None) -> list[str]:
+    """The layout as text lines no wider than ``width``; tiles that would overlap are listed after.
+
+    With ``max_rows`` the lines are never more: the list of tiles with no room shrinks to one line, then
+    the drawing shows only the rows around the last tile played and the tiles of ``focus`` (those with a
+    free end), with one line saying how many rows are not shown."""
     d = LayoutDrawer(layout, width, ASCII if ascii_only else UNICODE)
     lines = d.draw()
-    if d.unplaced:
-        text = "also: " + ", ".join(d.unplaced)
-        while text:
-            lines.append(text[:width])
-            text = text[width:]
-    return lines
+    also = _also(d.unplaced, width)
+    if max_rows is None or len(lines) + len(also) <= max_rows:
+        return lines + also
+    if also:
+        text = f"also {len(d.unplaced)} tile(s): " + ", ".join(d.unplaced)
+        also = [text if len(text) <= width else text[: width - 3] + "..."]
+    room = max(1, max_rows - len(also))
+    if len(lines) <= room:
+        return lines + also
+    keep = max(1, room - 1)
+    top = min(y for _, y in d.canvas.cells)
+    boxes = [(p.y - top, p.y - top + p.h, 1) for k, p in d.placed.items()
+             if focus and any(_key(t) == k for t in focus)]
+    last = layout[-1]["tile"] if layout else None
+    if last is not None and _key(last) in d.placed:
+        p = d.placed[_key(last)]
+        boxes.append((p.y - top, p.y - top + p.h, len(layout)))  # the last play weighs most
+
+    def score(start: int) -> int:
+        return sum(w for y0, y1, w in boxes if start <= y0 and y1 <= start + keep)
+
+    start = max(range(len(lines) - keep + 1), key=lambda i: (score(i), -abs(i + keep // 2 - (-top))))
+    hidden = len(lines) - keep
+    note = f"({start} row(s) above, {hidden - start} below not shown: 'layout' shows it all)"
+    return lines[start:start + keep] + [note[:width]] + also
