@@ -24,8 +24,10 @@ def db_url(tmp_path: Path) -> str:
 
 @pytest.fixture
 def client(db_url: str) -> Iterator[TestClient]:
-    # bots answer at once, so a scripted player may send faster than a person could: no rate limit here
-    with TestClient(create_app(db_url, rate=1e6, burst=1e6, time_scale=0.0)) as c:
+    # bots answer at once, so a scripted player may send faster than a person could: no rate limits here
+    # (the tests of the limits make their own app)
+    with TestClient(create_app(db_url, rate=1e6, burst=1e6, time_scale=0.0, tables_burst=1e6,
+                               seats_burst=1e6)) as c:
         yield c
 
 

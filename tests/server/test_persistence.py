@@ -3,11 +3,16 @@ with the same future deals, and tokens still hold their seats."""
 
 from __future__ import annotations
 
+import json
+import sqlite3
+from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
 
+from muggins.core.chance import Chance
 from muggins.core.protocol import GameState
+from muggins.core.rules import get_game
 from muggins.server.app import create_app
 from tests.server.conftest import new_table, sit
 
@@ -71,3 +76,38 @@ def test_the_acknowledged_action_is_in_the_database_before_the_ack(db_url: str) 
                 pass
             stored = c.app.state.store.load_all()  # type: ignore[attr-defined]
             assert [s.actions for s in stored if s.id == t["id"]] == [[{"seat": seat, "move": move}]]
+
+
+OLD_SCHEMA = """
+CREATE TABLE game_tables (id VARCHAR(32) NOT NULL PRIMARY KEY, game VARCHAR(64) NOT NULL, preset VARCHAR(64),
+    options JSON NOT NULL, num_players INTEGER NOT NULL, seed VARCHAR(40) NOT NULL, grace FLOAT NOT NULL,
+    bot_delay FLOAT NOT NULL, seats JSON NOT NULL, chance TEXT NOT NULL, status VARCHAR(16) NOT NULL,
+    created FLOAT NOT NULL);
+CREATE TABLE game_actions (table_id VARCHAR(32) NOT NULL REFERENCES game_tables (id), idx INTEGER NOT NULL,
+    seat INTEGER NOT NULL, move VARCHAR(200) NOT NULL, claim INTEGER, PRIMARY KEY (table_id, idx));
+"""
+
+
+def test_a_database_from_before_the_archive_is_upgraded_and_its_tables_resume(tmp_path: Path) -> None:
+    """An older database gains the archive's columns (its players' names filled in for the search); a
+    table whose rules are no longer accepted is marked abandoned instead of stopping the server."""
+    path = tmp_path / "old.db"
+    spec = get_game("dominoes")
+    state = spec.new(spec.rules(), 2, chance=Chance(seed=5))
+    chance = json.dumps([dict(o) for o in state.chance.outcomes])
+    seats = json.dumps([{"name": "Ann", "bot": None, "token_hash": "x"}, {"name": None, "bot": "casual",
+                                                                           "token_hash": None}])
+    with sqlite3.connect(path) as db:
+        db.executescript(OLD_SCHEMA)
+        row = "INSERT INTO game_tables VALUES (?, 'dominoes', 'muggins', ?, 2, '5', 3.0, 0.8, ?, ?, ?, ?)"
+        db.execute(row, ("live", "{}", seats, chance, "playing", 1.0))
+        db.execute(row, ("done", "{}", seats, chance, "finished", 2.0))
+        db.execute(row, ("huge", json.dumps({"target": 10**9}), seats, chance, "playing", 3.0))
+    with TestClient(create_app(f"sqlite:///{path}", time_scale=0.0)) as c:
+        manager: Any = c.app.state.manager  # type: ignore[attr-defined]
+        assert set(manager.tables) == {"live"}
+        live = c.get("/api/tables/live").json()
+        assert live["status"] == "playing" and [s["name"] for s in live["seats"]] == ["Ann", "Casual bot"]
+        archive = c.get("/api/tables?status=finished&q=ANN").json()
+        assert sorted(t["id"] for t in archive["tables"]) == ["done", "huge"]
+        assert {t["id"]: t["status"] for t in archive["tables"]}["huge"] == "abandoned"

@@ -75,7 +75,7 @@ def test_a_finished_game_leaves_memory_and_is_read_back_with_its_record(db_url: 
         manager: Any = c.app.state.manager  # type: ignore[attr-defined]
         t = new_table(c, seats=["beginner", "beginner"], options={"target": 61})
         with c.websocket_connect(f"/ws/{t['id']}") as ws:  # a game of bots plays while watched
-            while not (m := ws.receive_json())["type"] == "state" or m["table"]["status"] != "finished":
+            while (m := ws.receive_json())["type"] != "state" or m["table"]["status"] != "finished":
                 pass
         manager.sweep()
         assert t["id"] not in manager.tables
