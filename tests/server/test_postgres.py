@@ -9,6 +9,9 @@ import pytest
 
 from tests.server.test_persistence import test_restart_resumes_every_table_with_the_same_future as resumes
 from tests.server.test_persistence import test_the_acknowledged_action_is_in_the_database_before_the_ack as commits
+from tests.server.test_runaway import (
+    test_a_thousand_finished_games_keep_the_list_small_and_are_paged_and_searchable as archive,
+)
 
 PG_URL = os.environ.get("MUGGINS_PG_URL", "")
 
@@ -50,3 +53,7 @@ def test_postgres_restart_resumes_every_table(pg_url: str) -> None:
 
 def test_postgres_commits_before_the_ack(pg_url: str) -> None:
     commits(pg_url)
+
+
+def test_postgres_pages_and_searches_the_archive(pg_url: str) -> None:
+    archive(pg_url)
