@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -93,6 +94,14 @@ def test_brackets_inside_strings_do_not_count_as_nesting() -> None:
     assert json_depth('{"name": "' + "[" * 100 + '", "x": "\\"[[["}') == 1
     assert json_depth("[" * (MAX_DEPTH + 5)) == MAX_DEPTH + 1  # stops counting past the limit
     assert json_depth('[[{"a": [1]}]]') == 4
+
+
+def test_the_depth_scan_is_linear_on_unterminated_strings() -> None:
+    """A body of escaped quotes that never closes is scanned once, not once per quote."""
+    for text in ('"' + '\\"' * 8000, '["' + '\\"' * 8000, '"' * 16383):
+        start = time.perf_counter()
+        assert json_depth(text) <= 1
+        assert time.perf_counter() - start < 0.5  # a quadratic scan takes seconds
 
 
 def test_a_nested_frame_gets_an_error_and_the_socket_keeps_working(client: TestClient) -> None:

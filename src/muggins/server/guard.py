@@ -15,8 +15,8 @@ MAX_DEPTH = 16          # JSON nesting: the API's own messages are 3 deep
 MAX_INT_DIGITS = 18     # a larger whole number is never a count, an amount or a seat
 ORIGINS_ENV = "MUGGINS_ALLOWED_ORIGINS"
 
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
-_BRACKET = re.compile(r"[\[\]{}]")
+# a string (to its end if unterminated: each character is looked at once) or a bracket
+_TOKEN = re.compile(r'"(?:[^"\\]+|\\.)*"?|[\[\]{}]', re.S)
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
@@ -44,7 +44,10 @@ def json_depth(text: str) -> int:
     """The deepest nesting of arrays and objects in ``text`` (brackets inside strings do not count); it
     stops counting once past :data:`MAX_DEPTH`."""
     depth = deepest = 0
-    for ch in _BRACKET.findall(_STRING.sub('""', text)):
+    for m in _TOKEN.finditer(text):
+        ch = m.group()
+        if ch[0] == '"':
+            continue
         if ch in "[{":
             depth += 1
             if depth > deepest:
