@@ -33,7 +33,8 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 RAW_CARD = re.compile(r"\b(10|[2-9TJQKA])[SHDC]\b")
 WINDOW_TEXT = re.compile(r"^.+ (played|took the go|showed (your|their) hand|showed the crib|dominoed) and announced "
-                         r"(nothing|\d+) — if you think points were missed, you may call Muggins! before the next play\.$")
+                         r"(nothing|\d+) — if you think points were missed, you may call Muggins! before the "
+                         r"next play\.$")
 
 
 def chromium_path() -> str | None:
@@ -145,9 +146,12 @@ SNAPSHOT_JS = """() => {
     tiles: [...document.querySelectorAll('#my-tiles svg.playable')].map((e) => e.dataset.tile),
     cards: [...document.querySelectorAll('#my-cards .card.playable')].map((e) => e.dataset.card),
     all_cards: [...document.querySelectorAll('#my-cards .card')].map((e) => e.dataset.card),
-    moves: [...document.querySelectorAll('#moves button[data-move]')].filter((b) => !b.disabled).map((b) => b.dataset.move),
+    moves: [...document.querySelectorAll('#moves button[data-move]')].filter((b) => !b.disabled)
+      .map((b) => b.dataset.move),
     discard: vis(q('#discard-btn')),
     events: logEvents.length,
+    view: {waiting_for: last.view.waiting_for, turn: last.view.turn, over: last.view.over,
+           to_act: last.view.to_act, legal: last.view.legal || []},
   };
 }"""
 
@@ -207,7 +211,12 @@ class DomPlayer:
         return str(self.page.inner_text("#status")).startswith("Game over")
 
     def wait_change(self, before: int, timeout: float = 5000) -> None:
-        self.page.wait_for_function("n => logEvents.length > n", arg=before, timeout=timeout)
+        """Wait for the page to show what the click did (new events in its log)."""
+        try:
+            self.page.wait_for_function("n => logEvents.length > n", arg=before, timeout=timeout)
+        except playwright_api.TimeoutError:
+            raise AssertionError(f"nothing happened after a click: {self.page.inner_text('#play-err')!r}, "
+                                 f"status {self.page.inner_text('#status')!r}") from None
 
     def announce(self, move: str, snap: dict[str, Any]) -> None:
         """Type the points of ``move`` in the Announce box: mostly right, sometimes wrong on purpose."""
@@ -219,8 +228,8 @@ class DomPlayer:
             return
         self.scoring_plays += 1
         k = self.scoring_plays
-        if k % 4 == 1:     # wrong on purpose: nothing (the first scoring play), too little or too much
-            text = ["", str(max(truth - 1, 0)), str(truth + 1)][(k // 4) % 3]
+        if k % 3 == 1:     # wrong on purpose: nothing (the first scoring play), too little or too much
+            text = ["", str(max(truth - 1, 0)), str(truth + 1)][(k // 3) % 3]
             self.tally.wrong += 1
         else:
             text = str(truth)
@@ -231,7 +240,7 @@ class DomPlayer:
     def check_status(self, snap: dict[str, Any]) -> None:
         """The status says "Your turn" exactly when the game waits for this seat (a seat that may only
         call Muggins! is not waited for)."""
-        view = self.page.evaluate("last.view")
+        view = snap["view"]  # read with the status, in one go: a message may come in at any time
         waiting = view.get("waiting_for")
         if waiting is None:
             waiting = [] if view["over"] or view.get("turn") is None else [view["turn"]]
@@ -247,8 +256,8 @@ class DomPlayer:
         if s["status"].startswith("Game over"):
             return False
         self.check_status(s)
+        assert bool(s["muggins_note"]) == s["muggins_enabled"], s  # the note says when a call is possible
         if s["muggins_enabled"]:
-            assert s["muggins_note"], "the Muggins! button is enabled without its note"
             missed = self.muggable()
             if s["grace"] is not None:
                 self.tally.windows.append((s["grace"], missed > 0))
@@ -270,7 +279,7 @@ class DomPlayer:
         if s["tiles"]:
             return self._play_tile(s)
         if s["cards"]:
-            card = self.rng.choice(s["cards"])
+            card = self.pick(s["cards"], lambda c: self.true_points("play " + c))
             self.announce("play " + card, s)
             self.page.click(f"#my-cards .card[data-card='{card}']")
             return self._done(s)
@@ -286,15 +295,28 @@ class DomPlayer:
         self.wait_change(s["events"])
         return True
 
+    def pick(self, options: list[str], points: Callable[[str], int]) -> str:
+        """Mostly the option that scores most (a person sees the count on the table), sometimes any."""
+        if self.rng.random() < 0.3:
+            return self.rng.choice(options)
+        best = max(points(o) for o in options)
+        return self.rng.choice([o for o in options if points(o) == best])
+
     def _play_tile(self, s: dict[str, Any]) -> bool:
-        tile = self.rng.choice(s["tiles"])
+        legal = s["view"]["legal"]
+
+        def tile_points(t: str) -> int:
+            a, b = t.split("-")
+            return max((self.true_points(m) for m in legal if m.split(" ")[0] in (t, f"{b}-{a}")), default=0)
+
+        tile = self.pick(s["tiles"], tile_points)
         self.page.click(f"#my-tiles svg[data-tile='{tile}']")
         self.page.wait_for_selector(f"#my-tiles svg.selected[data-tile='{tile}']")
         choices = self.page.evaluate("""() => ({
             table: [...document.querySelectorAll('#layout [data-move]')].map((e) => e.dataset.move),
             buttons: [...document.querySelectorAll('#moves button.primary[data-move]')].map((e) => e.dataset.move)})""")
         assert choices["buttons"], f"no move offered for the playable tile {tile}"
-        move = self.rng.choice(choices["buttons"])
+        move = self.pick(choices["buttons"], self.true_points)
         self.announce(move, s)
         if move in choices["table"]:  # click the highlighted tile (or the lead box) on the table
             self.page.click(f"#layout [data-move='{move}']", force=True)

@@ -69,7 +69,8 @@ def test_the_lobby_explains_each_preset_and_how_to_announce(server: tuple[str, A
         ctx.close()
 
 
-def test_an_empty_name_gets_a_visible_error_and_takes_no_seat(server: tuple[str, Any], browser: Any, shots: Path) -> None:
+def test_an_empty_name_gets_a_visible_error_and_takes_no_seat(server: tuple[str, Any], browser: Any,
+                                                               shots: Path) -> None:
     base, _app = server
     ctx, page, errors = new_page(browser, PHONE)
     table_id = create_table(page, base, "dominoes", "muggins", [None, "beginner"])

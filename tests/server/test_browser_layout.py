@@ -63,8 +63,8 @@ def watch_open_table(page: Any, base: str) -> None:
 
 
 def show(page: Any, view: dict[str, Any], seat: int | None = None, selected: str | None = None) -> None:
-    page.evaluate("""([v, seat, sel]) => { me = seat; last = {...last, view: v}; selected = sel ? [sel] : []; render(); }""",
-                  [view, seat, selected])
+    page.evaluate("""([v, seat, sel]) => {
+        me = seat; last = {...last, view: v}; selected = sel ? [sel] : []; render(); }""", [view, seat, selected])
 
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
@@ -86,7 +86,8 @@ def test_long_layouts_turn_at_the_edge_and_keep_tiles_readable(server: tuple[str
         for r in rects:
             assert min(r["w"], r["h"]) >= MIN_SHORT_PX - 1, (name, r)   # the face is inset a little
             assert max(r["w"], r["h"]) >= MIN_LONG_PX - 2, (name, r)
-            assert r["x"] >= m["board"]["x"] - 0.5 and r["x"] + r["w"] <= m["board"]["x"] + m["board"]["w"] + 0.5, (name, r)
+            left, right = m["board"]["x"], m["board"]["x"] + m["board"]["w"]
+            assert r["x"] >= left - 0.5 and r["x"] + r["w"] <= right + 0.5, (name, r)
         for i, a in enumerate(rects):
             for b in rects[i + 1:]:
                 overlap_x = min(a["x"] + a["w"], b["x"] + b["w"]) - max(a["x"], b["x"])
@@ -99,7 +100,8 @@ def test_long_layouts_turn_at_the_edge_and_keep_tiles_readable(server: tuple[str
     ctx.close()
 
 
-def test_the_selected_tile_is_lifted_and_its_targets_outlined(server: tuple[str, Any], browser: Any, shots: Path) -> None:
+def test_the_selected_tile_is_lifted_and_its_targets_outlined(server: tuple[str, Any], browser: Any,
+                                                              shots: Path) -> None:
     base, _app = server
     ctx, page, errors = new_page(browser, PHONE)
     watch_open_table(page, base)

@@ -108,7 +108,9 @@ function presetInfo(g, preset) {
   if (out.muggins === null && out.all && typeof out.all.claims === "string") out.muggins = out.all.claims === "manual";
   return out;
 }
-const OPTION_WORDS = { claims: { manual: "announced by the player", auto: "counted for you" }, muggins: { steal: "the caller takes the missed points",
+const OPTION_NAMES = { claims: "points", claim_timing: "announce", muggins: "Muggins! call", over_claim: "announcing too much",
+  false_call_penalty: "false call", tile_set: "tiles", target: "target" };
+const OPTION_WORDS = { tile_set: { 6: "double six", 9: "double nine", 12: "double twelve", 15: "double fifteen" }, claims: { manual: "announced by the player", auto: "counted for you" }, muggins: { steal: "the caller takes the missed points",
   forfeit: "the missed points are lost", steal_and_deduct: "the caller takes them and the scorer loses them" },
   false_call_penalty: { none: "none", deduct: "the caller loses points", award: "the accused gains points" },
   over_claim: { void: "the claim is void", opponent_scores: "the opponent scores the claim" },
@@ -129,7 +131,7 @@ function fillPreset() {
       .slice(0, 10).map(([k, v]) => {
         const b = info.schema && info.schema[k];
         const range = b && b.minimum !== undefined && b.maximum !== undefined ? ` (${b.minimum}–${b.maximum})` : "";
-        return el("li", {}, `${words(k)}: ${optionValueText(k, v)}${range}`);
+        return el("li", {}, `${OPTION_NAMES[k] || words(k)}: ${optionValueText(k, v)}${range}`);
       });
     if (items.length) parts.push(el("ul", { id: "preset-options" }, ...items));
   }
@@ -139,7 +141,7 @@ function fillPreset() {
   // the target field: the preset's target as the hint, the bounds the server publishes
   const tgt = info.all && info.all.target !== undefined ? info.all.target : info.options && info.options.target;
   $("target").value = "";
-  $("target").placeholder = tgt !== undefined ? `${tgt} (preset)` : "preset's";
+  $("target").placeholder = tgt !== undefined ? String(tgt) : "preset's";
   const tb = info.schema && info.schema.target;
   if (tb && tb.minimum !== undefined) { $("target").min = tb.minimum; $("target").max = tb.maximum; }
   const n = [];
@@ -195,11 +197,19 @@ async function createTable(ev) {
 function seatsText(t) {
   return t.seats.map((s, i) => s.open ? `seat ${i + 1} open` : s.name || `seat ${i + 1}`).join(", ");
 }
+function gameTitle(name) {
+  const g = catalogue && catalogue.games.find((x) => x.name === name);
+  return g && g.title ? g.title : name;
+}
 function tableRow(t, finished) {
-  const title = `${t.game} (${t.preset})`;
+  const title = `${gameTitle(t.game)}: ${t.preset}`;
+  const won = t.status === "finished" && Array.isArray(t.winners) && t.winners.length
+    ? `won by ${listText(t.winners.map((i) => (t.seats[i] && t.seats[i].name) || `seat ${i + 1}`))}` : "";
+  const when = finished && t.ended ? new Date(t.ended * 1000).toLocaleString() : "";
   const kids = [el("a", { href: "/t/" + t.id, class: "table-link" }, title),
     el("span", { class: "tstatus " + t.status }, t.status), el("span", {}, seatsText(t)),
-    el("span", {}, "scores " + (t.scores || []).join(" : "))];
+    el("span", {}, "scores " + (t.scores || []).join(" : ")), won ? el("span", {}, won) : "",
+    when ? el("span", { class: "when" }, when) : ""];
   if (finished && t.status === "finished") {
     kids.push(el("a", { href: t.record || `/api/tables/${t.id}/record`, class: "record-link", download: "" }, "record"));
   }
@@ -208,9 +218,9 @@ function tableRow(t, finished) {
 function pager(box, page, pages, go) {
   if (!pages || pages <= 1) { box.replaceChildren(); return; }
   box.replaceChildren(
-    el("button", { type: "button", class: "prev", disabled: page <= 1, onclick: () => go(page - 1) }, "‹ Newer"),
+    el("button", { type: "button", class: "prev", disabled: page <= 1, onclick: () => go(page - 1) }, "‹ Previous"),
     el("span", {}, ` page ${page} of ${pages} `),
-    el("button", { type: "button", class: "next", disabled: page >= pages, onclick: () => go(page + 1) }, "Older ›"));
+    el("button", { type: "button", class: "next", disabled: page >= pages, onclick: () => go(page + 1) }, "Next ›"));
 }
 async function listTables(status, page, q) {
   const qs = new URLSearchParams({ status, page: String(page), limit: "10" });
@@ -677,7 +687,8 @@ function renderDominoes(v) {
     const ms = myTileMoves(v, t).filter((m) => !target ? !m.includes(" on ") : m.includes(" on ") && tkey(m.split(" ")[2]) === target.getAttribute("data-tile"));
     if (ms.length === 1) send(ms[0], claimValue()); else { selected = [t]; render(); }
   });
-  $("myhand").replaceChildren(el("div", {}, me === null ? "" : "Your tiles" + (myTurn ? " — pick one, then click a yellow tile on the table (or lead here):" : ":")), mine);
+  $("myhand").replaceChildren(el("div", {}, me === null || !(v.my_hand || []).length ? ""
+    : "Your tiles" + (myTurn ? " — pick one, then click a yellow tile on the table (or lead here):" : ":")), mine);
   $("explain").replaceChildren();
 }
 
@@ -724,7 +735,7 @@ function renderCards(v) {
   const kept = v.my_kept && v.my_kept.length && !(v.my_hand || []).length ? el("div", { class: "hand" }, "Your hand: ", ...v.my_kept.map((c) => cardEl(c, "small"))) : "";
   const hint = me === null ? "" : discarding ? `Your cards — pick ${plural(discardCount(v), "card")} for the crib, then press the button:`
     : legal.some((m) => m.startsWith("play ")) ? "Your cards — click one to play it:" : "Your cards:";
-  $("myhand").replaceChildren(el("div", {}, hint), mine, kept);
+  $("myhand").replaceChildren(el("div", {}, (v.my_hand || []).length ? hint : ""), mine, kept);
   const shows = v.shows || [];
   const ex = shows.map((s) => el("div", { class: "show" }, `${isMe(s.seat) ? "Your" : seatName(s.seat) + "'s"} ${s.what}: `,
     ...s.cards.map((c) => cardEl(c, "small")), s.total !== undefined ? ` = ${s.total}` : "",
@@ -799,7 +810,7 @@ function renderControls(v) {
   mb.onclick = () => send("muggins");
   $("muggins-note").hidden = mb.hidden;
   $("muggins-note").textContent = canCall ? "You may call Muggins! now" : "";
-  $("help-muggins").hidden = !rule;
+  $("help-muggins").hidden = !rule || me === null || v.over;
 }
 
 // -------------------------------------------------------------------------------------- log ---
@@ -818,7 +829,7 @@ function scoreText(e) {
   return `${who} scored ${e.points}${why}`;
 }
 function pieceText(e) { return e.tile ? e.tile : e.card ? cardText(e.card) : ""; }
-function itemsText(items) { return (items || []).map(([name, p]) => `${prettyCards(name)} ${p}`).join(", "); }
+function itemsText(items) { return (items || []).map(([name, p]) => `${prettyCards(name)} (${p})`).join(", "); }
 // The announcement and score that come right after a move of ``seat`` (a play, a go, a show), in words;
 // [text bits, events used].
 function folded(evs, i, seat, reasons, skipScore) {
@@ -851,6 +862,7 @@ function describeAt(evs, i) {
     case "deal": return heading(`Hand ${e.hand} — ${seatName(e.dealer)} ${isMe(e.dealer) ? "deal" : "deals"}`);
     case "dealt":
       if (!isMe(e.seat)) return [[], 1];
+      if (!(e.tiles || e.cards)) return row(`You were dealt ${plural(e.count, e.tiles !== undefined ? "tile" : "card")}`);
       return row(`You were dealt ${e.tiles ? e.tiles.join(" ") : cardsText(e.cards)}`);
     case "play": {
       let text = e.on === null ? `${who} led ${e.tile}` : `${who} played ${pieceText(e)}`;
