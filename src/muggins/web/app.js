@@ -819,13 +819,16 @@ const SCORE_WHY = { play: "", go: " for the go", "last card": " for the last car
   blocked: " for the blocked hand", "own pips": " for the pips left in hand", "three for last": " for last (three for last)",
   "over-claim penalty": " (penalty for an over-announcement)" };
 function pts(n) { return plural(n, "point"); }
+// "You lose" / "North loses" / "You & South lose"
+function verb(name, base, third) { return name === "You" || name.includes(" & ") ? base : third; }
+function possessive(name) { return name === "You" ? "Your" : name + "'s"; }
 function scoreText(e) {
   const who = scorerName(e);
   const why = SCORE_WHY[e.reason] !== undefined ? SCORE_WHY[e.reason] : ` (${words(e.reason)})`;
-  if (e.reason === "mugged") return `${who} ${isMe(e.seat) ? "lose" : "loses"} ${pts(-e.points)} to the Muggins! call`;
-  if (e.reason === "false call") return e.points < 0 ? `${who} ${isMe(e.seat) ? "lose" : "loses"} ${pts(-e.points)} for a false call`
-    : `${who} ${isMe(e.seat) ? "get" : "gets"} ${pts(e.points)} for a false call against ${isMe(e.seat) ? "you" : "them"}`;
-  if (e.points < 0) return `${who} ${isMe(e.seat) ? "lose" : "loses"} ${pts(-e.points)}${why}`;
+  if (e.reason === "mugged") return `${who} ${verb(who, "lose", "loses")} ${pts(-e.points)} to the Muggins! call`;
+  if (e.reason === "false call") return e.points < 0 ? `${who} ${verb(who, "lose", "loses")} ${pts(-e.points)} for a false call`
+    : `${who} ${verb(who, "get", "gets")} ${pts(e.points)} for the false call`;
+  if (e.points < 0) return `${who} ${verb(who, "lose", "loses")} ${pts(-e.points)}${why}`;
   return `${who} scored ${e.points}${why}`;
 }
 function pieceText(e) { return e.tile ? e.tile : e.card ? cardText(e.card) : ""; }
@@ -879,7 +882,7 @@ function describeAt(evs, i) {
     case "score":
       if (e.reason === "muggins") return [[], 1]; // told with the call
       return row(scoreText(e));
-    case "void": return row(`${scorerName(e)}: ${pts(e.points)}${SCORE_WHY[e.reason] || ""} do not count — ${e.why}`);
+    case "void": return row(`${possessive(scorerName(e))} ${pts(e.points)}${SCORE_WHY[e.reason] || ""} do not count: ${e.why}`);
     case "missed": return row(`${who} left ${pts(e.points)} unannounced`);
     case "muggins": {
       const on = lowerName(e.on);
@@ -941,7 +944,11 @@ function describeAt(evs, i) {
       const rows = [];
       for (const f of before) rows.push(...describeAt([f], 0)[0]);
       const how = e.reason === "domino" ? `${seatName(e.seat)} dominoed` : "blocked, nobody can play";
-      const tail = bonus.length ? " (" + bonus.map((f) => `${f.points > 0 ? "+" : "−"}${Math.abs(f.points)} to ${lowerName(f.seat !== undefined ? f.seat : sideSeats(f.side)[0])}`).join(", ") + ")" : "";
+      const gains = bonus.filter((f) => f.points).map((f) => {
+        const name = scorerName(f), low = name === "You" ? "you" : name;
+        return f.points > 0 ? `+${f.points} to ${low}` : `-${-f.points} for ${low}`;
+      });
+      const tail = gains.length ? ` (${gains.join(", ")})` : "";
       rows.push({ cls: "ev-hand_end", text: `Hand over: ${how}; pips left: ${pips.join(", ")}${tail}` });
       return [rows, j - i];
     }
