@@ -178,13 +178,27 @@ class LayoutDrawer:
             return []
         root = roots[0]
         rows, _ = self._shape(root, E)
-        p = self._try(root, self.canvas.width // 2 - len(rows[0]) // 2, 0, E)
+        w = len(rows[0])
+        west, east = self._run_width(root, 0), self._run_width(root, 1)
+        x = self.canvas.width // 2 - w // 2
+        if west + w + east <= self.canvas.width:  # both lines fit straight: set the tile where they do
+            x = west + (self.canvas.width - west - w - east) // 2
+        p = self._try(root, x, 0, E)
         if p is None:  # pragma: no cover - an empty canvas always has room
             return []
         for c in self._kids(root):
             d = {0: W, 1: E, 2: N, 3: S}.get(c.get("slot", 1), E)
             self._line(c, p, d, S if d == E else N if d == W else d)
         return self.canvas.lines()
+
+    def _run_width(self, root: dict[str, Any], slot: int) -> int:
+        """Columns taken by the line leaving ``root`` on side ``slot`` (0 west, 1 east) if it ran straight."""
+        width = 0
+        cur = next((c for c in self._kids(root) if c.get("slot", 1) == slot), None)
+        while cur is not None:
+            width += len(self._shape(cur, E if slot else W)[0][0])
+            cur = next((c for c in self._kids(cur) if c.get("slot", 0) < 2), None)
+        return width
 
     def _kids(self, e: dict[str, Any]) -> list[dict[str, Any]]:
         return sorted(self.children.get(_key(e["tile"]), []), key=lambda c: c.get("slot", 0))
