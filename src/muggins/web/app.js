@@ -965,10 +965,33 @@ function describeAt(evs, i) {
     default: return row(`${who ? who + ": " : ""}${words(e.kind)}`);
   }
 }
+// The log in the order a reader wants it: what closes the last hand (the count of a shown crib, points
+// left unannounced) is logged when the next hand's first move closes its window; it is shown before
+// the next hand's heading.
+function displayOrder(evs) {
+  const out = [];
+  for (let i = 0; i < evs.length; i++) {
+    const e = evs[i];
+    if (["deal", "hand_start", "round_start"].includes(e.kind)) {
+      let j = i + 1;
+      while (j < evs.length && evs[j].kind === "dealt") j++;
+      let k = j;
+      while (k < evs.length && (evs[k].kind === "explain" || evs[k].kind === "missed")) k++;
+      if (k > j) {
+        out.push(...evs.slice(j, k), ...evs.slice(i, j));
+        i = k - 1;
+        continue;
+      }
+    }
+    out.push(e);
+  }
+  return out;
+}
 function renderLog() {
   const items = [];
-  for (let i = 0; i < logEvents.length;) {
-    const [rows, used] = describeAt(logEvents, i);
+  const evs = displayOrder(logEvents);
+  for (let i = 0; i < evs.length;) {
+    const [rows, used] = describeAt(evs, i);
     for (const r of rows) items.push(el("li", { class: r.cls }, r.text));
     i += Math.max(1, used);
   }
