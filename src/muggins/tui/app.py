@@ -33,6 +33,7 @@ from muggins.tui.table import (
     ROWS,
     WIDTH,
     HandEnd,
+    describe,
     hand_number,
     log_lines,
     make_hand_end,
@@ -380,12 +381,14 @@ class Session:
                 continue
             a = seat.bot.act(st, s)
             if a is not None and a.kind in OPTIONAL:
+                start = len(st.log)
                 try:
                     self.apply(s, a)
                 except MugginsError:
                     continue
-                if a.kind == "muggins":
-                    self.say(f"{seat.name} calls Muggins!")
+                call = next((e.to_dict(None) for e in st.log[start:] if e.kind == "muggins"), None)
+                if call is not None:
+                    self.say(describe(call, self.names) or f"{seat.name} calls Muggins!")
                 return True
         return False
 

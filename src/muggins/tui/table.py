@@ -247,6 +247,11 @@ def _panel(body: list[str], title: str, ascii_only: bool) -> Panel:
     return Panel(Text("\n".join(body)), title=title, width=WIDTH, box=box.ASCII if ascii_only else box.ROUNDED)
 
 
+def _in_message(event: str, message: str) -> bool:
+    """An event line the message already says (an over-claim, a call): shown once, in the message."""
+    return bool(message) and event.split(" (it made ")[0] in message
+
+
 def _message(message: str) -> Text:
     return Text(message, style="bold red" if message.startswith("Not allowed") else "bold green")
 
@@ -281,7 +286,8 @@ def render_table(st: GameState, viewer: int | None, names: list[str], *, hints: 
     else:
         body = _fit_body(card_muggins_lines(v, ascii_only, names), inner, room)
     head = title or f"{v['game']} / {v['preset']}"
-    events = recent_events(st, viewer, names, min(EVENT_LINES, room - _rows(body, inner)))
+    events = [e for e in recent_events(st, viewer, names, min(EVENT_LINES, room - _rows(body, inner)))
+              if not _in_message(e, message)]
     parts: list[RenderableType] = [Text(header, style="bold cyan"), _panel(body, head, ascii_only)]
     if events:
         parts.append(Text("\n".join(events), style="dim"))
@@ -438,7 +444,7 @@ def render_hand_end(st: GameState, end: HandEnd, names: list[str], *, ascii_only
     with the prompt: the events first give way to the drawing, then the drawing is cut."""
     inner = WIDTH - 4
     header = f"{end.word} {end.number} is over.  Scores: {scores_text(st.scores(), names)}"
-    events = hand_end_events(st, end, names)
+    events = [e for e in hand_end_events(st, end, names) if not _in_message(e, message)]
     room = ROWS - 1 - _rows([header]) - (_rows(message.splitlines()) if message else 0) - 2
     lines = end.lines
     drawing: list[str] = []
