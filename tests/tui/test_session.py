@@ -319,3 +319,17 @@ def test_the_end_of_a_game_names_the_scores() -> None:
     scores = s.st.scores()
     assert f"Final scores: You {scores[0]}, Casual bot 1 {scores[1]}" in out
 
+
+
+def test_a_hand_limit_counts_from_the_hand_a_resumed_game_is_in() -> None:
+    spec = get_game("dominoes")
+    st = spec.new(spec.rules("muggins"), 2, seed=3)
+    while hand_number(st) < 2:
+        seat = min(st.waiting_for())
+        st.apply(seat, next(a for a in st.legal_actions(seat) if a.kind not in OPTIONAL))
+    answers = lambda prompt: "1" if "your move" in prompt else ""  # noqa: E731
+    s = Session(st, make_seats(["you", "casual"], 3), Console(file=io.StringIO(), width=80), Options(hands=1),
+                ask=answers)
+    s.run()
+    assert hand_number(st) == 3 or st.is_over()
+    assert "Hand 2 is over." in s.console.file.getvalue()  # type: ignore[attr-defined]

@@ -128,6 +128,7 @@ class Session:
         self.asked: set[tuple[int, int]] = set()
         self.points: dict[int, int] = {}  # history index of a regular action -> the points it made
         self.ended: HandEnd | None = None  # a hand just ended and not yet shown
+        self.first_hand = max(1, hand_number(state))
         self.manual = getattr(state.rules, "claims", "auto") == "manual"
         self.message = ("Type a move's number and the points it scores ('2 10'). 'help' for more."
                         if self.manual else
@@ -261,7 +262,8 @@ class Session:
         self.finish(stopped=False)
 
     def _hand_limit_reached(self) -> bool:
-        return bool(self.opt.hands) and hand_number(self.st) > self.opt.hands
+        """--hands N: N hands played in this sitting (the hand a resumed game is in counts as the first)."""
+        return bool(self.opt.hands) and hand_number(self.st) >= self.first_hand + self.opt.hands
 
     def _loop(self) -> None:
         st = self.st
