@@ -27,7 +27,7 @@ def to_record(state: GameState, players: list[dict[str, Any]] | None = None,
         "game": state.game,
         "preset": preset,
         "options": diff_options(state.rules, base),
-        "players": players if players is not None else [{"name": f"Seat {i}"} for i in range(state.num_players)],
+        "players": players if players is not None else [{"name": f"Seat {i + 1}"} for i in range(state.num_players)],
         "chance": [dict(o) for o in state.chance.outcomes[: state.chance.position]],
         "actions": [state.action_to_json(seat, a) for seat, a in state.history],
     }

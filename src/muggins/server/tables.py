@@ -263,7 +263,7 @@ class GameTable:
             why = "was abandoned before its end" if self.abandoned else "is not over yet"
             raise TableError(f"the game {why}; a record holds every hidden card, so it is given only for "
                              f"finished games", 409)
-        return to_record(self.state, players=[{"name": s.name or f"Seat {i}", **({"bot": s.bot} if s.bot else {})}
+        return to_record(self.state, players=[{"name": s.name or f"Seat {i + 1}", **({"bot": s.bot} if s.bot else {})}
                                               for i, s in enumerate(self.seats)],
                          meta={"table": self.id})
 
