@@ -168,6 +168,7 @@ class Tally:
     misses_seen: int = 0
     windows: list[tuple[str, bool]] = field(default_factory=list)  # (bar text, was there a miss)
     turn_checks: int = 0
+    call_only: int = 0   # times this seat could call Muggins! while the game waited for another seat
 
 
 class DomPlayer:
@@ -184,6 +185,7 @@ class DomPlayer:
         self.false_calls_left = false_calls
         self.tally = Tally()
         self.scoring_plays = 0
+        self.last_click = ""
 
     # --- what the server knows (used only for judgement, never for choosing among moves) ---------------
     def _state(self) -> Any:
@@ -215,8 +217,14 @@ class DomPlayer:
         try:
             self.page.wait_for_function("n => logEvents.length > n", arg=before, timeout=timeout)
         except playwright_api.TimeoutError:
-            raise AssertionError(f"nothing happened after a click: {self.page.inner_text('#play-err')!r}, "
-                                 f"status {self.page.inner_text('#status')!r}") from None
+            page_state = self.page.evaluate("[logEvents.length, last.view.legal, selected, ws && ws.readyState]")
+            raise AssertionError(f"nothing happened after a click on {self.last_click!r}: "
+                                 f"{self.page.inner_text('#play-err')!r}, status {self.page.inner_text('#status')!r}, "
+                                 f"{page_state} (events before: {before})") from None
+
+    def click(self, selector: str) -> None:
+        self.last_click = selector
+        self.page.click(selector)
 
     def announce(self, move: str, snap: dict[str, Any]) -> None:
         """Type the points of ``move`` in the Announce box: mostly right, sometimes wrong on purpose."""
@@ -228,13 +236,15 @@ class DomPlayer:
             return
         self.scoring_plays += 1
         k = self.scoring_plays
-        if k % 3 == 1:     # wrong on purpose: nothing (the first scoring play), too little or too much
-            text = ["", str(max(truth - 1, 0)), str(truth + 1)][(k // 3) % 3]
+        if k % 3 == 1:     # wrong on purpose: too much (the first scoring play), nothing, or too little
+            bound = self._oracle(lambda st: st.max_step_points(), truth + 1)
+            over = truth + 1 if truth + 1 <= bound else truth - 1
+            text = [str(over), "", str(truth - 1)][(k // 3) % 3]
             self.tally.wrong += 1
         else:
             text = str(truth)
         if text:
-            self.tally.announced += 1
+            self.tally.announced += 1  # typed in the box, right or wrong
         self.page.fill("#claim", text)
 
     def check_status(self, snap: dict[str, Any]) -> None:
@@ -246,8 +256,10 @@ class DomPlayer:
             waiting = [] if view["over"] or view.get("turn") is None else [view["turn"]]
         mine = snap["status"].startswith("Your turn")
         assert mine == (self.seat in waiting and not view["over"]), (snap["status"], waiting, view.get("to_act"))
-        if "muggins" in view.get("legal", []) and self.seat not in waiting:
-            assert not mine
+        if "muggins" in view.get("legal", []) and self.seat not in waiting and not view["over"]:
+            assert not mine and snap["status"].startswith("Waiting for"), snap["status"]
+            assert snap["muggins_enabled"], "a call is legal but the Muggins! button is disabled"
+            self.tally.call_only += 1
         self.tally.turn_checks += 1
 
     def step(self) -> bool:
@@ -269,7 +281,7 @@ class DomPlayer:
                     self.tally.false_calls += 1
                 else:
                     self.tally.calls += 1
-                self.page.click("#muggins-btn")
+                self.click("#muggins-btn")
                 self.wait_change(s["events"])
                 return True
         if not s["status"].startswith("Your turn"):
@@ -281,12 +293,12 @@ class DomPlayer:
         if s["cards"]:
             card = self.pick(s["cards"], lambda c: self.true_points("play " + c))
             self.announce("play " + card, s)
-            self.page.click(f"#my-cards .card[data-card='{card}']")
+            self.click(f"#my-cards .card[data-card='{card}']")
             return self._done(s)
         if s["moves"]:
             move = self.rng.choice(s["moves"])
             self.announce(move, s)
-            self.page.click(f"#moves button[data-move='{move}']")
+            self.click(f"#moves button[data-move='{move}']")
             return self._done(s)
         return False
 
@@ -299,8 +311,9 @@ class DomPlayer:
         """Mostly the option that scores most (a person sees the count on the table), sometimes any."""
         if self.rng.random() < 0.3:
             return self.rng.choice(options)
-        best = max(points(o) for o in options)
-        return self.rng.choice([o for o in options if points(o) == best])
+        scores = {o: points(o) for o in options}
+        best = max(scores.values())
+        return self.rng.choice([o for o in options if scores[o] == best])
 
     def _play_tile(self, s: dict[str, Any]) -> bool:
         legal = s["view"]["legal"]
@@ -310,7 +323,7 @@ class DomPlayer:
             return max((self.true_points(m) for m in legal if m.split(" ")[0] in (t, f"{b}-{a}")), default=0)
 
         tile = self.pick(s["tiles"], tile_points)
-        self.page.click(f"#my-tiles svg[data-tile='{tile}']")
+        self.click(f"#my-tiles svg[data-tile='{tile}']")
         self.page.wait_for_selector(f"#my-tiles svg.selected[data-tile='{tile}']")
         choices = self.page.evaluate("""() => ({
             table: [...document.querySelectorAll('#layout [data-move]')].map((e) => e.dataset.move),
@@ -319,9 +332,9 @@ class DomPlayer:
         move = self.pick(choices["buttons"], self.true_points)
         self.announce(move, s)
         if move in choices["table"]:  # click the highlighted tile (or the lead box) on the table
-            self.page.click(f"#layout [data-move='{move}']", force=True)
+            self.click(f"#layout [data-move='{move}']")
         else:                          # the same tile fits in more than one place there: the button
-            self.page.click(f"#moves button.primary[data-move='{move}']")
+            self.click(f"#moves button.primary[data-move='{move}']")
         return self._done(s)
 
     def _discard(self, s: dict[str, Any]) -> bool:
@@ -329,9 +342,9 @@ class DomPlayer:
         assert self.page.is_disabled("#discard-btn")
         picks = self.rng.sample(s["all_cards"], need)
         for c in picks:
-            self.page.click(f"#my-cards .card[data-card='{c}']")
+            self.click(f"#my-cards .card[data-card='{c}']")
         assert self.page.get_attribute("#discard-btn", "disabled") is None, "the discard button stays disabled"
-        self.page.click("#discard-btn")
+        self.click("#discard-btn")
         return self._done(s)
 
 
@@ -345,7 +358,8 @@ def play_to_the_end(players: list[DomPlayer], limit_s: float = 60.0,
         if players[0].over():
             return
         acted = False
-        for p in players:
+        # whoever the game waits for goes last: the others look at their pages (and may call) first
+        for p in sorted(players, key=lambda p: str(p.page.inner_text("#status")).startswith("Your turn")):
             acted = p.step() or acted
             if on_step is not None:
                 on_step()

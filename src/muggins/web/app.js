@@ -606,7 +606,8 @@ function boardWidth() {
   return Math.max(260, (b && b.clientWidth) || Math.min(window.innerWidth, 960) - 16);
 }
 function renderDominoes(v) {
-  const avail = boardWidth() - 8;
+  drawnWidth = boardWidth();
+  const avail = drawnWidth - 8;
   const unit = Math.max(24, Math.min(34, Math.floor(avail / 15)));   // px per half tile: never smaller than 24
   const plan = new LayoutPlan(v.layout, Math.max(6, Math.floor(avail / unit))).plan();
   const s = svg("svg", { id: "layout" });
@@ -997,7 +998,7 @@ function renderLog() {
   }
   const box = $("log");
   const atEnd = box.scrollTop + box.clientHeight >= box.scrollHeight - 30;
-  box.replaceChildren(...items.slice(-300));
+  box.replaceChildren(...items.slice(-600));
   if (atEnd || !box.dataset.seen) box.scrollTop = box.scrollHeight;
   box.dataset.seen = "1";
 }
@@ -1010,7 +1011,11 @@ function route() {
     showTable(m[1]);
   } else showLobby();
 }
-let resizeTimer = null;
-window.addEventListener("resize", () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(() => { if (last && !$("play").hidden) render(); }, 150); });
+// the layout is planned for the board's width: drawn again when that width changes (not the height)
+let resizeTimer = null, drawnWidth = 0;
+window.addEventListener("resize", () => {
+  clearTimeout(resizeTimer);
+  resizeTimer = setTimeout(() => { if (last && !$("play").hidden && boardWidth() !== drawnWidth) render(); }, 150);
+});
 window.addEventListener("popstate", route);
 route();
