@@ -142,6 +142,13 @@ def test_the_lobby_lists_tables_in_pages_and_finished_games_with_their_records(
     assert href
     record = get_json(base + href if href.startswith("/") else href)
     assert record["meta"]["table"] == finished[0]
+    # the archive's table link shows the finished game to a spectator
+    page.click("#finished .tablerow .table-link")
+    page.click("#watch")
+    page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Game over')")
+    assert page.locator("#log li.heading").count() >= 2
+    page.go_back()
+    page.wait_for_selector("#finished-q")
     page.fill("#finished-q", "no such game anywhere")
     page.click("#finished-search button")
     page.wait_for_function("() => document.querySelectorAll('#finished .tablerow').length === 0")

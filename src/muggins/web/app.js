@@ -112,7 +112,7 @@ const OPTION_NAMES = { claims: "points", claim_timing: "announce", muggins: "Mug
   false_call_penalty: "false call", tile_set: "tiles", target: "target" };
 const OPTION_WORDS = { tile_set: { 6: "double six", 9: "double nine", 12: "double twelve", 15: "double fifteen" }, claims: { manual: "announced by the player", auto: "counted for you" }, muggins: { steal: "the caller takes the missed points",
   forfeit: "the missed points are lost", steal_and_deduct: "the caller takes them and the scorer loses them" },
-  false_call_penalty: { none: "none", deduct: "the caller loses points", award: "the accused gains points" },
+  false_call_penalty: { none: "no penalty", deduct: "the caller loses points", award: "the accused gains points" },
   over_claim: { void: "the claim is void", opponent_scores: "the opponent scores the claim" },
   claim_timing: { strict: "with the move", lenient: "with the move or just after" } };
 function optionValueText(k, v) {
