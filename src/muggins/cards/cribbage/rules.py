@@ -122,8 +122,8 @@ DESCRIPTIONS: dict[str, str] = {
     "cribbage": "Six-card cribbage for two, 121 up; the lower cut deals first.",
     "cribbage-61": "Six-card cribbage for two, 61 up (once around).",
     "three-hand": "Three players, five cards each and one to the crib; each discards one; 121 up.",
-    "four-hand": "Four players in partnerships (the first and third seats against the second and fourth), five cards each, one "
-                 "discard each; the higher cut deals first; 121 up.",
+    "four-hand": "Four players in partnerships (the first and third seats against the second and fourth), "
+                 "five cards each, one discard each; the higher cut deals first; 121 up.",
     "five-card": "The original five-card game for two: three cards kept, the pone pegs 3 at the start, "
                  "one series of play that stops at the first go or 31; 61 up.",
     "cribbage-muggins": "Six-card cribbage for two, 121 up, with the muggins rule (ACC Rule 10): each player "
