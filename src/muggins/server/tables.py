@@ -28,7 +28,8 @@ from typing import Any
 from muggins.bots.bot import AttentiveBot
 from muggins.bots.registry import LEVELS, make_bot
 from muggins.core.chance import Chance
-from muggins.core.errors import IllegalAction, MugginsError, RecordError, RulesError
+from muggins.core.claims import check_points
+from muggins.core.errors import BadAmount, IllegalAction, MugginsError, RecordError, RulesError
 from muggins.core.protocol import Action, GameState
 from muggins.core.records import apply_record_action, to_record
 from muggins.core.rules import get_game
@@ -37,7 +38,6 @@ from muggins.server.store import ACTIVE, ENDED, Store, StoredTable
 log = logging.getLogger("muggins.server")
 MAX_MOVE_CHARS = 200
 MAX_MOVE_DIGITS = 6      # no tile, card or amount needs more; longer numbers never reach the engine
-MAX_CLAIM = 100_000      # the server's own ceiling on an amount, below any game's own bound
 RESYNC_AFTER = 32
 MAX_NAME_CHARS = 40
 DEFAULT_GRACE = 3.0
@@ -368,11 +368,7 @@ class GameTable:
     # --- actions ------------------------------------------------------------------------------------
     def claim_bound(self) -> int:
         """The largest amount a claim or call may name: what one scoring step of this game can make."""
-        try:
-            bound = int(self.state.max_step_points())
-        except (AttributeError, NotImplementedError):  # a game that does not say: the server's ceiling
-            return MAX_CLAIM
-        return min(bound, MAX_CLAIM)
+        return int(self.state.max_step_points())
 
     def act(self, seat: int, move: Any, claim: Any) -> int:
         """Validate and apply one action, commit it, and return its index; raises TableError or
@@ -386,11 +382,11 @@ class GameTable:
         if _LONG_NUMBER.search(move):
             raise TableError(f"a number in a move has at most {MAX_MOVE_DIGITS} digits; no tile, card or "
                              f"amount of points needs more")
-        if claim is not None:
-            bound = self.claim_bound()
-            if type(claim) is not int or not 0 <= claim <= bound:
-                raise TableError(f"'claim' must be a whole number of points from 0 to {bound} (the most one "
-                                 f"scoring step makes in this game), or null; got {quoted(claim)}")
+        if claim is not None:  # the engine's own check, before the move is even parsed
+            try:
+                check_points(claim, self.claim_bound(), "'claim'")
+            except BadAmount as e:
+                raise TableError(str(e)) from None
         st = self.state
         action = st.parse_action(move, seat)
         if claim is not None:
