@@ -2,20 +2,22 @@
 available. The pure-Python modules are the reference and stay in place; a build without a compiler (or
 without Cython) simply installs them alone."""
 
+import ast
+from pathlib import Path
+
 from setuptools import setup
 
-ACCELERATED = [
-    "src/muggins/core/chance.py",
-    "src/muggins/core/claims.py",
-    "src/muggins/core/protocol.py",
-    "src/muggins/dominoes/tiles.py",
-    "src/muggins/dominoes/state.py",
-    "src/muggins/cards/deck.py",
-    "src/muggins/cards/muggins31/state.py",
-    "src/muggins/cards/cribbage/pegging.py",
-    "src/muggins/cards/cribbage/show.py",
-    "src/muggins/cards/cribbage/game.py",
-]
+
+def _accelerated() -> list[str]:
+    """The compiled modules: the one list kept in src/muggins/_accel.py (read without importing the package)."""
+    tree = ast.parse(Path(__file__).with_name("src").joinpath("muggins", "_accel.py").read_text())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "ACCELERATED" for t in node.targets):
+            return ["src/" + name.replace(".", "/") + ".py" for name in ast.literal_eval(node.value)]
+    raise RuntimeError("src/muggins/_accel.py defines no ACCELERATED list")
+
+
+ACCELERATED = _accelerated()
 
 ext_modules = []
 try:

@@ -32,6 +32,11 @@ def _paths(name: str) -> tuple[Path, list[Path]]:
     return source, compiled
 
 
+def source_path(name: str) -> str:
+    """The source file of an accelerated module, relative to the project root (``setup.py`` compiles it)."""
+    return "src/" + name.replace(".", "/") + ".py"
+
+
 def compiled_in_use(name: str) -> bool:
     """Whether ``name`` (imported) runs compiled code."""
     mod = sys.modules.get(name)
@@ -65,3 +70,37 @@ class _FreshSourceFinder(importlib.abc.MetaPathFinder):
 def install() -> None:
     if not any(isinstance(f, _FreshSourceFinder) for f in sys.meta_path):
         sys.meta_path.insert(0, _FreshSourceFinder(os.environ.get("MUGGINS_PURE_PYTHON", "") not in ("", "0")))
+
+
+def build_status() -> dict[str, object]:
+    """Which build runs: ``mode`` is "compiled" (every accelerated module compiled), "pure" (none) or
+    "partial", with the reason the compiled modules are not used (``MUGGINS_PURE_PYTHON``, a stale build,
+    not built) and the state of each module. ``muggins bench`` and ``muggins --version`` report it."""
+    import importlib
+
+    for name in ACCELERATED:
+        importlib.import_module(name)
+    modules = {name: compiled_in_use(name) for name in ACCELERATED}
+    built = [name for name in ACCELERATED if _paths(name)[1]]
+    stale = [name for name in ACCELERATED if _stale(name)]
+    used = sum(modules.values())
+    mode = "compiled" if used == len(ACCELERATED) else "pure" if used == 0 else "partial"
+    reason = None
+    if mode != "compiled":
+        if os.environ.get("MUGGINS_PURE_PYTHON", "") not in ("", "0"):
+            reason = "MUGGINS_PURE_PYTHON is set"
+        elif stale:
+            reason = (f"stale build: {', '.join(source_path(n) for n in stale)} changed after it was compiled "
+                      f"(rebuild: python setup.py build_ext --inplace, or pip install again)")
+        elif len(built) < len(ACCELERATED):
+            missing = [source_path(n) for n in ACCELERATED if n not in built]
+            reason = f"not compiled: {', '.join(missing)}"
+    return {"mode": mode, "reason": reason, "modules": modules}
+
+
+def describe_build() -> str:
+    """One line for people: the build in use and, when it is not the compiled one, why."""
+    st = build_status()
+    if st["mode"] == "compiled":
+        return "compiled modules in use"
+    return f"{st['mode']} Python build ({st['reason']})" if st["reason"] else f"{st['mode']} Python build"

@@ -44,3 +44,56 @@ def test_pure_python_switch() -> None:
     env = {**os.environ, "MUGGINS_PURE_PYTHON": "1"}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "True"
+
+
+def test_setup_compiles_exactly_the_accelerated_list() -> None:
+    """setup.py reads the one list in _accel.py: the two cannot drift apart."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    tree = ast.parse((root / "setup.py").read_text())
+    assert not any(isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value.endswith('.py')
+                   for n in ast.walk(tree)), \
+        "setup.py keeps no list of its own"
+    code = ("import ast, pathlib, sys\n"
+            f"src = pathlib.Path({str(root / 'setup.py')!r}).read_text()\n"
+            "tree = ast.parse(src)\n"
+            "fn = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == '_accelerated')\n"
+            "mod = ast.Module(body=[n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom)) "
+            "and 'setuptools' not in ast.dump(n)] + [fn], type_ignores=[])\n"
+            f"ns = {{'__file__': {str(root / 'setup.py')!r}}}\n"
+            "exec(compile(mod, 'setup.py', 'exec'), ns)\n"
+            "print('\\n'.join(ns['_accelerated']()))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == [_accel.source_path(n) for n in _accel.ACCELERATED]
+
+
+def test_build_status_names_the_mode_and_why() -> None:
+    code = "import json, muggins._accel as a; print(json.dumps(a.build_status()))"
+    env = {**os.environ, "MUGGINS_PURE_PYTHON": "1"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    import json
+
+    st = json.loads(out.stdout)
+    assert st["mode"] == "pure" and "MUGGINS_PURE_PYTHON" in st["reason"]
+    assert set(st["modules"]) == set(_accel.ACCELERATED) and not any(st["modules"].values())
+    here = _accel.build_status()
+    expect = "compiled" if all(here["modules"].values()) else "pure" if not any(here["modules"].values()) \
+        else "partial"
+    assert here["mode"] == expect
+
+
+def test_version_and_bench_say_which_build_runs() -> None:
+    from typer.testing import CliRunner
+
+    from muggins.cli.main import app
+
+    res = CliRunner().invoke(app, ["--version"])
+    assert res.exit_code == 0 and res.output.startswith("muggins ")
+    assert _accel.describe_build() in res.output
+    res = CliRunner().invoke(app, ["bench", "--seconds", "0.05", "--runs", "1", "--json"])
+    assert res.exit_code == 0
+    import json
+
+    assert json.loads(res.output)["build"] == _accel.build_status()

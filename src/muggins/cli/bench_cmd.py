@@ -41,13 +41,17 @@ def bench_command(
     from muggins.core.rules import get_game
 
     spec = get_game(game)
+    from muggins._accel import build_status, describe_build
+
     out = {"game": game, "preset": preset or spec.default_preset,
            "players": players or spec.default_players, "seconds_per_run": seconds,
-           **result, **extra}
+           "build": build_status(), **result, **extra}
     if as_json:
         typer.echo(json.dumps(out, indent=1))
         return
-    t = Table(title=f"muggins bench: {game} / {out['preset']}, random play, one core, median of {runs}")
+    mode = out["build"]["mode"]  # type: ignore[index]
+    t = Table(title=f"muggins bench: {game} / {out['preset']}, random play, one core, median of {runs}, "
+                    f"{mode} build")
     t.add_column("measure")
     t.add_column("median", justify="right")
     t.add_column("runs")
@@ -56,7 +60,9 @@ def bench_command(
             runs_k = k.replace("_per_second", "_per_second_runs")
             runs_v: list[float] = out.get(runs_k, [])  # type: ignore[assignment]
             t.add_row(k, f"{v:,.0f}", ", ".join(f"{x:,.0f}" for x in runs_v))
-    Console().print(t)
+    console = Console()
+    console.print(t)
+    console.print(f"Build: {describe_build()}.", highlight=False)
 
 
 def _extra(game: str, seconds: float, runs: int) -> dict[str, object]:

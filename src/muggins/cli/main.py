@@ -16,6 +16,21 @@ from muggins.sim.cli import tournament_command
 app = typer.Typer(cls=Group, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
                   help="The Muggins family of games: Fives dominoes, card Muggins and Cribbage, "
                        "with the muggins rule.")
+
+
+@app.callback(invoke_without_command=True)
+def _root(
+    version: bool = typer.Option(False, "--version", help="Print the version and the build in use, and exit.",
+                                 is_eager=True),
+) -> None:
+    if version:
+        from muggins import __version__
+        from muggins._accel import describe_build
+
+        typer.echo(f"muggins {__version__} ({describe_build()})")
+        raise typer.Exit()
+
+
 app.command("rules", cls=Command)(rules_command)
 app.command("replay", cls=Command)(replay_command)
 app.command("play", cls=Command)(play_command)
