@@ -36,7 +36,7 @@ from muggins.dominoes.rules import DominoRules
 from muggins.dominoes.scoring import per_unit, prime_at_most, round_nearest, score_table
 from muggins.dominoes.tiles import Tile, full_set, parse_tile, pips
 
-Position = tuple[Tile, str | None, int, dict[Tile, Action], int, int]
+Position = tuple[Tile, str | None, int, None, int, int]  # the fourth place is unused
 
 NONDOUBLE, STUB, CROSS, SPINNER, SNIFF_STUB, INLINE_SPINNER, STUB_DOUBLE = range(7)
 _POP2 = (0, 1, 1, 2)
@@ -49,15 +49,11 @@ KNOCK = Action("knock")
 MUGGINS = Action("muggins")
 CLAIM = Action("claim")
 
-_ACTIONS: dict[tuple[Tile, Tile | None, str | None], Action] = {}
 
 
 def _play(tile: Tile, target: Tile | None, part: str | None) -> Action:
-    key = (tile, target, part)
-    a = _ACTIONS.get(key)
-    if a is None:
-        a = _ACTIONS[key] = Action("play", tile, target, part)
-    return a
+    """A play action, made afresh: no table remembers the moves of a game (nor an opponent's tiles)."""
+    return Action("play", tile, target, part)
 
 
 _EMPTY: frozenset[int] = frozenset()
@@ -400,7 +396,7 @@ class DominoState(GameState):
                 # the common case: a tile in line on a tile in line
                 outer = lo if v == hi else hi
                 self.count += outer - v
-                posall[i] = (tile, None, outer, tile.on[None], nid, 2)
+                posall[i] = (tile, None, outer, None, nid, 2)
                 self._ltile.append(tile)
                 self._linfo.append((NONDOUBLE, v, outer, parent, pslot))
                 self._lmask.append(1)
@@ -413,7 +409,7 @@ class DominoState(GameState):
                 pv0, pv1 = self._linfo[parent][1], self._linfo[parent][2]
                 self.count += contribution(pk, pm | pslot, pv0, pv1, se) - contribution(pk, pm, pv0, pv1, se)
                 posall[:] = [y for y in posall if y[4] != parent]
-                posall.extend((target, p, pv, target.on[p], parent, bit)
+                posall.extend((target, p, pv, None, parent, bit)
                               for p, bit, pv in self._compute_positions(parent))
             if tile.double:
                 kind = STUB_DOUBLE if pk == SNIFF_STUB and pslot >= 4 else self._double_kind(inline)
@@ -429,10 +425,10 @@ class DominoState(GameState):
         self._node_of[tile] = nid
         posall = self._posall
         if kind == NONDOUBLE and mask == 1:
-            posall.append((tile, None, v1, tile.on[None], nid, 2))
+            posall.append((tile, None, v1, None, nid, 2))
             self.count += v1
         else:
-            posall.extend((tile, p, pv, tile.on[p], nid, bit) for p, bit, pv in self._compute_positions(nid))
+            posall.extend((tile, p, pv, None, nid, bit) for p, bit, pv in self._compute_positions(nid))
             self.count += contribution(kind, mask, v0, v1, se)
         if self._fill_first:
             sp = self._spinner
@@ -479,12 +475,9 @@ class DominoState(GameState):
         for t in hand:
             tm = t.mask
             if tm & pm:
-                for target, p, v, acts, _, _ in posflat:
+                for target, p, v, _, _, _ in posflat:
                     if tm >> v & 1:
-                        a = acts.get(t)
-                        if a is None:
-                            a = acts[t] = _play(t, target, p)
-                        out.append(a)
+                        out.append(Action("play", t, target, p))
         return out
 
     def _can_draw(self) -> bool:
