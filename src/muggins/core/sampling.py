@@ -141,6 +141,8 @@ def _replay_hand(state: GameState, seat: int, rng: random.Random | None, base: G
                     learn(c, i, history, learned)
                 ok = _check(c, log, view, done, seat)
                 i += 1
+            if ok and stop == len(history):  # the position itself: the same seats to act next
+                ok = c.to_act() == state.to_act() and c.waiting_for() == state.waiting_for()
         except (IllegalAction, RecordError):
             ok = False
         if ok:

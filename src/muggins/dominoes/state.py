@@ -1164,7 +1164,9 @@ class DominoState(GameState):
                             break
                 learned[_last_event(c, "knock", s)] = m
             elif a.kind == "play" and extra and c.hands[s] and not c._over and c.phase == "play":
-                nxt = next((x for x, b in history[i + 1:] if b.kind not in ("muggins", "claim")), None)
+                # who moved next (the seat to move now, after the last action: the turn is public)
+                nxt = next((x for x, b in history[i + 1:] if b.kind not in ("muggins", "claim")),
+                           None if self._over else self.turn)
                 if nxt is not None and nxt != s and c.turn == s:
                     # he did not keep the turn: nothing he held fitted the layout after his play
                     m = 0
