@@ -173,6 +173,6 @@ def test_no_module_cache_remembers_moves() -> None:
     before = dict(cribbage._DISCARDS)
     _positions("cribbage", get_game("cribbage").default_preset, range(1))
     _positions("dominoes", "muggins", range(1))
-    assert cribbage._DISCARDS == before  # the table of every discard, made once for the whole pack
+    assert before == cribbage._DISCARDS  # the table of every discard, made once for the whole pack
     assert not hasattr(dominoes, "_ACTIONS")
     assert not hasattr(Tile.of(5, 5), "on")

@@ -1075,16 +1075,25 @@ class DominoState(GameState):
             mine: list[str] = []
             drawn: list[Tile | None] = []  # the tiles drawn this hand, in order (None: someone else's)
             revealed: list[list[str]] | None = None
+            lead_mask = 0
             revealed_at = next((i for i, d in segment if d["kind"] == "hand_end"), None)
             for i, d in segment:
                 k = d["kind"]
                 s = d.get("seat")
-                if k == "dealt":
+                if k == "hand_start":
+                    lead_mask = 0
+                    if d.get("hand") == 1 and d.get("leader") == seat and r.first_lead.startswith("highest_double"):
+                        # the seat leads by its highest double: nobody was dealt a higher one
+                        own = [parse_tile(x, top) for x in next(e["tiles"] for _, e in segment
+                                                               if e["kind"] == "dealt" and e.get("seat") == seat)]
+                        best = max((t.hi for t in own if t.double), default=-1)
+                        lead_mask = sum(1 << t.index for t in tiles if t.double and t.hi > best)
+                elif k == "dealt":
                     if s == seat:
                         mine = list(d["tiles"])
                     else:
                         for j in range(int(d["count"])):
-                            slots[(s, j)] = [0, None]
+                            slots[(s, j)] = [lead_mask, None]
                             held[s].append((s, j))
                 elif k in ("draw", "pass", "knock") and s is not None:
                     if s != seat and not d.get("partner") and (k != "draw" or d.get("lead") or not r.voluntary_draw):
@@ -1109,7 +1118,8 @@ class DominoState(GameState):
                     # more constrained (constraints only grow), so this never blocks a later tile
                     if pick is not None and not ok:
                         ok = held[s]
-                    if pick is not None and revealed_at is not None:  # a retry of an ended hand
+                    if pick is not None and (revealed_at is not None or self.rules.first_lead.startswith("highest")):
+                        # a retry of an ended hand, or a deal the lead tells about: any slot that allows it
                         key = pick.choice(ok)
                     else:
                         key = max(ok, key=lambda key: slots[key][0].bit_count()) if ok else held[s][0]
