@@ -31,11 +31,12 @@ from muggins.core.errors import (
     shown,
 )
 from muggins.core.protocol import _BASE_FIELDS, Action, Event, GameState, check_action, check_seat
+from muggins.core.sampling import resample
 from muggins.dominoes.rules import DominoRules
 from muggins.dominoes.scoring import per_unit, prime_at_most, round_nearest, score_table
 from muggins.dominoes.tiles import Tile, full_set, parse_tile, pips
 
-Position = tuple[Tile, str | None, int, dict[Tile, Action], int, int]
+Position = tuple[Tile, str | None, int, None, int, int]  # the fourth place is unused
 
 NONDOUBLE, STUB, CROSS, SPINNER, SNIFF_STUB, INLINE_SPINNER, STUB_DOUBLE = range(7)
 _POP2 = (0, 1, 1, 2)
@@ -48,15 +49,11 @@ KNOCK = Action("knock")
 MUGGINS = Action("muggins")
 CLAIM = Action("claim")
 
-_ACTIONS: dict[tuple[Tile, Tile | None, str | None], Action] = {}
 
 
 def _play(tile: Tile, target: Tile | None, part: str | None) -> Action:
-    key = (tile, target, part)
-    a = _ACTIONS.get(key)
-    if a is None:
-        a = _ACTIONS[key] = Action("play", tile, target, part)
-    return a
+    """A play action, made afresh: no table remembers the moves of a game (nor an opponent's tiles)."""
+    return Action("play", tile, target, part)
 
 
 _EMPTY: frozenset[int] = frozenset()
@@ -399,7 +396,7 @@ class DominoState(GameState):
                 # the common case: a tile in line on a tile in line
                 outer = lo if v == hi else hi
                 self.count += outer - v
-                posall[i] = (tile, None, outer, tile.on[None], nid, 2)
+                posall[i] = (tile, None, outer, None, nid, 2)
                 self._ltile.append(tile)
                 self._linfo.append((NONDOUBLE, v, outer, parent, pslot))
                 self._lmask.append(1)
@@ -412,7 +409,7 @@ class DominoState(GameState):
                 pv0, pv1 = self._linfo[parent][1], self._linfo[parent][2]
                 self.count += contribution(pk, pm | pslot, pv0, pv1, se) - contribution(pk, pm, pv0, pv1, se)
                 posall[:] = [y for y in posall if y[4] != parent]
-                posall.extend((target, p, pv, target.on[p], parent, bit)
+                posall.extend((target, p, pv, None, parent, bit)
                               for p, bit, pv in self._compute_positions(parent))
             if tile.double:
                 kind = STUB_DOUBLE if pk == SNIFF_STUB and pslot >= 4 else self._double_kind(inline)
@@ -428,10 +425,10 @@ class DominoState(GameState):
         self._node_of[tile] = nid
         posall = self._posall
         if kind == NONDOUBLE and mask == 1:
-            posall.append((tile, None, v1, tile.on[None], nid, 2))
+            posall.append((tile, None, v1, None, nid, 2))
             self.count += v1
         else:
-            posall.extend((tile, p, pv, tile.on[p], nid, bit) for p, bit, pv in self._compute_positions(nid))
+            posall.extend((tile, p, pv, None, nid, bit) for p, bit, pv in self._compute_positions(nid))
             self.count += contribution(kind, mask, v0, v1, se)
         if self._fill_first:
             sp = self._spinner
@@ -478,12 +475,9 @@ class DominoState(GameState):
         for t in hand:
             tm = t.mask
             if tm & pm:
-                for target, p, v, acts, _, _ in posflat:
+                for target, p, v, _, _, _ in posflat:
                     if tm >> v & 1:
-                        a = acts.get(t)
-                        if a is None:
-                            a = acts[t] = _play(t, target, p)
-                        out.append(a)
+                        out.append(Action("play", t, target, p))
         return out
 
     def _can_draw(self) -> bool:
@@ -1053,12 +1047,14 @@ class DominoState(GameState):
             setattr(self, name, getattr(other, name))
 
     def sample_hidden(self, seat: int, rng: random.Random) -> DominoState:
-        """Deal the tiles ``seat`` cannot see to the other hands and the boneyard at random, keeping
-        what ``seat`` has learned: a player who drew, passed or knocked because he could not play held no
-        tile matching the open ends then; a leader who drew or passed held no permitted lead."""
-        c = self.clone()
-        c.chance = self.chance.fork(rng)
-        n = self.num_players
+        """A game of its own that ``seat`` cannot tell from this one: every deal rebuilt from what ``seat``
+        saw (the current hand's unseen tiles drawn from ``rng``, ended hands one canonical way) and the
+        public history replayed on it (see :mod:`muggins.core.sampling`). What the play shows is kept: a
+        player who drew, passed or knocked because he could not play held no tile matching the open
+        ends; a leader who drew or passed held no permitted lead; a partner who knocked held no scoring
+        play; a player who lost an extra turn held nothing playable, one who kept it something playable;
+        the holder of the highest double led."""
+        check_seat(seat, self.num_players)
         r = self.rules
         tiles = self._all_tiles
         by_value = [sum(1 << t.index for t in tiles if t.has(v)) for v in range(r.tile_set + 1)]
@@ -1069,63 +1065,128 @@ class DominoState(GameState):
             no_lead = doubles
         else:
             no_lead = 0
-        # one forbidden-tile set (a bit per tile index) for every tile each other seat holds unseen
-        slots: list[list[int]] = [[] for _ in range(n)]
-        for e in self.log[self._hand_log_start:]:
-            s = e.seat
-            if s is None or s == seat:
-                continue
-            k = e.kind
-            if k == "dealt":
-                slots[s] = [0] * int(e.data["count"])
-            elif k in ("draw", "pass", "knock"):
-                d = e.data
-                # what every seat knows: a pass or a first knock, and a draw where drawing is allowed only
-                # to a player who cannot play (never whether a voluntary draw was forced)
-                if not d.get("partner") and (k != "draw" or d.get("lead") or not r.voluntary_draw):
-                    if d.get("lead"):
-                        m = no_lead
+        n, each, top = self.num_players, self._each, r.tile_set
+
+        def build(segment: list[tuple[int, dict[str, Any]]], outcomes: list[dict[str, Any]],
+                  learned: dict[int, int], pick: random.Random | None) -> list[dict[str, Any]]:
+            # one slot per tile another seat holds or held: [forbidden tiles (a bit per index), tile]
+            slots: dict[tuple[int, int], list[Any]] = {}
+            held: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+            mine: list[str] = []
+            drawn: list[Tile | None] = []  # the tiles drawn this hand, in order (None: someone else's)
+            revealed: list[list[str]] | None = None
+            lead_mask = 0
+            revealed_at = next((i for i, d in segment if d["kind"] == "hand_end"), None)
+            for i, d in segment:
+                k = d["kind"]
+                s = d.get("seat")
+                if k == "hand_start":
+                    lead_mask = 0
+                    if d.get("hand") == 1 and d.get("leader") == seat and r.first_lead.startswith("highest_double"):
+                        # the seat leads by its highest double: nobody was dealt a higher one
+                        own = [parse_tile(x, top) for x in next(e["tiles"] for _, e in segment
+                                                               if e["kind"] == "dealt" and e.get("seat") == seat)]
+                        best = max((t.hi for t in own if t.double), default=-1)
+                        lead_mask = sum(1 << t.index for t in tiles if t.double and t.hi > best)
+                elif k == "dealt":
+                    if s == seat:
+                        mine = list(d["tiles"])
                     else:
-                        m = 0
-                        for v in d.get("ends") or ():
-                            m |= by_value[v]
-                    if m:
-                        slots[s] = [f | m for f in slots[s]]
-                if k == "draw":
-                    slots[s].append(0)
-            elif k == "play":
-                bit = 1 << parse_tile(e.data["tile"]).index
-                held = slots[s]
-                ok = [i for i, f in enumerate(held) if not f & bit]
-                # the tile came from the most constrained slot that allowed it: the others stay loosest
-                i = max(ok, key=lambda i: held[i].bit_count()) if ok else 0
-                if held:
-                    held.pop(i)
-        visible = set(self.hands[seat]) | set(self._ltile)
-        unknown = [t for t in tiles if t not in visible]
-        shuffle(unknown, rng)
-        owners: list[tuple[int, int]] = []
-        for s in range(n):
-            if s == seat:
-                continue
-            if len(slots[s]) == len(self.hands[s]):
-                owners.extend((s, f) for f in slots[s])
-            else:  # cannot happen from a real log; keep the counts exact regardless
-                owners.extend((s, 0) for _ in self.hands[s])
-        shuffle(owners, rng)
-        match = _assign([f for _, f in owners], unknown)
-        hands: list[list[Tile]] = [[] for _ in range(n)]
-        used = set()
-        for (s, _), ti in zip(owners, match, strict=True):
-            hands[s].append(unknown[ti])
-            used.add(ti)
-        for s in range(n):
-            if s != seat:
-                c.hands[s] = hands[s]
-        c.boneyard = [t for i, t in enumerate(unknown) if i not in used]
-        c._legal_cache = None
-        c._ver += 1
-        return c
+                        for j in range(int(d["count"])):
+                            slots[(s, j)] = [lead_mask, None]
+                            held[s].append((s, j))
+                elif k in ("draw", "pass", "knock") and s is not None:
+                    if s != seat and not d.get("partner") and (k != "draw" or d.get("lead") or not r.voluntary_draw):
+                        m = no_lead if d.get("lead") else 0
+                        if not d.get("lead"):
+                            for v in d.get("ends") or ():
+                                m |= by_value[v]
+                        for key in held[s]:
+                            slots[key][0] |= m
+                    if k == "draw":
+                        if s == seat:
+                            drawn.append(parse_tile(d["tile"], top))
+                        else:
+                            key = (s, -1 - len(drawn))
+                            slots[key] = [0, None]
+                            held[s].append(key)
+                            drawn.append(None)
+                elif k == "play" and s != seat and s is not None:
+                    bit = 1 << parse_tile(d["tile"], top).index
+                    ok = [key for key in held[s] if not slots[key][0] & bit]
+                    # the tile came from the most constrained slot that allowed it: slots held longer are
+                    # more constrained (constraints only grow), so this never blocks a later tile
+                    if pick is not None and not ok:
+                        ok = held[s]
+                    if pick is not None and (revealed_at is not None or self.rules.first_lead.startswith("highest")):
+                        # a retry of an ended hand, or a deal the lead tells about: any slot that allows it
+                        key = pick.choice(ok)
+                    else:
+                        key = max(ok, key=lambda key: slots[key][0].bit_count()) if ok else held[s][0]
+                    slots[key][1] = parse_tile(d["tile"], top)
+                    held[s].remove(key)
+                elif k == "hand_end":
+                    revealed = d["hands"]
+                if i in learned and s is not None and s != seat:
+                    for key in held[s]:
+                        slots[key][0] |= learned[i]
+            known = {parse_tile(x, top) for x in mine} | {t for t in drawn if t is not None}
+            known.update(v[1] for v in slots.values() if v[1] is not None)
+            if revealed is not None:  # an ended hand: every remaining tile is known
+                for s in range(n):
+                    if s == seat:
+                        continue
+                    # a hand keeps its tiles in the order they came (dealt, then drawn): so does the reveal
+                    shown = [parse_tile(x, top) for x in revealed[s]]
+                    for key, t in zip(held[s], shown, strict=False):
+                        slots[key][1] = t
+                    known.update(shown)
+            unknown = [t for t in tiles if t not in known]
+            if pick is not None:
+                shuffle(unknown, pick)
+            keys = [key for s in range(n) for key in held[s] if slots[key][1] is None]
+            if keys:
+                match = _assign([slots[key][0] for key in keys], unknown)
+                used = set(match)
+                for key, ti in zip(keys, match, strict=True):
+                    slots[key][1] = unknown[ti]
+                unknown = [t for i, t in enumerate(unknown) if i not in used]
+            hands = [mine if s == seat else [slots[(s, j)][1].text for j in range(each)] for s in range(n)]
+            bone = [(t if t is not None else slots[(s, -1 - g)][1]).text
+                    for g, t, s in ((g, t, _drawer(segment, g)) for g, t in enumerate(drawn))]
+            bone.extend(t.text for t in unknown)
+            return [*(dict(o) for o in outcomes if o.get("kind") != "deal"),
+                    {"kind": "deal", "hands": hands, "boneyard": bone}]
+
+        extra = r.extra_turn == "double_or_scoring"
+        knocking = r.knocking and self._teams
+
+        def learn(c: GameState, i: int, history: list[tuple[int, Action]], learned: dict[int, int]) -> None:
+            assert isinstance(c, DominoState)
+            s, a = history[i]
+            if a.kind == "knock" and knocking and c._knock is not None and c._knock[0] == "forced":
+                # a partner's knock: he held no tile that scored anywhere (the layout is unchanged by it)
+                m = 0
+                for t in tiles:
+                    for target, p, v, _, _, _ in c._posflat:
+                        if t.has(v) and c._table[c._count_after(t, target, p)] > 0:
+                            m |= 1 << t.index
+                            break
+                learned[_last_event(c, "knock", s)] = m
+            elif a.kind == "play" and extra and c.hands[s] and not c._over and c.phase == "play":
+                # who moved next (the seat to move now, after the last action: the turn is public)
+                nxt = next((x for x, b in history[i + 1:] if b.kind not in ("muggins", "claim")),
+                           None if self._over else self.turn)
+                if nxt is not None and nxt != s and c.turn == s:
+                    # he did not keep the turn: nothing he held fitted the layout after his play
+                    m = 0
+                    for v in c.open_values():
+                        m |= by_value[v]
+                    learned[_last_event(c, "play", s)] = m
+
+        sample = resample(self, seat, rng, start_kind="hand_start", primary=_primary, build=build, learn=learn)
+        assert isinstance(sample, DominoState)
+        return sample
 
     # -------------------------------------------------------------------------------- notation ----
     def format_action(self, action: Action) -> str:
@@ -1244,6 +1305,31 @@ _FIELDS = _BASE_FIELDS + (
     "_legal_cache", "_forced_lead", "_draws", "_dead_passes", "_knock", "_out", "_ltile", "_linfo",
     "_lmask", "_node_of", "_posall", "_posflat", "_spinner", "_hand_log_start",
 )
+
+
+def _primary(e: Event) -> bool:
+    """Whether ``e`` is the first event an action logs (every action logs exactly one)."""
+    k = e.kind
+    return k in ("play", "draw", "pass", "knock", "muggins") or (k == "claim" and bool(e.data.get("late")))
+
+
+def _last_event(c: DominoState, kind: str, seat: int) -> int:
+    """The log index of the last ``kind`` event of ``seat``."""
+    for j in range(len(c.log) - 1, -1, -1):
+        e = c.log[j]
+        if e.kind == kind and e.seat == seat:
+            return j
+    return -1
+
+
+def _drawer(segment: list[tuple[int, dict[str, Any]]], g: int) -> int:
+    """The seat that made the ``g``-th draw of a hand."""
+    for _, d in segment:
+        if d["kind"] == "draw":
+            if g == 0:
+                return int(d["seat"])
+            g -= 1
+    return -1
 
 
 def _assign(forbidden: list[int], tiles: list[Tile]) -> list[int]:

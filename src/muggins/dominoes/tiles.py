@@ -10,7 +10,7 @@ from muggins.core.errors import UnknownAction, shown
 class Tile:
     """A tile ``hi-lo`` (hi >= lo). Interned: compare with ``is`` or ``==`` alike."""
 
-    __slots__ = ("double", "hi", "index", "lo", "mask", "on", "pips", "text", "touch")
+    __slots__ = ("double", "hi", "index", "lo", "mask", "pips", "text", "touch")
 
     _cache: dict[tuple[int, int], Tile] = {}
 
@@ -22,7 +22,6 @@ class Tile:
     index: int
     text: str
     touch: dict[int, str]
-    on: dict[str | None, dict[Any, Any]]  # the engine's cache of play actions onto this tile, by part
 
     def __new__(cls, a: int, b: int) -> Tile:
         return cls.of(a, b)
@@ -42,7 +41,6 @@ class Tile:
             t.index = hi * (hi + 1) // 2 + lo
             t.text = f"{hi}-{lo}"
             t.touch = {hi: t.text, lo: f"{lo}-{hi}"}
-            t.on = {p: {} for p in (None, "end", "side", "inline", "end inline", "side inline")}
             cls._cache[(hi, lo)] = t
         return t
 

@@ -60,8 +60,11 @@ _EMPTY: frozenset[int] = frozenset()
 #: A shown hand or crib: (seat, "hand" or "crib", cards, claim, true points, starter).
 Show = tuple[int, str, tuple[Card, ...], int | None, int, Card]
 _SEATS: tuple[frozenset[int], ...] = tuple(frozenset(i for i in range(4) if m >> i & 1) for m in range(16))
-_DISCARDS: dict[tuple[Card, ...], Action] = {}
 _INDEX = attrgetter("index")  # the sort key of cards: the order of full_deck()
+#: Every discard of one or two cards, built once for the whole pack (it depends on no game: it remembers
+#: nobody's hand). Keys are sorted as full_deck() orders the cards.
+_DISCARDS: dict[tuple[Card, ...], Action] = {
+    key: Action("discard", key) for k in (1, 2) for key in combinations(sorted(DECK, key=_INDEX), k)}
 _MAX_MOVE_TEXT = 200  # no move is longer; longer text is refused before it is read
 _WHAT = {"play": "card", "go": "go", "hand": "hand", "crib": "crib", "his heels": "jack turned up"}
 
@@ -75,9 +78,7 @@ def discard_action(cards: Sequence[Card]) -> Action:
     """The action that lays ``cards`` away to the crib (one canonical action whatever their order)."""
     key = tuple(sorted(cards, key=_INDEX))
     a = _DISCARDS.get(key)
-    if a is None:
-        a = _DISCARDS[key] = Action("discard", key)
-    return a
+    return a if a is not None else Action("discard", key)
 
 
 def _card(text: Any, what: str) -> Card:

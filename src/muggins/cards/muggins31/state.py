@@ -31,6 +31,7 @@ from muggins.core.errors import (
     shown,
 )
 from muggins.core.protocol import Action, Event, GameState, check_action, check_seat
+from muggins.core.sampling import resample
 
 DECK: tuple[Card, ...] = tuple(full_deck())
 PLAY: tuple[Action, ...] = tuple(Action("play", c) for c in DECK)  # indexed by Card.index
@@ -39,6 +40,14 @@ MUGGINS = Action("muggins")
 CLAIM = Action("claim")
 _BY_TEXT: dict[str, Card] = {c.text: c for c in DECK}
 _MAX_MOVE_TEXT = 200  # no move is longer; longer text is refused before it is read
+#: the cards worth at most v, a bit per index (a go at total T rules out _LOW[cap - T] for the hand)
+_LOW: tuple[int, ...] = tuple(sum(1 << c.index for c in DECK if c.value <= v) for v in range(11))
+
+
+def _primary(e: Event) -> bool:
+    """Whether ``e`` is the first event an action logs (every action logs exactly one)."""
+    k = e.kind
+    return k in ("play", "go", "muggins") or (k == "claim" and bool(e.data.get("late")))
 
 
 def _card(text: Any) -> Card:
@@ -544,65 +553,77 @@ class CardMugginsState(GameState):
         c._legal_cache = None
         return c
 
-    def _unknown_slots(self, seat: int) -> list[list[int]]:
-        """For every other seat, one lower bound on card value per card in his hand, from what ``seat``
-        saw this round: a player who said go at total T held no card worth cap - T or less then."""
-        cap = self.rules.cap
-        slots: list[list[int]] = [[] for _ in range(self.num_players)]
-        for e in self.log[self._round_log_start:]:
-            s = e.seat
-            if s is None or s == seat:
-                continue
-            k = e.kind
-            if k == "dealt":
-                slots[s] = [1] * int(e.data["count"])
-            elif k == "go":
-                low = cap - int(e.data["total"]) + 1
-                slots[s] = [max(b, low) for b in slots[s]]
-            elif k == "draw":
-                slots[s].append(1)
-            elif k == "play":
-                v = _card(e.data["card"]).value
-                fitting = [i for i, b in enumerate(slots[s]) if b <= v]
-                i = max(fitting, key=lambda i: slots[s][i]) if fitting else 0
-                slots[s].pop(i)
-        return slots
-
     def sample_hidden(self, seat: int, rng: random.Random) -> CardMugginsState:
-        """Deal the cards ``seat`` cannot see (other hands and the stock) at random, keeping what he
-        knows: his hand, every card played this round, the hand sizes and the go constraints."""
-        c = self.clone()
-        c.chance = self.chance.fork(rng)
-        known = set(self.hands[seat]) | set(self.pile)
-        for p in self.piles:
-            known.update(p)
-        unknown = [x for x in DECK if x not in known]
-        rng.shuffle(unknown)
-        slots = self._unknown_slots(seat)
-        owners: list[tuple[int, int]] = []
-        for s in range(self.num_players):
-            if s == seat:
-                continue
-            bounds = slots[s]
-            if len(bounds) != len(self.hands[s]):  # cannot happen; keep the counts exact regardless
-                bounds = [1] * len(self.hands[s])
-            owners.extend((b, s) for b in bounds)
-        # Tightest slots first: value bounds are nested, so a greedy choice never blocks a later slot.
-        owners.sort(key=lambda o: -o[0])
-        hands: list[list[Card]] = [[] for _ in range(self.num_players)]
-        pool = unknown
-        for bound, s in owners:
-            # the first fitting card; none fits only for an impossible history: then ignore the bound
-            pick = next((i for i, x in enumerate(pool) if x.value >= bound), 0)
-            hands[s].append(pool.pop(pick))
-        for s in range(self.num_players):
-            if s != seat:
-                rng.shuffle(hands[s])
-                c.hands[s] = hands[s]
-        c.stock = pool
-        c._legal_cache = None
-        c._ver += 1
-        return c
+        """A game of its own that ``seat`` cannot tell from this one: every deal rebuilt from what ``seat``
+        saw (the current round's unseen cards drawn from ``rng``, ended rounds one canonical way) and the
+        public history replayed on it (see :mod:`muggins.core.sampling`). A player who said go at total T
+        held no card worth cap - T or less then."""
+        check_seat(seat, self.num_players)
+        n, cap = self.num_players, self.rules.cap
+
+        def build(segment: list[tuple[int, dict[str, Any]]], outcomes: list[dict[str, Any]],
+                  learned: dict[int, int], pick: random.Random | None) -> list[dict[str, Any]]:
+            # one slot per card another seat holds or held: [forbidden cards (a bit per index), card]
+            slots: dict[tuple[int, int], list[Any]] = {}
+            held: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+            mine: list[str] = []
+            drawn: list[tuple[int, Card | None]] = []  # the stock as drawn this round: (seat, card if seen)
+            for _, d in segment:
+                k = d["kind"]
+                s = d.get("seat")
+                if s is None or (s == seat and k != "dealt" and k != "draw"):
+                    continue
+                if k == "dealt":
+                    if s == seat:
+                        mine = list(d["cards"])
+                    else:
+                        for j in range(int(d["count"])):
+                            slots[(s, j)] = [0, None]
+                            held[s].append((s, j))
+                elif k == "draw":
+                    if s == seat:
+                        drawn.append((s, _card(d["card"])))
+                    else:
+                        key = (s, -1 - len(drawn))
+                        slots[key] = [0, None]
+                        held[s].append(key)
+                        drawn.append((s, None))
+                elif k == "go":
+                    m = _LOW[max(0, min(10, cap - int(d["total"])))]
+                    for key in held[s]:
+                        slots[key][0] |= m
+                elif k == "play":
+                    card = _card(d["card"])
+                    bit = 1 << card.index
+                    ok = [key for key in held[s] if not slots[key][0] & bit]
+                    # constraints only grow, so a slot held longer is the more constrained: taking the most
+                    # constrained slot that allows the card never blocks a later one
+                    key = max(ok, key=lambda key: slots[key][0].bit_count()) if ok else held[s][0]
+                    slots[key][1] = card
+                    held[s].remove(key)
+            known = {_card(x) for x in mine} | {c for _, c in drawn if c is not None}
+            known.update(v[1] for v in slots.values() if v[1] is not None)
+            unknown = [x for x in DECK if x not in known]
+            if pick is not None:
+                pick.shuffle(unknown)
+            keys = [key for s in range(n) for key in held[s] if slots[key][1] is None]
+            if keys:
+                # tightest slots first: the value bounds are nested, so a greedy choice never blocks a later slot
+                keys.sort(key=lambda key: -slots[key][0].bit_count())
+                for key in keys:
+                    m = slots[key][0]
+                    i = next((i for i, x in enumerate(unknown) if not m >> x.index & 1), 0)
+                    slots[key][1] = unknown.pop(i)
+            hands = [mine if s == seat else [slots[(s, j)][1].text for j in range(self.rules.hand_size)]
+                     for s in range(n)]
+            stock = [(c if c is not None else slots[(s, -1 - g)][1]).text for g, (s, c) in enumerate(drawn)]
+            stock.extend(x.text for x in unknown)
+            return [*(dict(o) for o in outcomes if o.get("kind") != "deal"),
+                    {"kind": "deal", "hands": hands, "stock": stock}]
+
+        sample = resample(self, seat, rng, start_kind="round_start", primary=_primary, build=build)
+        assert isinstance(sample, CardMugginsState)
+        return sample
 
     # -------------------------------------------------------------------------------- notation ----
     def format_action(self, action: Action) -> str:
