@@ -190,7 +190,7 @@ def test_record_running_out_of_chance_names_the_action() -> None:
 
 @pytest.mark.parametrize(("change", "match"), [
     (lambda r: r.update(format="chess-pgn"), "not a muggins-record"),
-    (lambda r: r.update(version=2), "version"),
+    (lambda r: r.update(version=3), "version"),
     (lambda r: r.pop("game"), "names no game"),
     (lambda r: r.update(game="tiddlywinks"), "unknown game"),
     (lambda r: r.update(players=[]), "players"),
