@@ -110,11 +110,11 @@ def test_different_seeds_deal_differently() -> None:
 def test_record_shape_and_schema() -> None:
     st = _played(seed=2, target=100, claim_timing="lenient")
     rec = to_record(st, meta={"event": "test"})
-    assert rec["format"] == "muggins-record" and rec["version"] == 1 and rec["game"] == "dominoes"
+    assert rec["format"] == "muggins-record" and rec["version"] == 2 and rec["game"] == "dominoes"
     assert rec["preset"] == "muggins"
     assert rec["options"] == {"target": 100, "claim_timing": "lenient"}
     assert len(rec["actions"]) == len(st.history)
-    assert all(set(a) <= {"seat", "move", "claim"} for a in rec["actions"])
+    assert all(set(a) <= {"seat", "move", "claim", "kind", "id"} for a in rec["actions"])
     assert rec["result"]["scores"] == st.scores()
     schema = json.loads(resources.files("muggins").joinpath("schemas/record.schema.json").read_text())
     jsonschema.validate(rec, schema)
@@ -190,7 +190,7 @@ def test_record_running_out_of_chance_names_the_action() -> None:
 
 @pytest.mark.parametrize(("change", "match"), [
     (lambda r: r.update(format="chess-pgn"), "not a muggins-record"),
-    (lambda r: r.update(version=2), "version"),
+    (lambda r: r.update(version=3), "version"),
     (lambda r: r.pop("game"), "names no game"),
     (lambda r: r.update(game="tiddlywinks"), "unknown game"),
     (lambda r: r.update(players=[]), "players"),

@@ -18,7 +18,17 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from muggins.core import Action, RecordError, all_games, get_game, options_of
-from muggins.core.records import FORMAT, VERSION, load, replay, save, start_from_record, to_record
+from muggins.core.records import (
+    FORMAT,
+    READS,
+    VERSION,
+    apply_record_action,
+    load,
+    replay,
+    save,
+    start_from_record,
+    to_record,
+)
 from muggins.dominoes import DominoState
 from tests.helpers import domino_state, play
 
@@ -26,15 +36,35 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES_DIR = ROOT / "docs" / "examples"
 EXAMPLES = sorted(EXAMPLES_DIR.glob("*.json"))
 DOC = ROOT / "docs" / "records.md"
-SCHEMA: dict[str, Any] = json.loads(
-    (resources.files("muggins") / "schemas" / "record.schema.json").read_text(encoding="utf-8"))
+
+
+def _schema(name: str) -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads((resources.files("muggins") / "schemas" / name).read_text(encoding="utf-8"))
+    return loaded
+
+
+SCHEMA = _schema("record.schema.json")  # either version
+SCHEMAS = {1: _schema("record.v1.schema.json"), 2: _schema("record.v2.schema.json")}
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
+VALIDATORS = {v: jsonschema.Draft202012Validator(s) for v, s in SCHEMAS.items()}
 DOMINOES = get_game("dominoes")
 PRESETS = list(DOMINOES.presets)
 
 
-def schema_errors(rec: Any) -> list[str]:
-    return [f"{list(e.absolute_path)}: {e.message}" for e in VALIDATOR.iter_errors(rec)]
+def schema_errors(rec: Any, version: int | None = None) -> list[str]:
+    """What the schema of both versions (or of ``version`` alone) finds wrong with ``rec``."""
+    validator = VALIDATOR if version is None else VALIDATORS[version]
+    return [f"{list(e.absolute_path)}: {e.message}" for e in validator.iter_errors(rec)]
+
+
+def as_version_1(rec: dict[str, Any]) -> dict[str, Any]:
+    """A version 2 record as version 1 wrote it: without the kind and id of each action."""
+    old = copy.deepcopy(rec)
+    old["version"] = 1
+    for a in old["actions"]:
+        a.pop("kind")
+        a.pop("id")
+    return old
 
 
 def state_summary(state: Any) -> dict[str, Any]:
@@ -53,19 +83,42 @@ def state_summary(state: Any) -> dict[str, Any]:
 
 # ------------------------------------------------------------------------------------- the schema ----
 def test_schema_is_valid_draft_2020_12_package_data() -> None:
-    jsonschema.Draft202012Validator.check_schema(SCHEMA)
-    assert SCHEMA["$schema"] == "https://json-schema.org/draft/2020-12/schema"
-    assert SCHEMA["properties"]["format"] == {"const": FORMAT}
-    assert SCHEMA["properties"]["version"]["const"] == VERSION
+    for schema in (SCHEMA, *SCHEMAS.values()):
+        jsonschema.Draft202012Validator.check_schema(schema)
+        assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+        assert schema["properties"]["format"] == {"const": FORMAT}
+    assert SCHEMA["properties"]["version"]["enum"] == list(READS) == [1, 2]
+    assert SCHEMAS[1]["properties"]["version"]["const"] == 1
+    assert SCHEMAS[2]["properties"]["version"]["const"] == VERSION == 2
+
+
+def test_the_schemas_differ_only_in_the_version_and_the_action() -> None:
+    """One envelope for both versions: version 2 adds the kind and id of each action."""
+    def envelope(schema: dict[str, Any]) -> dict[str, Any]:
+        rest = copy.deepcopy(schema)
+        for key in ("title", "description"):
+            rest.pop(key)
+        rest["properties"].pop("version")
+        rest["$defs"]["action"]["properties"].pop("kind", None)
+        rest["$defs"]["action"]["properties"].pop("id", None)
+        rest["$defs"]["action"].pop("required")
+        for key in ("actionV1", "actionV2"):
+            rest["$defs"].pop(key, None)
+        rest["allOf"] = rest["allOf"][:1]
+        return rest
+
+    assert envelope(SCHEMAS[1]) == envelope(SCHEMAS[2]) == envelope(SCHEMA)
+    assert SCHEMAS[2]["$defs"]["action"]["required"] == ["seat", "move", "kind", "id"]
 
 
 def test_schema_names_every_domino_preset_and_option() -> None:
     """The schema lists the domino presets and option names; adding one to the engine must add it here
     (and to docs/records.md) too."""
-    known = SCHEMA["$defs"]["dominoes"]["properties"]
-    assert known["preset"]["enum"] == PRESETS
     names = set(options_of(DOMINOES.rules())) - {"preset"}
-    assert set(known["options"]["propertyNames"]["enum"]) == names
+    for schema in (SCHEMA, *SCHEMAS.values()):
+        known = schema["$defs"]["dominoes"]["properties"]
+        assert known["preset"]["enum"] == PRESETS
+        assert set(known["options"]["propertyNames"]["enum"]) == names
 
 
 def test_schema_is_strict_about_the_envelope() -> None:
@@ -77,7 +130,10 @@ def test_schema_is_strict_about_the_envelope() -> None:
         lambda r: r["players"][0].pop("name"),                 # a player needs a name
         lambda r: r["players"][0].update(rating=1500),         # anything else belongs in meta
         lambda r: r["players"][0].update(kind="robot"),
-        lambda r: r["actions"][0].update(note="nice"),         # an action is seat, move, claim
+        lambda r: r["actions"][0].update(note="nice"),         # an action is seat, move, claim (kind, id)
+        lambda r: r["actions"][0].update(kind="play"),         # version 1 writes no kind ...
+        lambda r: r["actions"][0].update(id=13211),            # ... and no id
+        lambda r: r.update(version=3),
         lambda r: r["actions"][0].update(claim=-10),
         lambda r: r["actions"][0].update(seat="0"),
         lambda r: r["actions"][0].update(move=""),
@@ -107,19 +163,22 @@ def test_schema_is_permissive_about_chance_fields_and_meta() -> None:
 # ------------------------------------------------------------------------------------ the examples ----
 def test_the_documented_examples_exist() -> None:
     names = {p.name for p in EXAMPLES}
-    assert {"muggins-hand-written.json", "muggins-greedy-2p.json", "all-fives-spinner-2p.json",
-            "fives-and-threes-partners-4p.json"} <= names
+    assert {"muggins-hand-written.json", "muggins-hand-written-v2.json", "muggins-greedy-2p.json",
+            "all-fives-spinner-2p.json", "fives-and-threes-partners-4p.json"} <= names
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
 def test_example_validates_and_replays_to_its_result(path: Path) -> None:
     rec = load(path)
-    assert schema_errors(rec) == []
+    assert schema_errors(rec) == [] and schema_errors(rec, rec["version"]) == []
     state = replay(rec)
     assert rec["result"] == {"scores": state.scores(), "over": state.is_over(),
                              "winners": sorted(state.winners())}
-    # replaying and writing again gives the very same document: the notation in the file is canonical
-    assert to_record(state, players=rec["players"], meta=rec.get("meta")) == rec
+    # replaying and writing again gives the very same document (a version 1 example: the same document
+    # with the kind and id of each action): the notation in the file is canonical
+    again = to_record(state, players=rec["players"], meta=rec.get("meta"))
+    assert schema_errors(again, 2) == [] and schema_errors(again, 1) != []
+    assert (again if rec["version"] == 2 else as_version_1(again)) == rec
 
 
 @pytest.mark.parametrize("path", [p for p in EXAMPLES if "greedy" in p.stem or "partners" in p.stem
@@ -159,7 +218,8 @@ def _doc_block(marker: str) -> Any:
 
 def test_worked_example_of_the_documentation_is_the_hand_written_record() -> None:
     rec = _doc_block("<!-- worked example -->")
-    assert rec == load(EXAMPLES_DIR / "muggins-hand-written.json")
+    assert rec == load(EXAMPLES_DIR / "muggins-hand-written-v2.json")
+    assert as_version_1(rec) == load(EXAMPLES_DIR / "muggins-hand-written.json")
     state = replay(rec)
     steals = [e.to_dict() for e in state.log if e.kind == "muggins"]
     assert steals == [{"kind": "muggins", "seat": 0, "on": 1, "outcome": "steal", "points": 10, "named": 10,
@@ -217,6 +277,17 @@ def random_game(preset: str, players: int, seed: int, options: dict[str, Any] | 
     return state
 
 
+def ids_of(state: Any) -> list[int]:
+    """The id of each action of ``state``'s history, taken in the position where it was made (by undoing)."""
+    probe = state.clone()
+    ids = []
+    for seat, action in reversed(state.history):
+        probe.undo()
+        ids.append(probe.action_id(action))
+        assert probe.action_from_id(seat, ids[-1]) == action
+    return ids[::-1]
+
+
 def replay_dominoes(rec: Any) -> DominoState:
     state = replay(rec)
     assert isinstance(state, DominoState)
@@ -225,7 +296,9 @@ def replay_dominoes(rec: Any) -> DominoState:
 
 def assert_round_trip(state: DominoState) -> dict[str, Any]:
     rec = to_record(state)
-    assert schema_errors(rec) == []
+    assert schema_errors(rec) == [] and schema_errors(rec, 2) == []
+    assert [(a["kind"], a["id"]) for a in rec["actions"]] == [(a.kind, a_id) for (_, a), a_id in
+                                                               zip(state.history, ids_of(state), strict=True)]
     rec = json.loads(json.dumps(rec))  # what a file holds
     assert isinstance(rec, dict)
     again = replay(rec)
@@ -327,7 +400,8 @@ def test_every_game_writes_records_the_schema_accepts(game: str, preset: str) ->
     """The envelope is common to the family: card games' records validate and round-trip too."""
     state = protocol_game(game, preset, seed=len(preset))
     rec = json.loads(json.dumps(to_record(state)))
-    assert schema_errors(rec) == []
+    assert schema_errors(rec) == [] and schema_errors(rec, 2) == []
+    assert [a["kind"] for a in rec["actions"]] == [a.kind for _, a in state.history]
     again = replay(rec)
     assert [e.to_dict() for e in again.log] == [e.to_dict() for e in state.log]
     assert again.scores() == state.scores() and to_record(again) == rec
@@ -438,7 +512,8 @@ def test_moves_without_a_tile() -> None:
     assert st_.parse_action("claim 5", 0) == Action("claim", claim=5)
     assert st_.format_action(Action("muggins", claim=10)) == "muggins"  # the amount goes in "claim"
     rec = to_record(st_)
-    assert rec["actions"] == [{"seat": 0, "move": "6-6", "claim": 0}]
+    # the 6-6 is tile 27 of the set; its lead is slot 0 of 3, and "claim 0" code 1 of 220
+    assert rec["actions"] == [{"seat": 0, "move": "6-6", "claim": 0, "kind": "play", "id": 27 * 3 * 220 + 1}]
     rec["actions"].append({"seat": 1, "move": "draw", "claim": 5})
     with pytest.raises(RecordError, match="action 1: 'draw' by seat 1: only a play can carry a claim"):
         replay(rec)
@@ -490,7 +565,9 @@ def _insert_action(i: int, action: Any) -> Callable[[dict[str, Any]], None]:
 MALFORMED: list[tuple[str, Callable[[dict[str, Any]], None], int | None, str, bool]] = [
     # envelope types
     ("format", _set(("format",), "pgn"), None, "not a muggins-record document", True),
-    ("version", _set(("version",), 2), None, "unsupported record version 2", True),
+    ("version", _set(("version",), 3), None, "unsupported record version 3 (this program reads versions 1, 2)",
+     True),
+    ("version-0", _set(("version",), 0), None, "unsupported record version 0", True),
     ("version-text", _set(("version",), "1"), None, "unsupported record version '1'", True),
     ("game-missing", _drop(("game",)), None, "names no game", True),
     ("game-type", _set(("game",), ["dominoes"]), None, "names no game", True),
@@ -680,3 +757,90 @@ def test_version_true_is_refused() -> None:
     assert schema_errors(rec)
     with pytest.raises(RecordError):
         replay(rec)
+
+
+# ------------------------------------------------------------------------------------ version 2 ----
+def v2_record() -> dict[str, Any]:
+    rec: dict[str, Any] = load(EXAMPLES_DIR / "muggins-hand-written-v2.json")
+    return rec
+
+
+def applied_before_error(rec: dict[str, Any]) -> tuple[int, RecordError]:
+    """How many actions were applied when replay stopped, and its error."""
+    state = start_from_record(rec)
+    try:
+        for i, entry in enumerate(rec["actions"]):
+            apply_record_action(state, i, entry)
+    except RecordError as e:
+        return len(state.history), e
+    raise AssertionError("the record replayed")
+
+
+# (id, mutation of the version 2 example, index the error names, message)
+MALFORMED_V2: list[tuple[str, Callable[[dict[str, Any]], None], int, str]] = [
+    ("id-wrong", _set(("actions", 3, "id"), 452), 3,
+     "'0-0 on 5-0' by seat 0: the record gives the id 452, but the move is id 451 here"),
+    ("id-of-another-claim", _set(("actions", 0, "id"), 13210), 0,
+     "the record gives the id 13210, but the move is id 13211"),
+    ("id-too-large", _set(("actions", 1, "id"), 10 ** 9), 1, "the move is id 10120 here"),
+    ("id-negative", _set(("actions", 1, "id"), -1), 1, "'id' must be a non-negative integer; got -1"),
+    ("id-bool", _set(("actions", 1, "id"), True), 1, "'id' must be a non-negative integer; got True"),
+    ("id-text", _set(("actions", 1, "id"), "10120"), 1, "'id' must be a non-negative integer; got '10120'"),
+    ("id-float", _set(("actions", 1, "id"), 10120.0), 1, "'id' must be a non-negative integer; got 10120.0"),
+    ("kind-wrong", _set(("actions", 2, "kind"), "claim"), 2,
+     "'muggins' by seat 0: the record gives the kind 'claim', but the move is a 'muggins'"),
+    ("kind-type", _set(("actions", 2, "kind"), 7), 2, "'kind' must be a string; got 7"),
+    ("id-of-an-illegal-move", lambda r: r["actions"][4].update(move="5-6 on 5-0", id=17381), 4,
+     "'5-6 on 5-0' by seat 1: 5-0 has no free end"),
+]
+
+
+@pytest.mark.parametrize(("mutate", "index", "message"), [m[1:] for m in MALFORMED_V2],
+                         ids=[m[0] for m in MALFORMED_V2])
+def test_a_wrong_kind_or_id_stops_replay_at_that_action(mutate: Callable[[dict[str, Any]], None], index: int,
+                                                        message: str) -> None:
+    rec = v2_record()
+    mutate(rec)
+    with pytest.raises(RecordError) as info:
+        replay(rec)
+    assert info.value.index == index and str(info.value).startswith(f"action {index}: ")
+    assert message in str(info.value)
+    applied, _ = applied_before_error(rec)
+    assert applied == index  # nothing of the failing action nor after it was applied
+
+
+def test_the_schema_of_version_2_wants_kind_and_id_the_reader_does_not() -> None:
+    rec = v2_record()
+    for key in ("kind", "id"):
+        r = copy.deepcopy(rec)
+        del r["actions"][1][key]
+        assert schema_errors(r) and schema_errors(r, 2)
+        assert replay(r).scores() == [40, 0]  # a reader checks what is there
+    bad = copy.deepcopy(rec)
+    bad["actions"][1]["id"] = -1
+    assert schema_errors(bad) and schema_errors(bad, 2)
+    assert schema_errors(rec, 1) and schema_errors(as_version_1(rec), 2)
+
+
+def test_version_2_round_trips_in_every_game() -> None:
+    """What to_record writes replays, checking each id, to the same record; the ids are those of the
+    actions in the positions they were taken in, and each decodes to its action."""
+    for game, preset in GAME_PRESETS:
+        state = protocol_game(game, preset, seed=3, max_steps=120)
+        rec = json.loads(json.dumps(to_record(state)))
+        assert rec["version"] == 2 and schema_errors(rec, 2) == []
+        assert [a["id"] for a in rec["actions"]] == ids_of(state)
+        assert to_record(replay(rec)) == rec
+
+
+V1_FIXTURES = sorted((ROOT / "tests" / "fixtures" / "records_v1").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", V1_FIXTURES, ids=[p.stem for p in V1_FIXTURES])
+def test_version_1_records_validate_and_are_rewritten_as_version_2(path: Path) -> None:
+    rec = load(path)
+    rec.pop("events")  # the fixtures keep the events a replay must give, beside the record
+    assert schema_errors(rec, 1) == [] and schema_errors(rec) == []
+    again = to_record(replay(rec), players=rec["players"], meta=rec["meta"])
+    assert schema_errors(again, 2) == [] and schema_errors(again) == []
+    assert as_version_1(again) == rec

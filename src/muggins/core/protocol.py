@@ -266,3 +266,42 @@ class GameState:
         if action.claim is not None:
             d["claim"] = action.claim
         return d
+
+    # --- integer actions (docs/actions.md) -----------------------------------------------------------
+    # A fixed numbering of every action a seat can ever take, for learning libraries and fast paths. Each
+    # game names the module that numbers its moves (``action_ids = "muggins.<game>.action_ids"``).
+    if TYPE_CHECKING:
+        action_ids: ClassVar[str]
+
+    def _action_space(self) -> Any:
+        from muggins.core.action_ids import space_of
+
+        return space_of(type(self).action_ids, self.rules, self.num_players)
+
+    def num_distinct_actions(self) -> int:
+        """How many action ids this game has: they run from 0 to this - 1. Depends only on the game, its
+        rules and the number of players."""
+        return int(self._action_space().size)
+
+    def action_id(self, action: Action) -> int:
+        """The id of ``action`` (a move legal now for some seat; the claim it carries is part of the id).
+        UnknownAction if it is no move of this game, IllegalAction if it has no place in this position."""
+        return int(self._action_space().action_id(self, check_action(action)))
+
+    def action_from_id(self, seat: int, i: object) -> Action:
+        """The action numbered ``i``, if ``seat`` may take it now; else UnknownAction (no such id) or
+        IllegalAction (the id names no legal move of ``seat`` in this position). Changes nothing."""
+        seat = check_seat(seat, self.num_players)
+        action: Action = self._action_space().action_from_id(self, seat, i)
+        return action
+
+    def legal_action_mask(self, seat: int, numpy: bool = False) -> Any:
+        """One byte per action id, 1 where ``seat`` may take that action now (every claim a legal move may
+        carry included). With ``numpy=True``, a numpy array of bools (numpy must be installed)."""
+        seat = check_seat(seat, self.num_players)
+        mask = self._action_space().mask(self, seat)
+        if numpy:
+            import numpy as np
+
+            return np.frombuffer(mask, dtype=np.bool_)  # shares the fresh bytearray: writable, no copy
+        return bytes(mask)

@@ -1,5 +1,8 @@
 """Game records: a versioned JSON document holding the rules, the players, every chance outcome and
-every action, so that a record replays with no random generator. See docs/records.md."""
+every action, so that a record replays with no random generator. See docs/records.md.
+
+Version 2 writes beside each action its kind and its integer id (docs/actions.md); version 1 records, which
+have neither, are still read."""
 
 from __future__ import annotations
 
@@ -9,11 +12,12 @@ from typing import Any
 
 from muggins.core.chance import Chance
 from muggins.core.errors import IllegalAction, RecordError, RulesError
-from muggins.core.protocol import GameState
+from muggins.core.protocol import Action, GameState
 from muggins.core.rules import diff_options, get_game
 
 FORMAT = "muggins-record"
-VERSION = 1
+VERSION = 2  # what to_record writes
+READS = (1, 2)  # what replay reads
 
 
 def to_record(state: GameState, players: list[dict[str, Any]] | None = None,
@@ -29,13 +33,27 @@ def to_record(state: GameState, players: list[dict[str, Any]] | None = None,
         "options": diff_options(state.rules, base),
         "players": players if players is not None else [{"name": f"Seat {i + 1}"} for i in range(state.num_players)],
         "chance": [dict(o) for o in state.chance.outcomes[: state.chance.position]],
-        "actions": [state.action_to_json(seat, a) for seat, a in state.history],
+        "actions": _numbered_actions(state),
     }
     if meta:
         rec["meta"] = meta
     rec["result"] = {"scores": state.scores(), "over": state.is_over(),
                      "winners": sorted(state.winners())}
     return rec
+
+
+def _numbered_actions(state: GameState) -> list[dict[str, Any]]:
+    """Each action as JSON with its kind and its id. An id may depend on the position it was taken in (a
+    domino's place in the layout), so the game is played again from its first position to number them."""
+    again = type(state).new(state.rules, state.num_players, state.chance.rewound())
+    out = []
+    for seat, action in state.history:
+        entry = state.action_to_json(seat, action)
+        entry["kind"] = action.kind
+        entry["id"] = again.action_id(action)
+        again.apply(seat, action)
+        out.append(entry)
+    return out
 
 
 def _require(cond: bool, msg: str, index: int | None = None) -> None:
@@ -48,8 +66,9 @@ def start_from_record(rec: Any) -> GameState:
     _require(isinstance(rec, dict), "a record must be a JSON object")
     _require(rec.get("format", FORMAT) == FORMAT, f"not a {FORMAT} document (format {rec.get('format')!r})")
     version = rec.get("version", VERSION)
-    _require(type(version) is int and version == VERSION,
-             f"unsupported record version {version!r} (this program reads {VERSION})")
+    _require(type(version) is int and version in READS,
+             f"unsupported record version {version!r} (this program reads versions "
+             f"{', '.join(map(str, READS))})")
     preset = rec.get("preset")
     _require(preset is None or (isinstance(preset, str) and preset != ""),
              f"'preset' must be a preset name; got {preset!r}")
@@ -79,13 +98,34 @@ def apply_record_action(state: GameState, i: int, entry: Any) -> None:
     claim = entry.get("claim")
     _require(claim is None or (isinstance(claim, int) and not isinstance(claim, bool) and claim >= 0),
              f"'claim' must be a non-negative integer; got {claim!r}", i)
+    kind = entry.get("kind")
+    _require(kind is None or isinstance(kind, str), f"'kind' must be a string; got {kind!r}", i)
+    ident = entry.get("id")
+    _require(ident is None or (type(ident) is int and ident >= 0),
+             f"'id' must be a non-negative integer; got {ident!r}", i)
     try:
         action = state.parse_action(move, seat)
         if claim is not None:
             action = action.with_claim(claim)
+        if kind is not None and kind != action.kind:
+            raise RecordError(f"the record gives the kind {kind!r}, but the move is a {action.kind!r}")
+        if ident is not None:
+            _check_id(state, seat, action, ident)
         state.apply(seat, action)
     except (IllegalAction, RecordError) as e:
         raise RecordError(f"{move!r} by seat {seat}: {e}", i) from None
+
+
+def _check_id(state: GameState, seat: int, action: Action, ident: int) -> None:
+    """RecordError unless ``ident`` is the id of ``action`` now. A move that has no id here is illegal:
+    its own error (from ``apply``, on a copy) says why better than the numbering could."""
+    try:
+        actual = state.action_id(action)
+    except IllegalAction as e:
+        state.clone().apply(seat, action)
+        raise RecordError(f"the record gives the id {ident}, but the move has no id here: {e}") from None
+    if actual != ident:
+        raise RecordError(f"the record gives the id {ident}, but the move is id {actual} here")
 
 
 def replay(rec: Any) -> GameState:

@@ -75,6 +75,7 @@ def contribution(kind: int, mask: int, v0: int, v1: int, sniff_ends: bool) -> in
 
 class DominoState(GameState):
     game = "dominoes"
+    action_ids = "muggins.dominoes.action_ids"  # numbers the moves: docs/actions.md
 
     # A compiled build makes this class an extension type; its fields are declared in state.pxd, and
     # clone() and _become() copy them one by one (_FIELDS lists them all).

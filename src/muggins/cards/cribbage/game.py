@@ -126,6 +126,7 @@ class ShowExplanation(Event):
 
 class CribbageState(GameState):
     game = "cribbage"
+    action_ids = "muggins.cards.cribbage.action_ids"  # numbers the moves: docs/actions.md
     rules: CribbageRules
     hand_no: int
     dealer: int

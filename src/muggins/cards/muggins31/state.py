@@ -67,6 +67,7 @@ class CardMugginsState(GameState):
     """One position of a card Muggins game. Each player is his own side."""
 
     game = "card-muggins"
+    action_ids = "muggins.cards.muggins31.action_ids"  # numbers the moves: docs/actions.md
     rules: CardMugginsRules
 
     hands: list[list[Card]]
