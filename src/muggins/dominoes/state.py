@@ -16,6 +16,7 @@ Node kinds:
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import TYPE_CHECKING, Any
 
@@ -1057,18 +1058,11 @@ class DominoState(GameState):
         check_seat(seat, self.num_players)
         r = self.rules
         tiles = self._all_tiles
-        by_value = [sum(1 << t.index for t in tiles if t.has(v)) for v in range(r.tile_set + 1)]
-        doubles = sum(1 << t.index for t in tiles if t.double)
-        if r.lead_must_be == "double_or_scoring":
-            no_lead = doubles | sum(1 << t.index for t in tiles if self._table[t.pips] > 0)
-        elif r.lead_must_be == "double" or r.first_lead == "must_set_double":
-            no_lead = doubles
-        else:
-            no_lead = 0
         n, each, top = self.num_players, self._each, r.tile_set
+        by_value, no_lead = _sample_masks(top, r.lead_must_be, r.first_lead, self._table)
 
         def build(segment: list[tuple[int, dict[str, Any]]], outcomes: list[dict[str, Any]],
-                  learned: dict[int, int], pick: random.Random | None) -> list[dict[str, Any]]:
+                  learned: dict[int, int], pick: random.Random | None) -> list[dict[str, Any]] | None:
             # one slot per tile another seat holds or held: [forbidden tiles (a bit per index), tile]
             slots: dict[tuple[int, int], list[Any]] = {}
             held: list[list[tuple[int, int]]] = [[] for _ in range(n)]
@@ -1151,6 +1145,9 @@ class DominoState(GameState):
                 for key, ti in zip(keys, match, strict=True):
                     slots[key][1] = unknown[ti]
                 unknown = [t for i, t in enumerate(unknown) if i not in used]
+            for m, t in slots.values():
+                if m >> t.index & 1:  # no world fits these choices: a tile its holder was shown not to hold
+                    return None
             hands = [mine if s == seat else [slots[(s, j)][1].text for j in range(each)] for s in range(n)]
             bone = [(t if t is not None else slots[(s, -1 - g)][1]).text
                     for g, t, s in ((g, t, _drawer(segment, g)) for g, t in enumerate(drawn))]
@@ -1184,7 +1181,55 @@ class DominoState(GameState):
                         m |= by_value[v]
                     learned[_last_event(c, "play", s)] = m
 
-        sample = resample(self, seat, rng, start_kind="hand_start", primary=_primary, build=build, learn=learn)
+        hands_lead = r.first_lead not in ("lot_heaviest", "lot_lightest", "must_set_double")
+        forced_rule = r.first_lead == "highest_double_forced"
+
+        def swap(t: GameState, segment: list[tuple[int, dict[str, Any]]], made: list[dict[str, Any]],
+                 seat: int) -> DominoState | None:
+            # the template's hand with the deal of ``made``: hands, boneyard and the events that show them
+            assert isinstance(t, DominoState)
+            deal = made[-1]
+            dealt = [[parse_tile(x, top) for x in h] for h in deal["hands"]]
+            bone = [parse_tile(x, top) for x in deal["boneyard"]]
+            forced_lead = t._forced_lead
+            if hands_lead and t.hand_no == 1:  # the hands chose the leader (and maybe his lead)
+                leader, best = _hands_leader(dealt, forced_rule)
+                if leader != t._leader or (t.phase != "lead" and best is not t._forced_lead):
+                    return None
+                forced_lead = best
+            c = t.clone()
+            c._forced_lead = forced_lead
+            log = c.log
+            held = [h[:] for h in dealt]
+            g = 0
+            for i, d in segment:
+                k = d["kind"]
+                if k == "draw":
+                    s = d["seat"]
+                    tile = bone[g]
+                    g += 1
+                    if s != seat:
+                        old = log[i]
+                        forced = True
+                        if c._voluntary and not d["lead"]:  # as _do_draw: could he have played?
+                            pm = 0
+                            for v in d["ends"]:
+                                pm |= 1 << v
+                            forced = not any(x.mask & pm for x in held[s])
+                        log[i] = Event("draw", s, {**old.data, "tile": tile.text, "forced": forced}, old.secret)
+                    held[s].append(tile)
+                elif k == "play":
+                    held[d["seat"]].remove(parse_tile(d["tile"], top))
+                elif k == "dealt" and d["seat"] != seat:
+                    old = log[i]
+                    log[i] = Event("dealt", d["seat"], {**old.data, "tiles": list(deal["hands"][d["seat"]])},
+                                   old.secret)
+            c.hands = held
+            c.boneyard = bone[g:][::-1]
+            return c
+
+        sample = resample(self, seat, rng, start_kind="hand_start", primary=_primary, build=build, learn=learn,
+                          swap=swap)
         assert isinstance(sample, DominoState)
         return sample
 
@@ -1305,6 +1350,37 @@ _FIELDS = _BASE_FIELDS + (
     "_legal_cache", "_forced_lead", "_draws", "_dead_passes", "_knock", "_out", "_ltile", "_linfo",
     "_lmask", "_node_of", "_posall", "_posflat", "_spinner", "_hand_log_start",
 )
+
+
+@functools.cache
+def _sample_masks(top: int, lead_must_be: str, first_lead: str, table: tuple[int, ...]) -> tuple[list[int], int]:
+    """For sampling: the tiles holding each value, and the tiles a leader who drew or passed cannot
+    hold (a bit per tile index). Rules data only, the same for every game of a set."""
+    tiles = full_set(top)
+    by_value = [sum(1 << t.index for t in tiles if t.has(v)) for v in range(top + 1)]
+    doubles = sum(1 << t.index for t in tiles if t.double)
+    if lead_must_be == "double_or_scoring":
+        return by_value, doubles | sum(1 << t.index for t in tiles if table[t.pips] > 0)
+    if lead_must_be == "double" or first_lead == "must_set_double":
+        return by_value, doubles
+    return by_value, 0
+
+
+def _hands_leader(hands: list[list[Tile]], forced: bool) -> tuple[int, Tile | None]:
+    """Who leads the first hand when the hands choose (as ``_start_hand``): the holder of the highest
+    double, with that double when it must be led; with no double the heavier hand (forced variant) or
+    the heaviest single tile."""
+    holder, best = 0, None
+    for s, h in enumerate(hands):
+        for t in h:
+            if t.double and (best is None or t.hi > best.hi):
+                holder, best = s, t
+    if best is not None:
+        return holder, best if forced else None
+    n = len(hands)
+    if forced:
+        return max(range(n), key=lambda s: (pips(hands[s]), -s)), None
+    return max((t.weight_key(), s) for s in range(n) for t in hands[s])[1], None
 
 
 def _primary(e: Event) -> bool:
