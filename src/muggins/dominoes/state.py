@@ -1171,15 +1171,19 @@ class DominoState(GameState):
                             break
                 learned[_last_event(c, "knock", s)] = m
             elif a.kind == "play" and extra and c.hands[s] and not c._over and c.phase == "play":
+                j = _last_event(c, "play", s)
+                if not (a.subject.double or c._table[c.count] > 0) or _knock_pending(c, j):
+                    return  # this play never keeps the turn, whatever its player holds
                 # who moved next (the seat to move now, after the last action: the turn is public)
                 nxt = next((x for x, b in history[i + 1:] if b.kind not in ("muggins", "claim")),
                            None if self._over else self.turn)
-                if nxt is not None and nxt != s and c.turn == s:
-                    # he did not keep the turn: nothing he held fitted the layout after his play
+                if nxt is not None and nxt != s:
+                    # he did not keep the turn: nothing he held fitted the layout after his play (learned
+                    # whatever this replay's world holds, so that every later world is drawn under it)
                     m = 0
                     for v in c.open_values():
                         m |= by_value[v]
-                    learned[_last_event(c, "play", s)] = m
+                    learned[j] = m
 
         hands_lead = r.first_lead not in ("lot_heaviest", "lot_lightest", "must_set_double")
         forced_rule = r.first_lead == "highest_double_forced"
@@ -1228,8 +1232,10 @@ class DominoState(GameState):
             c.boneyard = bone[g:][::-1]
             return c
 
+        # with a voluntary draw, a player who kept the turn may draw: that he held a playable tile is no
+        # constraint a draw can hold, so those games check every sample by its replay
         sample = resample(self, seat, rng, start_kind="hand_start", primary=_primary, build=build, learn=learn,
-                          swap=swap)
+                          swap=None if extra and r.voluntary_draw else swap)
         assert isinstance(sample, DominoState)
         return sample
 
@@ -1396,6 +1402,22 @@ def _last_event(c: DominoState, kind: str, seat: int) -> int:
         if e.kind == kind and e.seat == seat:
             return j
     return -1
+
+
+def _knock_pending(c: DominoState, j: int) -> bool:
+    """Whether a knock still stood when the event at log index ``j`` (a play) was made: a play or the
+    knocker's pass ends it (as ``_do_play`` and ``_do_pass``)."""
+    passed = set()
+    for e in reversed(c.log[c._hand_log_start:j]):
+        k = e.kind
+        if k == "play":
+            return False
+        if k == "pass":
+            passed.add(e.seat)
+        elif k == "knock":
+            knocker = (e.seat + 2) % c.num_players if e.data.get("partner") else e.seat
+            return knocker not in passed
+    return False
 
 
 def _drawer(segment: list[tuple[int, dict[str, Any]]], g: int) -> int:
