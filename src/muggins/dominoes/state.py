@@ -1059,7 +1059,7 @@ class DominoState(GameState):
         r = self.rules
         tiles = self._all_tiles
         n, each, top = self.num_players, self._each, r.tile_set
-        by_value, no_lead = _sample_masks(top, r.lead_must_be, r.first_lead, self._table)
+        by_value, no_lead, tile_of = _sample_masks(top, r.lead_must_be, r.first_lead, r.score_fn)
 
         def build(segment: list[tuple[int, dict[str, Any]]], outcomes: list[dict[str, Any]],
                   learned: dict[int, int], pick: random.Random | None) -> list[dict[str, Any]] | None:
@@ -1078,7 +1078,7 @@ class DominoState(GameState):
                     lead_mask = 0
                     if d.get("hand") == 1 and d.get("leader") == seat and r.first_lead.startswith("highest_double"):
                         # the seat leads by its highest double: nobody was dealt a higher one
-                        own = [parse_tile(x, top) for x in next(e["tiles"] for _, e in segment
+                        own = [tile_of[x] for x in next(e["tiles"] for _, e in segment
                                                                if e["kind"] == "dealt" and e.get("seat") == seat)]
                         best = max((t.hi for t in own if t.double), default=-1)
                         lead_mask = sum(1 << t.index for t in tiles if t.double and t.hi > best)
@@ -1099,14 +1099,14 @@ class DominoState(GameState):
                             slots[key][0] |= m
                     if k == "draw":
                         if s == seat:
-                            drawn.append(parse_tile(d["tile"], top))
+                            drawn.append(tile_of[d["tile"]])
                         else:
                             key = (s, -1 - len(drawn))
                             slots[key] = [0, None]
                             held[s].append(key)
                             drawn.append(None)
                 elif k == "play" and s != seat and s is not None:
-                    bit = 1 << parse_tile(d["tile"], top).index
+                    bit = 1 << tile_of[d["tile"]].index
                     ok = [key for key in held[s] if not slots[key][0] & bit]
                     # the tile came from the most constrained slot that allowed it: slots held longer are
                     # more constrained (constraints only grow), so this never blocks a later tile
@@ -1117,21 +1117,21 @@ class DominoState(GameState):
                         key = pick.choice(ok)
                     else:
                         key = max(ok, key=lambda key: slots[key][0].bit_count()) if ok else held[s][0]
-                    slots[key][1] = parse_tile(d["tile"], top)
+                    slots[key][1] = tile_of[d["tile"]]
                     held[s].remove(key)
                 elif k == "hand_end":
                     revealed = d["hands"]
                 if i in learned and s is not None and s != seat:
                     for key in held[s]:
                         slots[key][0] |= learned[i]
-            known = {parse_tile(x, top) for x in mine} | {t for t in drawn if t is not None}
+            known = {tile_of[x] for x in mine} | {t for t in drawn if t is not None}
             known.update(v[1] for v in slots.values() if v[1] is not None)
             if revealed is not None:  # an ended hand: every remaining tile is known
                 for s in range(n):
                     if s == seat:
                         continue
                     # a hand keeps its tiles in the order they came (dealt, then drawn): so does the reveal
-                    shown = [parse_tile(x, top) for x in revealed[s]]
+                    shown = [tile_of[x] for x in revealed[s]]
                     for key, t in zip(held[s], shown, strict=False):
                         slots[key][1] = t
                     known.update(shown)
@@ -1193,8 +1193,8 @@ class DominoState(GameState):
             # the template's hand with the deal of ``made``: hands, boneyard and the events that show them
             assert isinstance(t, DominoState)
             deal = made[-1]
-            dealt = [[parse_tile(x, top) for x in h] for h in deal["hands"]]
-            bone = [parse_tile(x, top) for x in deal["boneyard"]]
+            dealt = [[tile_of[x] for x in h] for h in deal["hands"]]
+            bone = [tile_of[x] for x in deal["boneyard"]]
             forced_lead = t._forced_lead
             if hands_lead and t.hand_no == 1:  # the hands chose the leader (and maybe his lead)
                 leader, best = _hands_leader(dealt, forced_rule)
@@ -1223,7 +1223,7 @@ class DominoState(GameState):
                         log[i] = Event("draw", s, {**old.data, "tile": tile.text, "forced": forced}, old.secret)
                     held[s].append(tile)
                 elif k == "play":
-                    held[d["seat"]].remove(parse_tile(d["tile"], top))
+                    held[d["seat"]].remove(tile_of[d["tile"]])
                 elif k == "dealt" and d["seat"] != seat:
                     old = log[i]
                     log[i] = Event("dealt", d["seat"], {**old.data, "tiles": list(deal["hands"][d["seat"]])},
@@ -1359,17 +1359,21 @@ _FIELDS = _BASE_FIELDS + (
 
 
 @functools.cache
-def _sample_masks(top: int, lead_must_be: str, first_lead: str, table: tuple[int, ...]) -> tuple[list[int], int]:
-    """For sampling: the tiles holding each value, and the tiles a leader who drew or passed cannot
-    hold (a bit per tile index). Rules data only, the same for every game of a set."""
+def _sample_masks(top: int, lead_must_be: str, first_lead: str, score_fn: str
+                  ) -> tuple[list[int], int, dict[str, Tile]]:
+    """For sampling: the tiles holding each value, the tiles a leader who drew or passed cannot hold
+    (a bit per tile index), and every tile by its text either way round (events write a played tile
+    as it touches). Rules data only, the same for every game of a set."""
     tiles = full_set(top)
     by_value = [sum(1 << t.index for t in tiles if t.has(v)) for v in range(top + 1)]
     doubles = sum(1 << t.index for t in tiles if t.double)
+    tile_of = {text: t for t in tiles for text in (t.text, *t.touch.values())}
     if lead_must_be == "double_or_scoring":
-        return by_value, doubles | sum(1 << t.index for t in tiles if table[t.pips] > 0)
+        table = score_table(score_fn)
+        return by_value, doubles | sum(1 << t.index for t in tiles if table[t.pips] > 0), tile_of
     if lead_must_be == "double" or first_lead == "must_set_double":
-        return by_value, doubles
-    return by_value, 0
+        return by_value, doubles, tile_of
+    return by_value, 0, tile_of
 
 
 def _hands_leader(hands: list[list[Tile]], forced: bool) -> tuple[int, Tile | None]:
