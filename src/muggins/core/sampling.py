@@ -36,9 +36,10 @@ from muggins.core.protocol import Action, Event, GameState
 #: ``build(segment, outcomes, learned, rng)``: the chance outcomes of one hand, rebuilt. ``segment`` is
 #: the hand's log as ``seat`` sees it, (index, event dict) pairs from its start event to the next one;
 #: ``outcomes`` its true outcomes (only the public ones may be copied); ``rng`` None asks for the
-#: canonical world (ended hands).
-Build = Callable[[list[tuple[int, dict[str, Any]]], list[Outcome], dict[int, int], random.Random | None],
-                 list[Outcome] | None]
+#: canonical world (ended hands). None: no world fits the choices made, draw again. A fifth argument, a
+#: dict, may be passed: it lasts as long as the segment and ``learned`` do not change, and ``build`` may
+#: keep there what it derives from them alone (never anything drawn from ``rng``).
+Build = Callable[..., list[Outcome] | None]
 #: ``learn(replay, index, history, learned)``: after history action ``index`` was replayed, record in
 #: ``learned`` (log index -> constraint) the inferences its position shows.
 Learn = Callable[[GameState, int, list[tuple[int, Action]], dict[int, int]], None]
@@ -61,7 +62,7 @@ class _Plan:
     ``anchor`` is the true state's last history entry (public: a seat and an action); a plan serves a
     state only while that very object ends its history, so it can never serve another position."""
 
-    __slots__ = ("anchor", "cut", "first", "groups", "last", "learned", "log_len", "opening", "past",
+    __slots__ = ("anchor", "cut", "first", "groups", "last", "learned", "log_len", "memo", "opening", "past",
                  "players", "rules", "segment", "template")
 
     def __init__(self) -> None:
@@ -76,6 +77,7 @@ class _Plan:
         self.last = 0
         self.first = 0
         self.learned: dict[int, int] = {}
+        self.memo: dict[str, Any] = {}
         self.template: GameState | None = None
         self.cut = 0
 
@@ -128,7 +130,7 @@ def resample(state: GameState, seat: int, rng: random.Random, *, start_kind: str
     t = plan.template
     if swap is not None and t is not None:
         for _ in range(MAX_TRIES):
-            made = build(plan.segment, plan.groups[plan.last], plan.learned, rng)
+            made = build(plan.segment, plan.groups[plan.last], plan.learned, rng, plan.memo)
             if made is None:
                 continue
             sample = swap(t, plan.segment, made, seat)

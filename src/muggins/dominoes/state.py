@@ -1061,8 +1061,13 @@ class DominoState(GameState):
         n, each, top = self.num_players, self._each, r.tile_set
         by_value, no_lead, tile_of = _sample_masks(top, r.lead_must_be, r.first_lead, r.score_fn)
 
-        def build(segment: list[tuple[int, dict[str, Any]]], outcomes: list[dict[str, Any]],
-                  learned: dict[int, int], pick: random.Random | None) -> list[dict[str, Any]] | None:
+        Frame = tuple[dict[tuple[int, int], list[Any]], list[list[tuple[int, int]]], list[str],
+                      list[Tile | None], list[int], list[Tile], bool]
+
+        def frame(segment: list[tuple[int, dict[str, Any]]], learned: dict[int, int],
+                  pick: random.Random | None) -> Frame:
+            """What the hand's log fixes: the slots with their constraints and the tiles known to be in
+            them, who drew each tile, the tiles still unplaced; and whether ``pick`` chose any of it."""
             # one slot per tile another seat holds or held: [forbidden tiles (a bit per index), tile]
             slots: dict[tuple[int, int], list[Any]] = {}
             held: list[list[tuple[int, int]]] = [[] for _ in range(n)]
@@ -1071,6 +1076,7 @@ class DominoState(GameState):
             revealed: list[list[str]] | None = None
             lead_mask = 0
             revealed_at = next((i for i, d in segment if d["kind"] == "hand_end"), None)
+            picked = False
             for i, d in segment:
                 k = d["kind"]
                 s = d.get("seat")
@@ -1115,6 +1121,7 @@ class DominoState(GameState):
                     if pick is not None and (revealed_at is not None or self.rules.first_lead.startswith("highest")):
                         # a retry of an ended hand, or a deal the lead tells about: any slot that allows it
                         key = pick.choice(ok)
+                        picked = True
                     else:
                         key = max(ok, key=lambda key: slots[key][0].bit_count()) if ok else held[s][0]
                     slots[key][1] = tile_of[d["tile"]]
@@ -1136,6 +1143,21 @@ class DominoState(GameState):
                         slots[key][1] = t
                     known.update(shown)
             unknown = [t for t in tiles if t not in known]
+            drawers = [-1 if t is not None else _drawer(segment, g) for g, t in enumerate(drawn)]
+            return slots, held, mine, drawn, drawers, unknown, picked
+
+        def build(segment: list[tuple[int, dict[str, Any]]], outcomes: list[dict[str, Any]],
+                  learned: dict[int, int], pick: random.Random | None,
+                  memo: dict[str, Any] | None = None) -> list[dict[str, Any]] | None:
+            if memo is not None and "frame" in memo:  # the same log and inferences: the same frame
+                slots0, held, mine, drawn, drawers, unknown, _ = memo["frame"]
+                slots = {key: v[:] for key, v in slots0.items()}
+                unknown = unknown[:]
+            else:
+                slots, held, mine, drawn, drawers, unknown, picked = frame(segment, learned, pick)
+                if memo is not None and not picked:
+                    memo["frame"] = ({key: v[:] for key, v in slots.items()}, held, mine, drawn, drawers,
+                                     unknown[:], picked)
             if pick is not None:
                 shuffle(unknown, pick)
             keys = [key for s in range(n) for key in held[s] if slots[key][1] is None]
@@ -1149,8 +1171,7 @@ class DominoState(GameState):
                 if m >> t.index & 1:  # no world fits these choices: a tile its holder was shown not to hold
                     return None
             hands = [mine if s == seat else [slots[(s, j)][1].text for j in range(each)] for s in range(n)]
-            bone = [(t if t is not None else slots[(s, -1 - g)][1]).text
-                    for g, t, s in ((g, t, _drawer(segment, g)) for g, t in enumerate(drawn))]
+            bone = [(t if t is not None else slots[(drawers[g], -1 - g)][1]).text for g, t in enumerate(drawn)]
             bone.extend(t.text for t in unknown)
             return [*(dict(o) for o in outcomes if o.get("kind") != "deal"),
                     {"kind": "deal", "hands": hands, "boneyard": bone}]
