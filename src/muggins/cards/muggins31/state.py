@@ -562,7 +562,8 @@ class CardMugginsState(GameState):
         n, cap = self.num_players, self.rules.cap
 
         def build(segment: list[tuple[int, dict[str, Any]]], outcomes: list[dict[str, Any]],
-                  learned: dict[int, int], pick: random.Random | None) -> list[dict[str, Any]] | None:
+                  learned: dict[int, int], pick: random.Random | None,
+                  memo: dict[str, Any] | None = None) -> list[dict[str, Any]] | None:
             # one slot per card another seat holds or held: [forbidden cards (a bit per index), card]
             slots: dict[tuple[int, int], list[Any]] = {}
             held: list[list[tuple[int, int]]] = [[] for _ in range(n)]
