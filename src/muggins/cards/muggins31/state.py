@@ -18,7 +18,7 @@ from typing import Any
 
 from muggins.cards.deck import Card, full_deck, parse_card
 from muggins.cards.muggins31.rules import CardMugginsRules
-from muggins.core.chance import Chance
+from muggins.core.chance import Chance, shuffle
 from muggins.core.claims import Window, check_points, parse_points, resolve_call, settle_claim
 from muggins.core.errors import (
     ClaimError,
@@ -606,7 +606,7 @@ class CardMugginsState(GameState):
             known.update(v[1] for v in slots.values() if v[1] is not None)
             unknown = [x for x in DECK if x not in known]
             if pick is not None:
-                pick.shuffle(unknown)
+                shuffle(unknown, pick)
             keys = [key for s in range(n) for key in held[s] if slots[key][1] is None]
             if keys:
                 # tightest slots first: the value bounds are nested, so a greedy choice never blocks a later slot
