@@ -176,3 +176,59 @@ def test_no_module_cache_remembers_moves() -> None:
     assert before == cribbage._DISCARDS  # the table of every discard, made once for the whole pack
     assert not hasattr(dominoes, "_ACTIONS")
     assert not hasattr(Tile.of(5, 5), "on")
+
+
+def _exact(state: GameState) -> Any:
+    """Everything of a state a replay must give again: the unredacted log, the record and the hidden pieces."""
+    hidden = [list(map(str, h)) for h in state.hands]  # type: ignore[attr-defined]
+    rest = getattr(state, "boneyard", None) or getattr(state, "stock", None) or []
+    return ([e.to_dict() for e in state.log], to_record(state), hidden, list(map(str, rest)),
+            [state.legal_actions(s) for s in range(state.num_players)], state.to_act())
+
+
+EXACT = [("dominoes", p, {}) for p in get_game("dominoes").presets] + [
+    ("dominoes", "muggins", {"voluntary_draw": True}), ("dominoes", "seven-rocks", {"knocking": True}),
+    ("dominoes", "seven-toed-pete", {"voluntary_draw": True, "draw": "until_playable"}),
+    ("dominoes", "all-fives", {"first_lead": "highest_double_forced"})] + [
+    ("card-muggins", p, {}) for p in get_game("card-muggins").presets]
+
+
+@pytest.mark.parametrize(("game", "preset", "options"), EXACT)
+def test_sample_is_exactly_what_its_own_record_replays_to(game: str, preset: str, options: dict[str, Any]) -> None:
+    """A sample made by swapping a drawn world into a cached template is, to the last hidden flag and
+    the order of every hand and of the boneyard or stock, the game its own record replays to."""
+    for st in _positions(game, preset, range(2), (1, 5, 12, 30, 70), **options):
+        for seat in range(st.num_players):
+            for k in range(3):
+                smp = st.sample_hidden(seat, random.Random(k))
+                assert _exact(replay(to_record(smp))) == _exact(smp)
+                assert smp.events_for(seat) == st.events_for(seat)
+
+
+def test_the_plan_cache_serves_only_its_own_position_and_holds_nothing_hidden() -> None:
+    from muggins.core import sampling
+
+    sampling.clear_cache()
+    spec = get_game("dominoes")
+    a, b = (spec.new(spec.rules(p), 2, chance=Chance(3)) for p in ("muggins", "muggins-spinner"))
+    assert a.events_for(0) == b.events_for(0)  # the same opening, other rules: never the same plan
+    assert a.sample_hidden(0, random.Random(1)).rules == a.rules
+    assert b.sample_hidden(0, random.Random(1)).rules == b.rules
+    st = _positions("dominoes", "muggins", range(1), (12,))[0]
+    for seat in range(2):
+        first = _fingerprint(st.sample_hidden(seat, random.Random(7)))
+        assert _fingerprint(st.sample_hidden(seat, random.Random(7))) == first  # served from the cache
+    seat = min(st.to_act())
+    st.apply(seat, st.legal_actions(seat)[0])  # a new position: a new plan, never the old one
+    smp = st.sample_hidden(0, random.Random(7))
+    assert smp.events_for(0) == st.events_for(0) and len(smp.history) == len(st.history)
+    true_events = {id(e) for e in st.log}
+    true_outcomes = {id(o) for o in st.chance.outcomes}
+    for entry in sampling._CACHE.values():
+        for state in (getattr(entry, "template", None), getattr(entry, "past", None),
+                      getattr(entry, "base", None)):
+            if state is not None:
+                assert not true_events & {id(e) for e in state.log}
+                assert not true_outcomes & {id(o) for o in state.chance.outcomes}
+                for s in range(2):  # a hand the seat cannot see is the canonical world's, not the true one
+                    assert state.hands is not st.hands and state.hands[s] is not st.hands[s]

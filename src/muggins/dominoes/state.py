@@ -16,6 +16,7 @@ Node kinds:
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import TYPE_CHECKING, Any
 
@@ -1058,18 +1059,16 @@ class DominoState(GameState):
         check_seat(seat, self.num_players)
         r = self.rules
         tiles = self._all_tiles
-        by_value = [sum(1 << t.index for t in tiles if t.has(v)) for v in range(r.tile_set + 1)]
-        doubles = sum(1 << t.index for t in tiles if t.double)
-        if r.lead_must_be == "double_or_scoring":
-            no_lead = doubles | sum(1 << t.index for t in tiles if self._table[t.pips] > 0)
-        elif r.lead_must_be == "double" or r.first_lead == "must_set_double":
-            no_lead = doubles
-        else:
-            no_lead = 0
         n, each, top = self.num_players, self._each, r.tile_set
+        by_value, no_lead, tile_of = _sample_masks(top, r.lead_must_be, r.first_lead, r.score_fn)
 
-        def build(segment: list[tuple[int, dict[str, Any]]], outcomes: list[dict[str, Any]],
-                  learned: dict[int, int], pick: random.Random | None) -> list[dict[str, Any]]:
+        Frame = tuple[dict[tuple[int, int], list[Any]], list[list[tuple[int, int]]], list[str],
+                      list[Tile | None], list[int], list[Tile], bool]
+
+        def frame(segment: list[tuple[int, dict[str, Any]]], learned: dict[int, int],
+                  pick: random.Random | None) -> Frame:
+            """What the hand's log fixes: the slots with their constraints and the tiles known to be in
+            them, who drew each tile, the tiles still unplaced; and whether ``pick`` chose any of it."""
             # one slot per tile another seat holds or held: [forbidden tiles (a bit per index), tile]
             slots: dict[tuple[int, int], list[Any]] = {}
             held: list[list[tuple[int, int]]] = [[] for _ in range(n)]
@@ -1078,6 +1077,7 @@ class DominoState(GameState):
             revealed: list[list[str]] | None = None
             lead_mask = 0
             revealed_at = next((i for i, d in segment if d["kind"] == "hand_end"), None)
+            picked = False
             for i, d in segment:
                 k = d["kind"]
                 s = d.get("seat")
@@ -1085,7 +1085,7 @@ class DominoState(GameState):
                     lead_mask = 0
                     if d.get("hand") == 1 and d.get("leader") == seat and r.first_lead.startswith("highest_double"):
                         # the seat leads by its highest double: nobody was dealt a higher one
-                        own = [parse_tile(x, top) for x in next(e["tiles"] for _, e in segment
+                        own = [tile_of[x] for x in next(e["tiles"] for _, e in segment
                                                                if e["kind"] == "dealt" and e.get("seat") == seat)]
                         best = max((t.hi for t in own if t.double), default=-1)
                         lead_mask = sum(1 << t.index for t in tiles if t.double and t.hi > best)
@@ -1106,14 +1106,14 @@ class DominoState(GameState):
                             slots[key][0] |= m
                     if k == "draw":
                         if s == seat:
-                            drawn.append(parse_tile(d["tile"], top))
+                            drawn.append(tile_of[d["tile"]])
                         else:
                             key = (s, -1 - len(drawn))
                             slots[key] = [0, None]
                             held[s].append(key)
                             drawn.append(None)
                 elif k == "play" and s != seat and s is not None:
-                    bit = 1 << parse_tile(d["tile"], top).index
+                    bit = 1 << tile_of[d["tile"]].index
                     ok = [key for key in held[s] if not slots[key][0] & bit]
                     # the tile came from the most constrained slot that allowed it: slots held longer are
                     # more constrained (constraints only grow), so this never blocks a later tile
@@ -1122,27 +1122,43 @@ class DominoState(GameState):
                     if pick is not None and (revealed_at is not None or self.rules.first_lead.startswith("highest")):
                         # a retry of an ended hand, or a deal the lead tells about: any slot that allows it
                         key = pick.choice(ok)
+                        picked = True
                     else:
                         key = max(ok, key=lambda key: slots[key][0].bit_count()) if ok else held[s][0]
-                    slots[key][1] = parse_tile(d["tile"], top)
+                    slots[key][1] = tile_of[d["tile"]]
                     held[s].remove(key)
                 elif k == "hand_end":
                     revealed = d["hands"]
                 if i in learned and s is not None and s != seat:
                     for key in held[s]:
                         slots[key][0] |= learned[i]
-            known = {parse_tile(x, top) for x in mine} | {t for t in drawn if t is not None}
+            known = {tile_of[x] for x in mine} | {t for t in drawn if t is not None}
             known.update(v[1] for v in slots.values() if v[1] is not None)
             if revealed is not None:  # an ended hand: every remaining tile is known
                 for s in range(n):
                     if s == seat:
                         continue
                     # a hand keeps its tiles in the order they came (dealt, then drawn): so does the reveal
-                    shown = [parse_tile(x, top) for x in revealed[s]]
+                    shown = [tile_of[x] for x in revealed[s]]
                     for key, t in zip(held[s], shown, strict=False):
                         slots[key][1] = t
                     known.update(shown)
             unknown = [t for t in tiles if t not in known]
+            drawers = [-1 if t is not None else _drawer(segment, g) for g, t in enumerate(drawn)]
+            return slots, held, mine, drawn, drawers, unknown, picked
+
+        def build(segment: list[tuple[int, dict[str, Any]]], outcomes: list[dict[str, Any]],
+                  learned: dict[int, int], pick: random.Random | None,
+                  memo: dict[str, Any] | None = None) -> list[dict[str, Any]] | None:
+            if memo is not None and "frame" in memo:  # the same log and inferences: the same frame
+                slots0, held, mine, drawn, drawers, unknown, _ = memo["frame"]
+                slots = {key: v[:] for key, v in slots0.items()}
+                unknown = unknown[:]
+            else:
+                slots, held, mine, drawn, drawers, unknown, picked = frame(segment, learned, pick)
+                if memo is not None and not picked:
+                    memo["frame"] = ({key: v[:] for key, v in slots.items()}, held, mine, drawn, drawers,
+                                     unknown[:], picked)
             if pick is not None:
                 shuffle(unknown, pick)
             keys = [key for s in range(n) for key in held[s] if slots[key][1] is None]
@@ -1152,9 +1168,11 @@ class DominoState(GameState):
                 for key, ti in zip(keys, match, strict=True):
                     slots[key][1] = unknown[ti]
                 unknown = [t for i, t in enumerate(unknown) if i not in used]
+            for m, t in slots.values():
+                if m >> t.index & 1:  # no world fits these choices: a tile its holder was shown not to hold
+                    return None
             hands = [mine if s == seat else [slots[(s, j)][1].text for j in range(each)] for s in range(n)]
-            bone = [(t if t is not None else slots[(s, -1 - g)][1]).text
-                    for g, t, s in ((g, t, _drawer(segment, g)) for g, t in enumerate(drawn))]
+            bone = [(t if t is not None else slots[(drawers[g], -1 - g)][1]).text for g, t in enumerate(drawn)]
             bone.extend(t.text for t in unknown)
             return [*(dict(o) for o in outcomes if o.get("kind") != "deal"),
                     {"kind": "deal", "hands": hands, "boneyard": bone}]
@@ -1175,17 +1193,71 @@ class DominoState(GameState):
                             break
                 learned[_last_event(c, "knock", s)] = m
             elif a.kind == "play" and extra and c.hands[s] and not c._over and c.phase == "play":
+                j = _last_event(c, "play", s)
+                if not (a.subject.double or c._table[c.count] > 0) or _knock_pending(c, j):
+                    return  # this play never keeps the turn, whatever its player holds
                 # who moved next (the seat to move now, after the last action: the turn is public)
                 nxt = next((x for x, b in history[i + 1:] if b.kind not in ("muggins", "claim")),
                            None if self._over else self.turn)
-                if nxt is not None and nxt != s and c.turn == s:
-                    # he did not keep the turn: nothing he held fitted the layout after his play
+                if nxt is not None and nxt != s:
+                    # he did not keep the turn: nothing he held fitted the layout after his play (learned
+                    # whatever this replay's world holds, so that every later world is drawn under it)
                     m = 0
                     for v in c.open_values():
                         m |= by_value[v]
-                    learned[_last_event(c, "play", s)] = m
+                    learned[j] = m
 
-        sample = resample(self, seat, rng, start_kind="hand_start", primary=_primary, build=build, learn=learn)
+        hands_lead = r.first_lead not in ("lot_heaviest", "lot_lightest", "must_set_double")
+        forced_rule = r.first_lead == "highest_double_forced"
+
+        def swap(t: GameState, segment: list[tuple[int, dict[str, Any]]], made: list[dict[str, Any]],
+                 seat: int) -> DominoState | None:
+            # the template's hand with the deal of ``made``: hands, boneyard and the events that show them
+            assert isinstance(t, DominoState)
+            deal = made[-1]
+            dealt = [[tile_of[x] for x in h] for h in deal["hands"]]
+            bone = [tile_of[x] for x in deal["boneyard"]]
+            forced_lead = t._forced_lead
+            if hands_lead and t.hand_no == 1:  # the hands chose the leader (and maybe his lead)
+                leader, best = _hands_leader(dealt, forced_rule)
+                if leader != t._leader or (t.phase != "lead" and best is not t._forced_lead):
+                    return None
+                forced_lead = best
+            c = t.clone()
+            c._forced_lead = forced_lead
+            log = c.log
+            held = [h[:] for h in dealt]
+            g = 0
+            for i, d in segment:
+                k = d["kind"]
+                if k == "draw":
+                    s = d["seat"]
+                    tile = bone[g]
+                    g += 1
+                    if s != seat:
+                        old = log[i]
+                        forced = True
+                        if c._voluntary and not d["lead"]:  # as _do_draw: could he have played?
+                            pm = 0
+                            for v in d["ends"]:
+                                pm |= 1 << v
+                            forced = not any(x.mask & pm for x in held[s])
+                        log[i] = Event("draw", s, {**old.data, "tile": tile.text, "forced": forced}, old.secret)
+                    held[s].append(tile)
+                elif k == "play":
+                    held[d["seat"]].remove(tile_of[d["tile"]])
+                elif k == "dealt" and d["seat"] != seat:
+                    old = log[i]
+                    log[i] = Event("dealt", d["seat"], {**old.data, "tiles": list(deal["hands"][d["seat"]])},
+                                   old.secret)
+            c.hands = held
+            c.boneyard = bone[g:][::-1]
+            return c
+
+        # with a voluntary draw, a player who kept the turn may draw: that he held a playable tile is no
+        # constraint a draw can hold, so those games check every sample by its replay
+        sample = resample(self, seat, rng, start_kind="hand_start", primary=_primary, build=build, learn=learn,
+                          swap=None if extra and r.voluntary_draw else swap)
         assert isinstance(sample, DominoState)
         return sample
 
@@ -1308,6 +1380,41 @@ _FIELDS = _BASE_FIELDS + (
 )
 
 
+@functools.cache
+def _sample_masks(top: int, lead_must_be: str, first_lead: str, score_fn: str
+                  ) -> tuple[list[int], int, dict[str, Tile]]:
+    """For sampling: the tiles holding each value, the tiles a leader who drew or passed cannot hold
+    (a bit per tile index), and every tile by its text either way round (events write a played tile
+    as it touches). Rules data only, the same for every game of a set."""
+    tiles = full_set(top)
+    by_value = [sum(1 << t.index for t in tiles if t.has(v)) for v in range(top + 1)]
+    doubles = sum(1 << t.index for t in tiles if t.double)
+    tile_of = {text: t for t in tiles for text in (t.text, *t.touch.values())}
+    if lead_must_be == "double_or_scoring":
+        table = score_table(score_fn)
+        return by_value, doubles | sum(1 << t.index for t in tiles if table[t.pips] > 0), tile_of
+    if lead_must_be == "double" or first_lead == "must_set_double":
+        return by_value, doubles, tile_of
+    return by_value, 0, tile_of
+
+
+def _hands_leader(hands: list[list[Tile]], forced: bool) -> tuple[int, Tile | None]:
+    """Who leads the first hand when the hands choose (as ``_start_hand``): the holder of the highest
+    double, with that double when it must be led; with no double the heavier hand (forced variant) or
+    the heaviest single tile."""
+    holder, best = 0, None
+    for s, h in enumerate(hands):
+        for t in h:
+            if t.double and (best is None or t.hi > best.hi):
+                holder, best = s, t
+    if best is not None:
+        return holder, best if forced else None
+    n = len(hands)
+    if forced:
+        return max(range(n), key=lambda s: (pips(hands[s]), -s)), None
+    return max((t.weight_key(), s) for s in range(n) for t in hands[s])[1], None
+
+
 def _primary(e: Event) -> bool:
     """Whether ``e`` is the first event an action logs (every action logs exactly one)."""
     k = e.kind
@@ -1321,6 +1428,22 @@ def _last_event(c: DominoState, kind: str, seat: int) -> int:
         if e.kind == kind and e.seat == seat:
             return j
     return -1
+
+
+def _knock_pending(c: DominoState, j: int) -> bool:
+    """Whether a knock still stood when the event at log index ``j`` (a play) was made: a play or the
+    knocker's pass ends it (as ``_do_play`` and ``_do_pass``)."""
+    passed = set()
+    for e in reversed(c.log[c._hand_log_start:j]):
+        k = e.kind
+        if k == "play":
+            return False
+        if k == "pass":
+            passed.add(e.seat)
+        elif k == "knock":
+            knocker = (e.seat + 2) % c.num_players if e.data.get("partner") else e.seat
+            return knocker not in passed
+    return False
 
 
 def _drawer(segment: list[tuple[int, dict[str, Any]]], g: int) -> int:

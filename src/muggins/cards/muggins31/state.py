@@ -18,7 +18,7 @@ from typing import Any
 
 from muggins.cards.deck import Card, full_deck, parse_card
 from muggins.cards.muggins31.rules import CardMugginsRules
-from muggins.core.chance import Chance
+from muggins.core.chance import Chance, shuffle
 from muggins.core.claims import Window, check_points, parse_points, resolve_call, settle_claim
 from muggins.core.errors import (
     ClaimError,
@@ -563,7 +563,8 @@ class CardMugginsState(GameState):
         n, cap = self.num_players, self.rules.cap
 
         def build(segment: list[tuple[int, dict[str, Any]]], outcomes: list[dict[str, Any]],
-                  learned: dict[int, int], pick: random.Random | None) -> list[dict[str, Any]]:
+                  learned: dict[int, int], pick: random.Random | None,
+                  memo: dict[str, Any] | None = None) -> list[dict[str, Any]] | None:
             # one slot per card another seat holds or held: [forbidden cards (a bit per index), card]
             slots: dict[tuple[int, int], list[Any]] = {}
             held: list[list[tuple[int, int]]] = [[] for _ in range(n)]
@@ -606,7 +607,7 @@ class CardMugginsState(GameState):
             known.update(v[1] for v in slots.values() if v[1] is not None)
             unknown = [x for x in DECK if x not in known]
             if pick is not None:
-                pick.shuffle(unknown)
+                shuffle(unknown, pick)
             keys = [key for s in range(n) for key in held[s] if slots[key][1] is None]
             if keys:
                 # tightest slots first: the value bounds are nested, so a greedy choice never blocks a later slot
@@ -615,6 +616,9 @@ class CardMugginsState(GameState):
                     m = slots[key][0]
                     i = next((i for i, x in enumerate(unknown) if not m >> x.index & 1), 0)
                     slots[key][1] = unknown.pop(i)
+            for m, c in slots.values():
+                if m >> c.index & 1:  # no world fits: a card its holder was shown not to hold
+                    return None
             hands = [mine if s == seat else [slots[(s, j)][1].text for j in range(self.rules.hand_size)]
                      for s in range(n)]
             stock = [(c if c is not None else slots[(s, -1 - g)][1]).text for g, (s, c) in enumerate(drawn)]
@@ -622,7 +626,37 @@ class CardMugginsState(GameState):
             return [*(dict(o) for o in outcomes if o.get("kind") != "deal"),
                     {"kind": "deal", "hands": hands, "stock": stock}]
 
-        sample = resample(self, seat, rng, start_kind="round_start", primary=_primary, build=build)
+        def swap(t: GameState, segment: list[tuple[int, dict[str, Any]]], made: list[dict[str, Any]],
+                 seat: int) -> CardMugginsState | None:
+            # the template's round with the deal of ``made``: hands, stock and the events that show them
+            assert isinstance(t, CardMugginsState)
+            deal = made[-1]
+            held = [[_BY_TEXT[x] for x in h] for h in deal["hands"]]
+            stock = [_BY_TEXT[x] for x in deal["stock"]]
+            c = t.clone()
+            log = c.log
+            g = 0
+            for i, d in segment:
+                k = d["kind"]
+                if k == "draw":
+                    s = d["seat"]
+                    card = stock[g]
+                    g += 1
+                    if s != seat:
+                        old = log[i]
+                        log[i] = Event("draw", s, {**old.data, "card": card.text}, old.secret)
+                    held[s].append(card)
+                elif k == "play":
+                    held[d["seat"]].remove(_BY_TEXT[d["card"]])
+                elif k == "dealt" and d["seat"] != seat:
+                    old = log[i]
+                    log[i] = Event("dealt", d["seat"], {**old.data, "cards": list(deal["hands"][d["seat"]])},
+                                   old.secret)
+            c.hands = held
+            c.stock = stock[g:][::-1]
+            return c
+
+        sample = resample(self, seat, rng, start_kind="round_start", primary=_primary, build=build, swap=swap)
         assert isinstance(sample, CardMugginsState)
         return sample
 
