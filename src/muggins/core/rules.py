@@ -317,16 +317,27 @@ def get_game(name: str) -> GameSpec:
 
 
 def all_games() -> dict[str, GameSpec]:
-    _load_builtin()
-    return dict(REGISTRY)
+    """Every registered game: the built-in ones in a fixed order (whichever was imported first), then
+    the others in the order they were registered."""
+    builtin = [n for n in _load_builtin() if n in REGISTRY]
+    return {**{n: REGISTRY[n] for n in builtin}, **REGISTRY}
 
 
-def _load_builtin() -> None:
+_BUILTIN = ("muggins.dominoes", "muggins.cards.muggins31", "muggins.cards.cribbage")
+
+
+def _load_builtin() -> list[str]:
+    """Import the game packages that come with muggins; the names of the games they register, in order."""
     import importlib
 
-    for mod in ("muggins.dominoes", "muggins.cards.muggins31", "muggins.cards.cribbage"):
+    names = []
+    for mod in _BUILTIN:
         try:
-            importlib.import_module(mod)
+            spec = getattr(importlib.import_module(mod), "SPEC", None)
         except ModuleNotFoundError as e:  # a game package not built yet
             if e.name is None or not mod.startswith(e.name):
                 raise
+            continue
+        if isinstance(spec, GameSpec):
+            names.append(spec.name)
+    return names
