@@ -115,6 +115,8 @@ def cribbage_end_lines(st: GameState, names: list[str], ascii_only: bool) -> lis
 class CardRenderer(TerminalRenderer):
     """Cards with their suits; the cards kept from a hand shown beside the hand."""
 
+    shows_other_events = False
+
     def piece_words(self, pieces: list[str], ascii_only: bool) -> list[str]:
         return [card(c, ascii_only) for c in pieces]
 

@@ -404,6 +404,7 @@ class DominoRenderer(TerminalRenderer):
     """Dominoes at the terminal: the layout drawn with its geometry, tiles drawn like the table's."""
 
     has_drawing = True
+    shows_other_events = False
 
     def piece_words(self, pieces: list[str], ascii_only: bool) -> list[str]:
         return tile_words(pieces, ascii_only)

@@ -43,6 +43,9 @@ class TerminalRenderer:
 
     #: whether :meth:`drawing` draws something (a domino layout): the 'layout' command shows it whole
     has_drawing = False
+    #: whether the log shows events the table has no sentence for, as their JSON (a game's own renderer
+    #: leaves its bookkeeping events out)
+    shows_other_events = True
 
     def __init__(self, spec: GameSpec) -> None:
         self.spec = spec
@@ -67,6 +70,15 @@ class TerminalRenderer:
             label = key.replace("_", " ").capitalize()
             lines += wrap_words(field_text(key, value, names).split(" "), width, f"{label}:", "  ")
         return fit_body(lines or ["(nothing on the table)"], width, rows)
+
+    def other_event(self, e: dict[str, Any], names: list[str]) -> str | None:
+        """An event the table has no sentence for: its kind and fields (``North: add {"total": 7}``)."""
+        if not self.shows_other_events:
+            return None
+        rest = {k: v for k, v in e.items() if k not in ("kind", "seat")}
+        who = f"{seat_name(names, e['seat'])}: " if "seat" in e else ""
+        fields = f" {field_text('', rest, names)}" if rest else ""
+        return f"{who}{e['kind'].replace('_', ' ')}{fields}"
 
     def drawing(self, layout: list[dict[str, Any]], width: int, ascii_only: bool,
                 rows: int | None = None) -> list[str]:

@@ -112,6 +112,7 @@ def log_lines(st: GameState, viewer: int | None, names: list[str], start: int = 
                 out.append((0, f"{who} drew {get_game(st.game).pieces(len(drawn))}"))
             run = None
 
+    renderer = renderer_for(st.game)
     for e in st.events_for(viewer, start):
         k = e["kind"]
         if k in skip:
@@ -124,7 +125,7 @@ def log_lines(st: GameState, viewer: int | None, names: list[str], start: int = 
                 flush()
                 run = (e.get("seat"), [piece])
             continue
-        text = describe(e, names)
+        text = describe(e, names) or renderer.other_event(e, names)
         if text:
             flush()
             out.append((_priority(k), text))

@@ -25,7 +25,7 @@ SPEC = register(GameSpec(
     check_players=_check_players,
     descriptions=DESCRIPTIONS,
     terminal_renderer="muggins.tui.render_cards:CardMugginsRenderer",
-    page_renderer="cards",
+    page_renderer="card-pile",
     piece_noun=("card", "cards"),
     heuristics="muggins.bots.heuristics.card_muggins",
 ))
