@@ -9,9 +9,9 @@ import random
 import typer
 from typer.testing import CliRunner
 
+from muggins.cards.cribbage.cli import count_lines, cribbage_app
 from muggins.cards.cribbage.show import explain_show, score_parts, score_show
 from muggins.cards.deck import full_deck, parse_card, parse_cards
-from muggins.cli.cribbage import count_lines, cribbage_app
 
 app = typer.Typer()
 app.add_typer(cribbage_app, name="cribbage")  # as the main command line registers it

@@ -139,7 +139,7 @@ def test_the_end_of_a_hand_shows_the_final_table_before_the_next_deal() -> None:
 
 def test_the_final_layout_holds_the_last_play() -> None:
     from muggins.bots.registry import make_bot
-    from muggins.tui.table import final_layout
+    from muggins.tui.render_dominoes import final_layout
 
     spec = get_game("dominoes")
     for seed in (1, 2, 3):

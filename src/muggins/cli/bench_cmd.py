@@ -10,11 +10,12 @@ from rich.table import Table
 
 from muggins.cli.common import fail, parse_options
 from muggins.core.errors import RulesError
+from muggins.core.rules import default_game, get_game, load_object
 from muggins.perf import median_runs, random_play
 
 
 def bench_command(
-    game: str = typer.Option("dominoes", "--game", "-g", help="Game to measure."),
+    game: str = typer.Option(None, "--game", "-g", help="Game to measure [default: the default game]."),
     preset: str = typer.Option(None, "--preset", "-p", help="Preset (default: the game's default)."),
     players: int = typer.Option(None, "--players", "-n", help="Number of players."),
     seconds: float = typer.Option(2.0, "--seconds", "-s", help="CPU seconds per run."),
@@ -27,6 +28,7 @@ def bench_command(
     if seconds <= 0 or runs < 1:
         fail("--seconds must be positive and --runs at least 1")
     try:
+        game = game or default_game().name
         opts = parse_options(option)
         result = median_runs(random_play, runs, game=game, preset=preset, players=players,
                              seconds=seconds, options=opts)
@@ -38,8 +40,6 @@ def bench_command(
             extra.update({k: v for k, v in s.items() if k.startswith("search_")})
     except RulesError as e:
         fail(str(e))
-    from muggins.core.rules import get_game
-
     spec = get_game(game)
     from muggins._accel import build_status, describe_build
 
@@ -66,12 +66,8 @@ def bench_command(
 
 
 def _extra(game: str, seconds: float, runs: int) -> dict[str, object]:
-    """Game-specific figures: the cribbage show scorer, the search bot."""
+    """The figures the game registers beside random play (a scorer's speed, say)."""
     out: dict[str, object] = {}
-    if game == "cribbage":
-        try:
-            from muggins.cards.cribbage.show import benchmark
-        except ImportError:
-            return out
-        out.update(benchmark(seconds=min(seconds, 1.0), repeats=runs))
+    for path in get_game(game).benchmarks:
+        out.update(load_object(path)(seconds=min(seconds, 1.0), repeats=runs))
     return out

@@ -6,11 +6,11 @@ import typer
 
 from muggins.cli.bench_cmd import bench_command
 from muggins.cli.common import Command, Group
-from muggins.cli.cribbage import cribbage_app
 from muggins.cli.play_cmd import play_command
 from muggins.cli.replay_cmd import replay_command
 from muggins.cli.rules_cmd import rules_command
 from muggins.cli.serve_cmd import serve_command
+from muggins.core.rules import all_games, load_object
 from muggins.sim.cli import tournament_command
 
 app = typer.Typer(cls=Group, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
@@ -37,7 +37,9 @@ app.command("play", cls=Command)(play_command)
 app.command("bench", cls=Command)(bench_command)
 app.command("serve", cls=Command)(serve_command)
 app.command("tournament", cls=Command)(tournament_command)
-app.add_typer(cribbage_app, name="cribbage", help="Cribbage tools: count a show hand with its explanation.")
+for _spec in all_games().values():  # each game's own command groups
+    for _cmd in _spec.commands:
+        app.add_typer(load_object(_cmd.app), name=_cmd.name, help=_cmd.help)
 
 
 def main() -> None:  # pragma: no cover - entry point

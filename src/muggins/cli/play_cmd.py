@@ -1,7 +1,7 @@
 """``muggins play``: a game at the terminal against bots (and other people at the same keyboard).
 
-With no arguments: a 2-player Muggins dominoes game against a casual bot. ``--menu`` asks for the game,
-preset, seats and hints instead. The table is redrawn with rich; moves are typed at a prompt line."""
+With no arguments: a 2-player game of the default game's default preset against a casual bot. ``--menu``
+asks for the game, preset, seats and hints instead. The table is redrawn with rich; moves are typed at a prompt line."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from rich.console import Console
 from muggins.cli.common import fail, parse_options
 from muggins.core.errors import MugginsError
 from muggins.core.protocol import GameState
-from muggins.core.rules import get_game
+from muggins.core.rules import all_games, default_game, get_game
 from muggins.tui.app import Options, Seat, Session, make_seats, new_seed, resume
 from muggins.tui.menu import run_menu
 
@@ -48,7 +48,8 @@ def _resumed(path: Path, seed: int, game: str | None, preset: str | None,
 
 
 def play_command(
-    game: str = typer.Option(None, "--game", "-g", help="dominoes, card-muggins or cribbage [default: dominoes]."),
+    game: str = typer.Option(None, "--game", "-g",
+                             help=f"{' or '.join(all_games())} [default: {default_game().name}]."),
     preset: str = typer.Option(None, "--preset", "-p", help="Preset (see 'muggins rules')."),
     players: int = typer.Option(None, "--players", "-n",
                                 help="Number of players, you at seat 0 [default: 2, or what the preset needs]."),
@@ -90,7 +91,7 @@ def play_command(
                     raise typer.Exit(0) from None
                 game, preset, players, words, hints = (choice.game, choice.preset, choice.players,
                                                        choice.seats, choice.hints)
-            spec = get_game(game or "dominoes")
+            spec = get_game(game) if game else default_game()
             rules = spec.rules(preset, opts)
             allowed = spec.players_for(rules)
             if not menu:

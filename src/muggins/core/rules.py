@@ -164,9 +164,41 @@ def diff_options(rules: Any, base: Any) -> dict[str, Any]:
     return {k: v for k, v in a.items() if b.get(k) != v}
 
 
+def load_object(path: str) -> Any:
+    """The object an import path ``"package.module:Name"`` names (``"package.module"``: the module). A
+    game registers its terminal renderer, bot heuristics, commands and benchmarks this way, so that the
+    game package itself imports no terminal, server or command-line code."""
+    import importlib
+
+    module, _, attr = path.partition(":")
+    obj: Any = importlib.import_module(module)
+    for part in attr.split(".") if attr else ():
+        obj = getattr(obj, part)
+    return obj
+
+
+@dataclass(frozen=True)
+class GameCommand:
+    """A command group a game adds to the command line (``muggins NAME ...``): a typer app found by
+    its import path."""
+
+    name: str
+    app: str
+    help: str = ""
+
+
 @dataclass(frozen=True)
 class GameSpec:
-    """A game in the registry: its rules type, presets and how to start one."""
+    """A game in the registry: its rules type, presets and how to start one, and what every interface
+    needs to show it, so that no interface names a game.
+
+    ``terminal_renderer`` is the import path of the terminal renderer class (None: the generic one);
+    ``page_renderer`` names the renderer the web page uses (None or one the page does not know: its
+    generic one); ``piece_noun`` is what a player holds, singular and plural; ``heuristics`` is the import
+    path of the bots' judgement module (None: the generic lookahead); ``commands`` add command groups to
+    ``muggins``; ``benchmarks`` are import paths of ``f(seconds, repeats) -> dict`` figures that
+    ``muggins bench`` adds; ``move_hint`` ends the terminal's help on typing a move; ``default`` makes the
+    game the one played when none is named (else the first registered)."""
 
     name: str
     title: str
@@ -178,6 +210,18 @@ class GameSpec:
     default_players: int = 2
     check_players: Callable[[Any, int], None] | None = None
     descriptions: Mapping[str, str] = field(default_factory=dict)
+    terminal_renderer: str | None = None
+    page_renderer: str | None = None
+    piece_noun: tuple[str, str] = ("piece", "pieces")
+    heuristics: str | None = None
+    commands: tuple[GameCommand, ...] = ()
+    benchmarks: tuple[str, ...] = ()
+    move_hint: str = ""
+    default: bool = False
+
+    def pieces(self, n: int) -> str:
+        """``"1 tile"``, ``"3 cards"``."""
+        return f"{n} {self.piece_noun[0] if n == 1 else self.piece_noun[1]}"
 
     def rules(self, preset: str | None = None, options: Mapping[str, Any] | None = None) -> Any:
         name = preset or self.default_preset
@@ -249,7 +293,23 @@ def register(spec: GameSpec) -> GameSpec:
     return spec
 
 
+def unregister(name: str) -> None:
+    """Remove a game from the registry (a game registered for a while, as a test does)."""
+    REGISTRY.pop(name, None)
+
+
+def default_game() -> GameSpec:
+    """The game played when none is named: the one registered with ``default=True``, else the first."""
+    games = all_games()
+    if not games:
+        raise RulesError("no game is registered")
+    return next((g for g in games.values() if g.default), next(iter(games.values())))
+
+
 def get_game(name: str) -> GameSpec:
+    spec = REGISTRY.get(name) if isinstance(name, str) else None
+    if spec is not None:
+        return spec
     _load_builtin()
     if name not in REGISTRY:
         raise RulesError(f"unknown game {name!r}; games: {', '.join(sorted(REGISTRY))}")
@@ -257,16 +317,27 @@ def get_game(name: str) -> GameSpec:
 
 
 def all_games() -> dict[str, GameSpec]:
-    _load_builtin()
-    return dict(REGISTRY)
+    """Every registered game: the built-in ones in a fixed order (whichever was imported first), then
+    the others in the order they were registered."""
+    builtin = [n for n in _load_builtin() if n in REGISTRY]
+    return {**{n: REGISTRY[n] for n in builtin}, **REGISTRY}
 
 
-def _load_builtin() -> None:
+_BUILTIN = ("muggins.dominoes", "muggins.cards.muggins31", "muggins.cards.cribbage")
+
+
+def _load_builtin() -> list[str]:
+    """Import the game packages that come with muggins; the names of the games they register, in order."""
     import importlib
 
-    for mod in ("muggins.dominoes", "muggins.cards.muggins31", "muggins.cards.cribbage"):
+    names = []
+    for mod in _BUILTIN:
         try:
-            importlib.import_module(mod)
+            spec = getattr(importlib.import_module(mod), "SPEC", None)
         except ModuleNotFoundError as e:  # a game package not built yet
             if e.name is None or not mod.startswith(e.name):
                 raise
+            continue
+        if isinstance(spec, GameSpec):
+            names.append(spec.name)
+    return names

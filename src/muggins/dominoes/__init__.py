@@ -33,6 +33,12 @@ SPEC = register(GameSpec(
     max_players=6,
     check_players=_check_players,
     descriptions=DESCRIPTIONS,
+    terminal_renderer="muggins.tui.render_dominoes:DominoRenderer",
+    page_renderer="domino-layout",
+    piece_noun=("tile", "tiles"),
+    heuristics="muggins.bots.heuristics.dominoes",
+    move_hint="a tile alone when it fits in one place",
+    default=True,
 ))
 
 __all__ = ["SPEC", "DominoRules", "DominoState", "Tile", "full_set", "parse_tile"]

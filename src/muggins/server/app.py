@@ -25,7 +25,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from muggins.core.errors import MugginsError
-from muggins.core.rules import GameSpec, get_game, options_of
+from muggins.core.rules import GameSpec, all_games, default_game, options_of
 from muggins.server.guard import ORIGINS_ENV, BadRequest, ClientLimits, OriginPolicy, RateLimiter, parse_json
 from muggins.server.store import Store, default_url
 from muggins.server.tables import (
@@ -38,6 +38,7 @@ from muggins.server.tables import (
     TableError,
     TableManager,
     hash_token,
+    page_renderer,
 )
 
 log = logging.getLogger("muggins.server")
@@ -74,12 +75,12 @@ def describe_game(spec: GameSpec) -> dict[str, Any]:
 
 def games_catalogue() -> list[dict[str, Any]]:
     out = []
-    for name in ("dominoes", "card-muggins", "cribbage"):
-        spec = get_game(name)
+    for spec in all_games().values():
         out.append({"name": spec.name, "title": spec.title, "presets": list(spec.presets),
                     "default_preset": spec.default_preset, "min_players": spec.min_players,
                     "max_players": spec.max_players, "default_players": spec.default_players,
-                    "descriptions": dict(spec.descriptions), **describe_game(spec)})
+                    "descriptions": dict(spec.descriptions), "renderer": page_renderer(spec),
+                    "piece_noun": list(spec.piece_noun), **describe_game(spec)})
     return out
 
 
@@ -191,7 +192,7 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
         if not isinstance(data, dict):
             raise TableError("the request body must be a JSON object", 422)
         token = secrets.token_urlsafe(24)
-        t = manager.create(data.get("game", "dominoes"), data.get("preset"), data.get("options"),
+        t = manager.create(data.get("game", default_game().name), data.get("preset"), data.get("options"),
                            data.get("seats"), data.get("grace", DEFAULT_GRACE),
                            data.get("bot_delay", DEFAULT_BOT_DELAY), creator_hash=hash_token(token))
         # the creator's token removes the table (DELETE); it is given here once and stored hashed

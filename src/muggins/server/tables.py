@@ -32,7 +32,7 @@ from muggins.core.claims import check_points
 from muggins.core.errors import BadAmount, IllegalAction, MugginsError, RecordError, RulesError
 from muggins.core.protocol import Action, GameState
 from muggins.core.records import apply_record_action, to_record
-from muggins.core.rules import get_game
+from muggins.core.rules import GameSpec, get_game
 from muggins.server.store import ACTIVE, ENDED, Store, StoredTable
 
 log = logging.getLogger("muggins.server")
@@ -182,6 +182,11 @@ def stored_summary(s: StoredTable) -> dict[str, Any]:
             "record": record_url(s.id) if s.status == "finished" else None, "paused": False}
 
 
+def page_renderer(spec: GameSpec) -> str:
+    """The name of the renderer the page draws ``spec``'s table with ("generic": its own for any game)."""
+    return spec.page_renderer or "generic"
+
+
 class GameTable:
     """One table: a game in progress (or waiting for players, or over, or abandoned)."""
 
@@ -189,6 +194,9 @@ class GameTable:
         self.manager = manager
         self.id = stored.id
         self.game = stored.game
+        spec = get_game(stored.game)
+        self.renderer = page_renderer(spec)  # the page draws the table with it; it never names a game
+        self.piece_noun = list(spec.piece_noun)
         self.preset = stored.preset
         self.options = stored.options
         self.seed = stored.seed
@@ -326,7 +334,7 @@ class GameTable:
         conn.log_pos = len(st.log)
         msg: dict[str, Any] = {
             "type": "state", "table": summary if summary is not None else self.summary(), "you": conn.seat,
-            "view": st.view(conn.seat),
+            "view": st.view(conn.seat), "renderer": self.renderer, "piece_noun": self.piece_noun,
             "events": events, "event_start": start, "grace_left": self.grace_left(),
         }
         return msg

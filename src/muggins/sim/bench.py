@@ -12,7 +12,7 @@ from muggins.bots.base import next_decision
 from muggins.bots.registry import make_bot
 from muggins.bots.search import SearchPolicy
 from muggins.core.protocol import GameState
-from muggins.core.rules import get_game
+from muggins.core.rules import default_game, get_game
 from muggins.sim.driver import DealChance, run
 
 
@@ -45,10 +45,12 @@ def sample_positions(game: str, preset: str | None = None, players: int | None =
     return out[:count]
 
 
-def search_speed(game: str = "dominoes", preset: str | None = None, players: int | None = None,
+def search_speed(game: str | None = None, preset: str | None = None, players: int | None = None,
                  seconds: float = 0.5, positions: int = 12, runs: int = 3, seed: int = 0) -> dict[str, Any]:
     """Median iterations per second of the search bot over ``positions`` positions (each searched for
-    ``seconds``), repeated ``runs`` times; the per-run medians are listed too."""
+    ``seconds``), repeated ``runs`` times; the per-run medians are listed too. ``game`` None: the
+    default game."""
+    game = game or default_game().name
     pos = sample_positions(game, preset, players, positions, seed)
     per_run = []
     for r in range(runs):

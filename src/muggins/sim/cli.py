@@ -21,14 +21,15 @@ from rich.progress import (
 from muggins.bots.base import BotError
 from muggins.cli.common import fail
 from muggins.core.errors import MugginsError, RulesError
-from muggins.core.rules import get_game
+from muggins.core.rules import all_games, default_game, get_game
 from muggins.sim.driver import GameResult
 from muggins.sim.report import PlotError, plot_ratings, print_report
 from muggins.sim.tournament import Config, parse_options, run_tournament
 
 
 def tournament_command(
-    game: str = typer.Option("dominoes", "--game", "-g", help="Game: dominoes, card-muggins, cribbage."),
+    game: str = typer.Option(None, "--game", "-g",
+                             help=f"Game: {', '.join(all_games())} [default: {default_game().name}]."),
     preset: str = typer.Option(None, "--preset", "-p", help="Preset (default: the game's default)."),
     players: int = typer.Option(None, "--players", "-n", help="Players per game (seats alternate bots)."),
     bots: str = typer.Option("random,greedy", "--bots", "-b",
@@ -44,7 +45,8 @@ def tournament_command(
 ) -> None:
     """Play a duplicate round robin between bots and report win rates, ratings and muggins figures."""
     try:
-        spec = get_game(game)
+        spec = get_game(game) if game else default_game()
+        game = spec.name
         names = tuple(b.strip() for b in bots.split(",") if b.strip())
         config = Config(game=game, preset=preset or spec.default_preset,
                         players=players if players is not None else spec.default_players,

@@ -28,7 +28,7 @@ from muggins.core.errors import IllegalAction, MugginsError, RecordError, RulesE
 from muggins.core.protocol import Action, GameState
 from muggins.core.records import apply_record_action, save, to_record
 from muggins.core.rules import get_game
-from muggins.tui.render_dominoes import draw_layout
+from muggins.tui.renderer import renderer_for
 from muggins.tui.table import (
     ROWS,
     WIDTH,
@@ -220,13 +220,14 @@ class Session:
         self.show_lines([text for _, text in log_lines(self.st, viewer, self.names)], "Log")
 
     def show_layout(self, layout: list[dict[str, Any]] | None = None) -> None:
-        """The whole domino layout, however tall."""
+        """The whole drawing of the game's layout (dominoes), however tall."""
+        renderer = renderer_for(self.st.game)
         if layout is None:
             layout = self.st.view(None).get("layout")
-        if layout is None:
+        if layout is None or not renderer.has_drawing:
             self.message = "There is no layout in this game."
             return
-        self.show_lines(draw_layout(layout, WIDTH - 1, self.opt.ascii_only), "Layout")
+        self.show_lines(renderer.drawing(layout, WIDTH - 1, self.opt.ascii_only), "Layout")
 
     def command(self, low: str, viewer: int | None, moves: list[str] | None = None,
                 layout: list[dict[str, Any]] | None = None) -> bool:
@@ -544,14 +545,16 @@ class Session:
 
     def help_text(self, moves: list[str]) -> str:
         example = "1" if moves else "a move"
-        lines = [f"Type a move's number ({example}) or its notation ({moves[0] if moves else '5-3 on 5-5'})"
-                 + ("; a tile alone when it fits in one place." if self.st.game == "dominoes" else ".")]
+        spec = get_game(self.st.game)
+        notation = f" ({moves[0]})" if moves else ""
+        lines = [f"Type a move's number ({example}) or its notation{notation}"
+                 + (f"; {spec.move_hint}." if spec.move_hint else ".")]
         if self.manual:
             lines.append("Announce your points after it: '1 10' plays move 1 and claims 10. Say nothing and an "
                          "opponent may call Muggins! and take them.")
             lines.append("'m' calls Muggins! on an opponent's unclaimed points.")
         lines.append("'log' pages through the whole game" + (", 'layout' shows the whole layout"
-                                                            if self.st.game == "dominoes" else "")
+                                                            if renderer_for(self.st.game).has_drawing else "")
                      + "; 'save' saves (with --save), 'quit' stops"
                      + (", 'undo' takes back your move." if self.opt.undo else "."))
         return "\n".join(lines)

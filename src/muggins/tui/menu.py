@@ -9,9 +9,7 @@ from dataclasses import dataclass
 from rich.console import Console
 
 from muggins.bots.registry import LEVELS
-from muggins.core.rules import get_game
-
-GAMES = ("dominoes", "card-muggins", "cribbage")
+from muggins.core.rules import all_games, default_game, get_game
 
 
 @dataclass
@@ -41,7 +39,8 @@ def _pick(console: Console, ask: Callable[[str], str], title: str, items: list[s
 def run_menu(console: Console, ask: Callable[[str], str] | None = None) -> Choice:
     """Ask the questions; EOFError propagates (the caller stops quietly)."""
     read = ask or (lambda p: console.input(p))
-    game = _pick(console, read, "Game:", list(GAMES))
+    games = list(all_games())
+    game = _pick(console, read, "Game:", games, games.index(default_game().name))
     spec = get_game(game)
     presets = list(spec.presets)
     preset = _pick(console, read, "Preset:", presets, presets.index(spec.default_preset)

@@ -5,6 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from muggins.core.protocol import Action, GameState
+from muggins.tui.renderer import TerminalRenderer
+from muggins.tui.text import HandEnd, fit_body, hand_start, scores_text, seat_name
+
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 
@@ -70,3 +74,79 @@ def cribbage_lines(v: dict[str, Any], ascii_only: bool, names: list[str]) -> lis
         else:
             out.append(f"{head}: counting...")
     return out
+
+
+def card_muggins_end_lines(st: GameState, start: int, names: list[str], ascii_only: bool) -> list[str]:
+    """The last piles of the round with their totals, and each seat's points of the round."""
+    first = hand_start(st, start)
+    piles = [e.to_dict(None) for e in st.log[first:] if e.kind == "pile_end"]
+    lines = [f"{len(piles)} piles this round; the last ones:"]
+    for p in piles[-3:]:
+        lines.append(f"  {cards(p.get('cards', []), ascii_only)} = {p.get('total')}"
+                     f" (last card: {seat_name(names, p.get('seat'))})")
+    gained = [0] * st.num_players
+    for e in st.log[first:]:
+        if e.kind == "score":
+            side = e.data.get("side")
+            if isinstance(side, int) and 0 <= side < len(gained):
+                gained[side] += int(e.data.get("points", 0))
+    lines.append("Points this round: " + scores_text(gained, names))
+    return lines
+
+
+def cribbage_end_lines(st: GameState, names: list[str], ascii_only: bool) -> list[str]:
+    """The board and every show of the hand with its explanation."""
+    v = st.view(None)
+    prev = v.get("previous_hand") if not st.is_over() else None
+    shows = prev["shows"] if prev else v.get("shows") or []
+    starter = prev["starter"] if prev else v.get("starter")
+    lines = []
+    for s, b in enumerate(v["board"]):
+        lines.append(f"{names[s][:12]:<12} {peg_track(b['front'], b['back'], v['target'], 56, ascii_only)} "
+                     f"{b['front']:>3}")
+    lines.append(f"Starter {card(starter, ascii_only) if starter else '-'}")
+    for sh in shows:
+        what = "crib" if sh["what"] == "crib" else "hand"
+        head = f"{possessive(names[sh['seat']])} {what} {cards(sh['cards'], ascii_only)}"
+        lines.append(f"{head}: {sh['total']}  ({sh.get('explain', '')})" if "total" in sh else head)
+    return lines
+
+
+class CardRenderer(TerminalRenderer):
+    """Cards with their suits; the cards kept from a hand shown beside the hand."""
+
+    shows_other_events = False
+
+    def piece_words(self, pieces: list[str], ascii_only: bool) -> list[str]:
+        return [card(c, ascii_only) for c in pieces]
+
+    def hand_words(self, v: dict[str, Any], ascii_only: bool) -> list[str]:
+        words = super().hand_words(v, ascii_only)
+        kept = v.get("my_kept")
+        if kept and kept != v.get("my_hand"):
+            words += ["  kept:"] + [card(c, ascii_only) for c in kept]
+        return words
+
+
+class CardMugginsRenderer(CardRenderer):
+    """Card Muggins: the pile with its running total against the cap; a round's end shows its piles."""
+
+    def body(self, st: GameState, v: dict[str, Any], names: list[str], width: int, rows: int,
+             ascii_only: bool, hints: bool) -> list[str]:
+        return fit_body(card_muggins_lines(v, ascii_only, names), width, rows)
+
+    def hand_end(self, st: GameState, before: GameState, seat: int, action: Action, start: int,
+                 number: int, names: list[str], ascii_only: bool) -> HandEnd:
+        return HandEnd(number, "Round", card_muggins_end_lines(st, start, names, ascii_only), start)
+
+
+class CribbageRenderer(CardRenderer):
+    """Cribbage: the pegboard, the play with its count and the shows explained."""
+
+    def body(self, st: GameState, v: dict[str, Any], names: list[str], width: int, rows: int,
+             ascii_only: bool, hints: bool) -> list[str]:
+        return fit_body(cribbage_lines(v, ascii_only, names), width, rows)
+
+    def hand_end(self, st: GameState, before: GameState, seat: int, action: Action, start: int,
+                 number: int, names: list[str], ascii_only: bool) -> HandEnd:
+        return HandEnd(number, "Hand", cribbage_end_lines(st, names, ascii_only), start)

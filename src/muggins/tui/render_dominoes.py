@@ -13,6 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from muggins.core.errors import MugginsError
+from muggins.core.protocol import Action, GameState
+from muggins.tui.renderer import TerminalRenderer
+from muggins.tui.text import WIDTH, HandEnd, hand_event, wrap_words
+
 E, W, N, S = (1, 0), (-1, 0), (0, -1), (0, 1)
 ARM_LENGTH = 1  # tiles an arm runs straight up or down before turning like a line
 
@@ -319,3 +324,102 @@ def draw_layout(layout: list[dict[str, Any]], width: int = 76, ascii_only: bool 
     hidden = len(lines) - keep
     note = f"({start} row(s) above, {hidden - start} below not shown: 'layout' shows it all)"
     return lines[start:start + keep] + [note[:width]] + also
+
+
+# ------------------------------------------------------------------------------ the table panel ----
+def open_ends_text(v: dict[str, Any]) -> str:
+    """The value of every free place of the layout, a place on a double written as the double
+    (``5-5 3 1``): the count is theirs to add up unless hints are on."""
+    values = []
+    for e in v.get("open_ends", []):
+        on = str(e.get("on") or "")
+        a, _, b = on.partition("-")
+        values.append(f"{e['value']}-{e['value']}" if a and a == b else str(e["value"]))
+    return " ".join(values) or "-"
+
+
+def domino_lines(v: dict[str, Any], width: int, ascii_only: bool, count: int | None,
+                 max_rows: int | None = None) -> list[str]:
+    """The drawing, then the hand number, the boneyard and the values of the open ends; the count of the
+    ends only when given (``--hints``, or a game that scores by itself): in a manual claim game counting
+    is the player's job. With ``max_rows`` the drawing is cut to fit (see :func:`draw_layout`)."""
+    extra = f"Hand {v['hand']}   Boneyard: {v['boneyard']}   Open ends: {open_ends_text(v)}"
+    if count is not None:
+        extra += f"   Count: {count}"
+    info = wrap_words(extra.split(" "), width)
+    room = None if max_rows is None else max(1, max_rows - len(info))
+    focus = [str(e["on"]) for e in v.get("open_ends", []) if e.get("on")]
+    lines = draw_layout(v["layout"], width, ascii_only, room, focus) or ["(no tile set yet)"]
+    return lines + info
+
+
+def tile_words(pieces: list[str], ascii_only: bool) -> list[str]:
+    """Tiles drawn like the table's (``[5│3]``)."""
+    g = ASCII if ascii_only else UNICODE
+    return [horizontal(t.partition("-")[0], t.partition("-")[2], g) for t in pieces]
+
+
+# ---------------------------------------------------------------------------- end of a hand ----
+def final_layout(st: GameState, before: GameState, seat: int, action: Action) -> list[dict[str, Any]]:
+    """The domino layout as the hand's last action left it. The state has already dealt the next hand,
+    so the last play is made again on a copy of the position before it, with one more tile in the
+    player's hand so that the hand does not end there; a hand blocked by a pass ended on the layout
+    before it."""
+    if st.is_over():
+        return list(st.view(None)["layout"])
+    layout: list[dict[str, Any]] = before.view(None)["layout"]
+    if action.kind != "play":
+        return layout
+    copy = before.clone()
+    hands = getattr(copy, "hands", None)
+    if not isinstance(hands, list) or not 0 <= seat < len(hands):
+        return layout
+    held = hands[seat]
+    spare = next((t for h in hands for t in h if t not in held), None)
+    if spare is None:
+        spare = next(iter(getattr(copy, "boneyard", []) or []), None)
+    if spare is None:
+        return layout
+    held.append(spare)
+    try:
+        copy.apply(seat, action.with_claim(None))
+    except MugginsError:
+        return layout
+    return list(copy.view(None)["layout"])
+
+
+def domino_end_lines(st: GameState, start: int, names: list[str], ascii_only: bool) -> list[str]:
+    """What every seat still held, with its pips."""
+    end = hand_event(st, start, "hand_end") or {}
+    hands, pips = end.get("hands") or [], end.get("pips") or []
+    lines: list[str] = []
+    for s, held in enumerate(hands):
+        words = tile_words(list(held), ascii_only)
+        p = pips[s] if s < len(pips) else 0
+        lines += wrap_words([*words, f"({p} pips)"] if held else ["out"], WIDTH - 4, f"{names[s]}:", "  ")
+    return lines
+
+
+class DominoRenderer(TerminalRenderer):
+    """Dominoes at the terminal: the layout drawn with its geometry, tiles drawn like the table's."""
+
+    has_drawing = True
+    shows_other_events = False
+
+    def piece_words(self, pieces: list[str], ascii_only: bool) -> list[str]:
+        return tile_words(pieces, ascii_only)
+
+    def body(self, st: GameState, v: dict[str, Any], names: list[str], width: int, rows: int,
+             ascii_only: bool, hints: bool) -> list[str]:
+        shown = hints or v.get("claims") == "auto"
+        count = getattr(st, "count", None) if shown else None
+        return domino_lines(v, width, ascii_only, count if isinstance(count, int) else None, rows)
+
+    def drawing(self, layout: list[dict[str, Any]], width: int, ascii_only: bool,
+                rows: int | None = None) -> list[str]:
+        return draw_layout(layout, width, ascii_only, rows)
+
+    def hand_end(self, st: GameState, before: GameState, seat: int, action: Action, start: int,
+                 number: int, names: list[str], ascii_only: bool) -> HandEnd:
+        return HandEnd(number, "Hand", domino_end_lines(st, start, names, ascii_only), start,
+                       final_layout(st, before, seat, action))

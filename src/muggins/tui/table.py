@@ -4,7 +4,6 @@ is sized to fit a terminal of 80 columns and 24 rows, the prompt line included."
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from rich import box
@@ -12,13 +11,11 @@ from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.text import Text
 
-from muggins.core.errors import MugginsError
 from muggins.core.protocol import Action, GameState
-from muggins.tui.render_cards import card, card_muggins_lines, cards, cribbage_lines, peg_track, possessive
-from muggins.tui.render_dominoes import ASCII, UNICODE, draw_layout, horizontal
+from muggins.core.rules import get_game
+from muggins.tui.renderer import renderer_for
+from muggins.tui.text import ROWS, WIDTH, HandEnd, fit_body, rows_of, scores_text, seat_name, wrap_words
 
-WIDTH = 80
-ROWS = 24
 EVENT_LINES = 5
 # what a player most needs to read, then the moves, then the routine (draws, passes, gos)
 IMPORTANT = frozenset({"score", "muggins", "claim", "over_claim", "void", "missed", "hand_end", "round_end",
@@ -28,13 +25,9 @@ ROUTINE = frozenset({"draw", "pass", "knock", "go", "discard", "reset", "pile_en
 NEW_HAND = frozenset({"hand_start", "round_start", "deal", "dealt", "lot", "cut", "cut_for_deal", "pile_start"})
 
 
-def scores_text(scores: list[int], names: list[str]) -> str:
-    """``"You 30, North 61"``."""
-    return ", ".join(f"{names[s]} {sc}" for s, sc in enumerate(scores))
-
-
-def _name(names: list[str], s: object) -> str:
-    return names[s] if isinstance(s, int) and 0 <= s < len(names) else "Someone"
+_name = seat_name
+_rows = rows_of
+_fit_body = fit_body
 
 
 def describe(e: dict[str, Any], names: list[str]) -> str | None:
@@ -116,9 +109,10 @@ def log_lines(st: GameState, viewer: int | None, names: list[str], start: int = 
             elif len(shown) == len(drawn):
                 out.append((0, f"{who} drew {', '.join(shown)}"))
             else:
-                out.append((0, f"{who} drew {len(drawn)}" + (" tiles" if st.game == "dominoes" else " cards")))
+                out.append((0, f"{who} drew {get_game(st.game).pieces(len(drawn))}"))
             run = None
 
+    renderer = renderer_for(st.game)
     for e in st.events_for(viewer, start):
         k = e["kind"]
         if k in skip:
@@ -131,7 +125,7 @@ def log_lines(st: GameState, viewer: int | None, names: list[str], start: int = 
                 flush()
                 run = (e.get("seat"), [piece])
             continue
-        text = describe(e, names)
+        text = describe(e, names) or renderer.other_event(e, names)
         if text:
             flush()
             out.append((_priority(k), text))
@@ -166,59 +160,11 @@ def _scores(v: dict[str, Any], names: list[str]) -> str:
     return "\n".join(lines)
 
 
-def open_ends_text(v: dict[str, Any]) -> str:
-    """The value of every free place of the layout, a place on a double written as the double
-    (``5-5 3 1``): the count is theirs to add up unless hints are on."""
-    values = []
-    for e in v.get("open_ends", []):
-        on = str(e.get("on") or "")
-        a, _, b = on.partition("-")
-        values.append(f"{e['value']}-{e['value']}" if a and a == b else str(e["value"]))
-    return " ".join(values) or "-"
-
-
-def domino_lines(v: dict[str, Any], width: int, ascii_only: bool, count: int | None,
-                 max_rows: int | None = None) -> list[str]:
-    """The drawing, then the hand number, the boneyard and the values of the open ends; the count of the
-    ends only when given (``--hints``, or a game that scores by itself): in a manual claim game counting
-    is the player's job. With ``max_rows`` the drawing is cut to fit (see :func:`draw_layout`)."""
-    extra = f"Hand {v['hand']}   Boneyard: {v['boneyard']}   Open ends: {open_ends_text(v)}"
-    if count is not None:
-        extra += f"   Count: {count}"
-    info = wrap_words(extra.split(" "), width)
-    room = None if max_rows is None else max(1, max_rows - len(info))
-    focus = [str(e["on"]) for e in v.get("open_ends", []) if e.get("on")]
-    lines = draw_layout(v["layout"], width, ascii_only, room, focus) or ["(no tile set yet)"]
-    return lines + info
-
-
-def wrap_words(words: list[str], width: int, first: str = "", indent: str = "") -> list[str]:
-    """Words joined by spaces into lines no wider than ``width`` (a long hand takes two lines)."""
-    lines = [first]
-    for w in words:
-        if len(lines[-1]) + 1 + len(w) > width and lines[-1].strip():
-            lines.append(indent + w)
-        else:
-            lines[-1] = f"{lines[-1]} {w}" if lines[-1].strip() else lines[-1] + w
-    return lines
-
-
-def piece_words(game: str, pieces: list[str], ascii_only: bool) -> list[str]:
-    """Tiles drawn like the table's (``[5│3]``), cards with their suits (``10♥``)."""
-    if game == "dominoes":
-        g = ASCII if ascii_only else UNICODE
-        return [horizontal(t.partition("-")[0], t.partition("-")[2], g) for t in pieces]
-    return [card(c, ascii_only) for c in pieces]
-
-
 def my_hand(v: dict[str, Any], ascii_only: bool) -> list[str]:
     """The viewer's hand as lines: tiles drawn like the table's, cards with their suits."""
     if "my_hand" not in v:
         return []
-    words = piece_words(v["game"], v["my_hand"], ascii_only)
-    kept = v.get("my_kept")
-    if v["game"] != "dominoes" and kept and kept != v["my_hand"]:
-        words += ["  kept:"] + [card(c, ascii_only) for c in kept]
+    words = renderer_for(v["game"]).hand_words(v, ascii_only)
     return wrap_words(words or ["-"], WIDTH - 1, "Your hand:", " " * 11)
 
 
@@ -236,11 +182,6 @@ def move_list(moves: list[str], width: int) -> list[str]:
     if cur:
         lines.append(cur)
     return lines
-
-
-def _rows(lines: list[str], width: int = WIDTH) -> int:
-    """Terminal rows taken by ``lines`` printed ``width`` wide."""
-    return sum(max(1, -(-len(line) // width)) for line in lines)
 
 
 def _panel(body: list[str], title: str, ascii_only: bool) -> Panel:
@@ -277,14 +218,7 @@ def render_table(st: GameState, viewer: int | None, names: list[str], *, hints: 
     others = (_rows(header.splitlines()) + 2 + len(seats) + _rows(hand) + _rows(listed)
               + (_rows(message.splitlines()) if message else 0) + 1)
     room = ROWS - others
-    if v["game"] == "dominoes":
-        shown = hints or v.get("claims") == "auto"
-        count = getattr(st, "count", None) if shown else None
-        body = domino_lines(v, inner, ascii_only, count if isinstance(count, int) else None, room)
-    elif v["game"] == "cribbage":
-        body = _fit_body(cribbage_lines(v, ascii_only, names), inner, room)
-    else:
-        body = _fit_body(card_muggins_lines(v, ascii_only, names), inner, room)
+    body = renderer_for(st.game).body(st, v, names, inner, room, ascii_only, hints)
     head = title or f"{v['game']} / {v['preset']}"
     events = [e for e in recent_events(st, viewer, names, min(EVENT_LINES, room - _rows(body, inner)))
               if not _in_message(e, message)]
@@ -301,30 +235,7 @@ def render_table(st: GameState, viewer: int | None, names: list[str], *, hints: 
     return Group(*parts)
 
 
-def _fit_body(body: list[str], width: int, rows: int) -> list[str]:
-    """``body`` cut to its first lines that fill ``rows`` terminal rows (at least one line)."""
-    out: list[str] = []
-    for line in body:
-        if out and _rows([*out, line], width) > rows:
-            break
-        out.append(line)
-    return out
-
-
 # -------------------------------------------------------------------------------- end of a hand ----
-@dataclass
-class HandEnd:
-    """A hand (a round) that has just ended, as everybody may see it: its number, the table as the last
-    action left it (the final layout of dominoes, and the lines under it: what each seat still held; the
-    last piles; the shows) and where the events of that last action start in the log."""
-
-    number: int
-    word: str
-    lines: list[str]
-    start: int
-    layout: list[dict[str, Any]] | None = None
-
-
 def hand_number(st: GameState) -> int:
     """The number of the hand (dominoes, cribbage) or round (card Muggins) being played."""
     n = getattr(st, "hand_no", None)
@@ -333,103 +244,12 @@ def hand_number(st: GameState) -> int:
     return n if isinstance(n, int) else 0
 
 
-def final_layout(st: GameState, before: GameState, seat: int, action: Action) -> list[dict[str, Any]]:
-    """The domino layout as the hand's last action left it. The state has already dealt the next hand,
-    so the last play is made again on a copy of the position before it, with one more tile in the
-    player's hand so that the hand does not end there; a hand blocked by a pass ended on the layout
-    before it."""
-    if st.is_over():
-        return list(st.view(None)["layout"])
-    layout: list[dict[str, Any]] = before.view(None)["layout"]
-    if action.kind != "play":
-        return layout
-    copy = before.clone()
-    hands = getattr(copy, "hands", None)
-    if not isinstance(hands, list) or not 0 <= seat < len(hands):
-        return layout
-    held = hands[seat]
-    spare = next((t for h in hands for t in h if t not in held), None)
-    if spare is None:
-        spare = next(iter(getattr(copy, "boneyard", []) or []), None)
-    if spare is None:
-        return layout
-    held.append(spare)
-    try:
-        copy.apply(seat, action.with_claim(None))
-    except MugginsError:
-        return layout
-    return list(copy.view(None)["layout"])
-
-
-def _hand_event(st: GameState, start: int, kind: str) -> dict[str, Any] | None:
-    return next((e.to_dict(None) for e in st.log[start:] if e.kind == kind), None)
-
-
-def domino_end_lines(st: GameState, start: int, names: list[str], ascii_only: bool) -> list[str]:
-    """What every seat still held, with its pips."""
-    end = _hand_event(st, start, "hand_end") or {}
-    hands, pips = end.get("hands") or [], end.get("pips") or []
-    lines: list[str] = []
-    for s, held in enumerate(hands):
-        words = piece_words("dominoes", list(held), ascii_only)
-        p = pips[s] if s < len(pips) else 0
-        lines += wrap_words([*words, f"({p} pips)"] if held else ["out"], WIDTH - 4, f"{names[s]}:", "  ")
-    return lines
-
-
-def _hand_start(st: GameState, start: int) -> int:
-    """Where in the log the hand whose last action's events begin at ``start`` was dealt."""
-    return next((i for i in range(start - 1, -1, -1) if st.log[i].kind in ("hand_start", "round_start", "deal")),
-                0)
-
-
-def card_muggins_end_lines(st: GameState, start: int, names: list[str], ascii_only: bool) -> list[str]:
-    """The last piles of the round with their totals, and each seat's points of the round."""
-    first = _hand_start(st, start)
-    piles = [e.to_dict(None) for e in st.log[first:] if e.kind == "pile_end"]
-    lines = [f"{len(piles)} piles this round; the last ones:"]
-    for p in piles[-3:]:
-        lines.append(f"  {cards(p.get('cards', []), ascii_only)} = {p.get('total')}"
-                     f" (last card: {_name(names, p.get('seat'))})")
-    gained = [0] * st.num_players
-    for e in st.log[first:]:
-        if e.kind == "score":
-            side = e.data.get("side")
-            if isinstance(side, int) and 0 <= side < len(gained):
-                gained[side] += int(e.data.get("points", 0))
-    lines.append("Points this round: " + scores_text(gained, names))
-    return lines
-
-
-def cribbage_end_lines(st: GameState, names: list[str], ascii_only: bool) -> list[str]:
-    """The board and every show of the hand with its explanation."""
-    v = st.view(None)
-    prev = v.get("previous_hand") if not st.is_over() else None
-    shows = prev["shows"] if prev else v.get("shows") or []
-    starter = prev["starter"] if prev else v.get("starter")
-    lines = []
-    for s, b in enumerate(v["board"]):
-        lines.append(f"{names[s][:12]:<12} {peg_track(b['front'], b['back'], v['target'], 56, ascii_only)} "
-                     f"{b['front']:>3}")
-    lines.append(f"Starter {card(starter, ascii_only) if starter else '-'}")
-    for sh in shows:
-        what = "crib" if sh["what"] == "crib" else "hand"
-        head = f"{possessive(names[sh['seat']])} {what} {cards(sh['cards'], ascii_only)}"
-        lines.append(f"{head}: {sh['total']}  ({sh.get('explain', '')})" if "total" in sh else head)
-    return lines
-
-
 def make_hand_end(st: GameState, before: GameState, seat: int, action: Action, start: int,
                   names: list[str], ascii_only: bool) -> HandEnd:
     """The end of the hand that ``action`` (made by ``seat`` on ``before``) closed; ``start`` is where
     that action's events begin in the log."""
-    number = hand_number(before)
-    if st.game == "dominoes":
-        return HandEnd(number, "Hand", domino_end_lines(st, start, names, ascii_only), start,
-                       final_layout(st, before, seat, action))
-    if st.game == "card-muggins":
-        return HandEnd(number, "Round", card_muggins_end_lines(st, start, names, ascii_only), start)
-    return HandEnd(number, "Hand", cribbage_end_lines(st, names, ascii_only), start)
+    return renderer_for(st.game).hand_end(st, before, seat, action, start, hand_number(before), names,
+                                          ascii_only)
 
 
 def hand_end_events(st: GameState, end: HandEnd, names: list[str]) -> list[str]:
@@ -449,9 +269,10 @@ def render_hand_end(st: GameState, end: HandEnd, names: list[str], *, ascii_only
     lines = end.lines
     drawing: list[str] = []
     if end.layout is not None:
-        full = draw_layout(end.layout, inner, ascii_only)
+        renderer = renderer_for(st.game)
+        full = renderer.drawing(end.layout, inner, ascii_only)
         spare = room - _rows(lines, inner) - min(_rows(events), 4)
-        drawing = full if len(full) <= spare else draw_layout(end.layout, inner, ascii_only, max(3, spare))
+        drawing = full if len(full) <= spare else renderer.drawing(end.layout, inner, ascii_only, max(3, spare))
     body = _fit_body(drawing + lines, inner, room - 1)
     left = room - _rows(body, inner)
     while events and _rows(events) > left:
@@ -465,5 +286,5 @@ def render_hand_end(st: GameState, end: HandEnd, names: list[str], *, ascii_only
     return Group(*parts)
 
 
-__all__ = ["HandEnd", "card", "describe", "hand_number", "make_hand_end", "possessive", "render_hand_end",
+__all__ = ["ROWS", "WIDTH", "HandEnd", "describe", "hand_number", "make_hand_end", "render_hand_end",
            "render_table", "scores_text"]

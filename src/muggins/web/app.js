@@ -407,21 +407,22 @@ function render() {
       `${nsides < v.players ? sideName(k) : seatName(k)}: ${s}`);
   }), el("span", { class: "score target" }, `target ${v.target}`));
   renderWindow();
-  if (v.game === "dominoes") renderDominoes(v); else renderCards(v);
+  const draw = RENDERERS[last.renderer] || renderGeneric;
+  draw(v);
   renderControls(v);
   renderLog();
   $("record-link").replaceChildren(...(v.over ? [el("a", { href: `/api/tables/${tableId}/record`, download: "" }, "Download the game record")] : []));
 }
 function turnHint(v) {
-  if (v.game === "cribbage") {
+  if (last.renderer === "pegboard") {
     if (v.phase === "discard") return ": choose " + plural(discardCount(v), "card") + " for the crib";
     if (v.phase === "show") return ": count " + (regularMoves(v).includes("count crib") ? "the crib" : "your hand");
   }
   return "";
 }
 function hintFor(v, waiting) {
-  if (v.game === "cribbage" && v.phase === "discard") return " to discard";
-  if (v.game === "cribbage" && v.phase === "show") return " to count";
+  if (last.renderer === "pegboard" && v.phase === "discard") return " to discard";
+  if (last.renderer === "pegboard" && v.phase === "show") return " to count";
   return waiting.length ? " to play" : "";
 }
 // The notice of an open muggins window: only what is public (who scored, what they announced), the same
@@ -704,7 +705,7 @@ function discardCount(v) {
 }
 function renderCards(v) {
   const parts = [];
-  if (v.game === "card-muggins") {
+  if (last.renderer === "card-pile") {
     parts.push(el("div", { class: "boardinfo" }, `Round ${v.round} — pile total `, el("strong", { id: "total" }, String(v.total)),
       ` of ${v.cap} — stock ${v.stock}` + (v.dealer !== undefined ? ` — ${seatName(v.dealer)} dealt` : "")));
     parts.push(el("div", { class: "hand", id: "pile" }, el("span", { class: "lbl" }, "Pile:"), ...(v.pile || []).map((c) => cardEl(c))));
@@ -771,6 +772,37 @@ function pegBoard(v) {
   return el("div", { class: "pegwrap" }, s);
 }
 
+// -------------------------------------------------------------------------------- generic ---
+// A game with no renderer of its own: every public field of the view, the seat's own pieces when the
+// view holds a hand, and (in the controls) a button for every legal move.
+const SHOWN_ELSEWHERE = new Set(["game", "preset", "seat", "players", "scores", "target", "turn", "to_act",
+  "waiting_for", "legal", "my_hand", "hand_sizes", "claims", "window", "over", "winners"]);
+const SEAT_FIELDS = new Set(["dealer", "leader", "last_player", "first", "starter_seat"]);
+function fieldText(key, value) {
+  if (SEAT_FIELDS.has(key) && Number.isInteger(value)) return seatName(value);
+  if (typeof value === "boolean") return value ? "yes" : "no";
+  if (typeof value === "number" || typeof value === "string") return String(value);
+  if (Array.isArray(value) && value.every((x) => typeof x === "number" || typeof x === "string")) return value.join(" ") || "-";
+  return JSON.stringify(value);
+}
+function renderGeneric(v) {
+  const rows = Object.keys(v).filter((k) => !SHOWN_ELSEWHERE.has(k)).map((k) =>
+    el("div", { class: "field", "data-field": k }, el("span", { class: "lbl" }, words(k) + ": "), fieldText(k, v[k])));
+  $("board").replaceChildren(el("div", { class: "generic", id: "generic" }, ...rows));
+  const noun = last.piece_noun || ["piece", "pieces"];
+  $("hands").replaceChildren(...(v.hand_sizes || []).map((n, i) => i === me ? "" : el("div", { class: "hand other" },
+    `${seatName(i)}: ${n} ${n === 1 ? noun[0] : noun[1]}`)));
+  const mine = (v.my_hand || []).map((p) => el("span", { class: "piece" }, String(p)));
+  $("myhand").replaceChildren(...(mine.length ? [el("div", {}, `Your ${noun[1]}:`), el("div", { class: "hand", id: "my-pieces" }, ...mine)] : []));
+  $("explain").replaceChildren();
+}
+// The fields of an event the log has no sentence for, as JSON.
+function eventFields(e) {
+  const rest = Object.fromEntries(Object.entries(e).filter(([k]) => k !== "kind" && k !== "seat"));
+  return Object.keys(rest).length ? " " + JSON.stringify(rest) : "";
+}
+const RENDERERS = { "domino-layout": renderDominoes, "card-pile": renderCards, pegboard: renderCards };
+
 // ------------------------------------------------------------------------------- controls ---
 function claimValue() {
   const v = $("claim").value.trim();
@@ -783,7 +815,9 @@ function renderControls(v) {
   const manual = v.claims === "manual" && me !== null && !v.over;
   $("claim-box").hidden = !manual;
   const buttons = [];
-  const isPiece = (m) => /^\d+-\d+/.test(m) || m.startsWith("play ") || m.startsWith("discard ");
+  // a game's own renderer plays pieces by clicking them; the generic one has a button for every move
+  const own = RENDERERS[last.renderer] !== undefined;
+  const isPiece = (m) => own && (/^\d+-\d+/.test(m) || m.startsWith("play ") || m.startsWith("discard "));
   for (const m of legal) {
     if (m === "muggins" || isPiece(m)) continue;
     const onclick = m === "claim"
@@ -791,7 +825,7 @@ function renderControls(v) {
       : () => send(m, claimValue());
     buttons.push(el("button", { type: "button", class: "move", "data-move": m, onclick }, moveLabel(m)));
   }
-  if (v.game === "dominoes" && selected.length) {
+  if (last.renderer === "domino-layout" && selected.length) {
     for (const m of myTileMoves(v, selected[0])) buttons.push(el("button", { type: "button", class: "move primary", "data-move": m,
       onclick: () => send(m, claimValue()) }, moveLabel(m)));
   }
@@ -963,7 +997,7 @@ function describeAt(evs, i) {
       }
       return heading(text);
     }
-    default: return row(`${who ? who + ": " : ""}${words(e.kind)}`);
+    default: return row(`${who ? who + ": " : ""}${words(e.kind)}` + eventFields(e));
   }
 }
 // The log in the order a reader wants it: what closes the last hand (the count of a shown crib, points

@@ -1,6 +1,7 @@
 """Per-game judgement for the ``heuristic`` bot (and the greedy bot's tie-break).
 
-A game's module is ``muggins.bots.heuristics.<game>`` (hyphens become underscores) and may define
+A game names its module in its registry entry (``GameSpec.heuristics``, an import path); the module may
+define
 
 * ``choose(state, seat, actions, rng) -> Action`` - the heuristic move;
 * ``shed_weight(state, seat, action) -> float`` - how much getting rid of the moved piece is worth
@@ -14,31 +15,32 @@ protocol only, so a new game gets a heuristic bot for free.
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Callable
 from types import ModuleType
 
+from muggins.core.errors import RulesError
 from muggins.core.protocol import Action, GameState
+from muggins.core.rules import get_game, load_object
 
 ChooseFn = Callable[[GameState, int, list[Action], random.Random], Action]
 OverrideFn = Callable[[GameState, int, list[Action], random.Random], Action | None]
 WeightFn = Callable[[GameState, int, Action], float]
 
-_MODULES: dict[str, ModuleType | None] = {}
+_MODULES: dict[str, ModuleType] = {}  # by import path
 
 
 def module_for(game: str) -> ModuleType | None:
-    """The heuristics module of ``game``, or None when the game has none."""
-    if game not in _MODULES:
-        name = f"{__name__}.{game.replace('-', '_')}"
-        try:
-            _MODULES[game] = importlib.import_module(name)
-        except ModuleNotFoundError as e:
-            if e.name != name:
-                raise
-            _MODULES[game] = None
-    return _MODULES[game]
+    """The heuristics module ``game`` registers, or None when it registers none (or is not registered)."""
+    try:
+        path = get_game(game).heuristics
+    except RulesError:
+        return None
+    if path is None:
+        return None
+    if path not in _MODULES:
+        _MODULES[path] = load_object(path)
+    return _MODULES[path]
 
 
 def choose_fn(game: str) -> ChooseFn:

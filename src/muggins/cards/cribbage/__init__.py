@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from muggins.cards.cribbage.game import CribbageState, stacked
 from muggins.cards.cribbage.rules import DESCRIPTIONS, PRESETS, CribbageRules, check_players
-from muggins.core.rules import GameSpec, register
+from muggins.core.rules import GameCommand, GameSpec, register
 
 SPEC = register(GameSpec(
     name="cribbage",
@@ -16,6 +16,13 @@ SPEC = register(GameSpec(
     max_players=4,
     check_players=check_players,
     descriptions=DESCRIPTIONS,
+    terminal_renderer="muggins.tui.render_cards:CribbageRenderer",
+    page_renderer="pegboard",
+    piece_noun=("card", "cards"),
+    heuristics="muggins.bots.heuristics.cribbage",
+    commands=(GameCommand("cribbage", "muggins.cards.cribbage.cli:cribbage_app",
+                          "Cribbage tools: count a show hand with its explanation."),),
+    benchmarks=("muggins.cards.cribbage.show:benchmark",),
 ))
 
 __all__ = ["SPEC", "CribbageRules", "CribbageState", "stacked"]

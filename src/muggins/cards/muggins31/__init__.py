@@ -24,6 +24,10 @@ SPEC = register(GameSpec(
     max_players=4,
     check_players=_check_players,
     descriptions=DESCRIPTIONS,
+    terminal_renderer="muggins.tui.render_cards:CardMugginsRenderer",
+    page_renderer="card-pile",
+    piece_noun=("card", "cards"),
+    heuristics="muggins.bots.heuristics.card_muggins",
 ))
 
 __all__ = ["SPEC", "CardMugginsRules", "CardMugginsState"]

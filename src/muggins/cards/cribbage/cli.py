@@ -9,11 +9,11 @@ from typing import Annotated, TextIO
 
 import typer
 
+from muggins.cards.cribbage import SPEC
 from muggins.cards.cribbage.show import explain_show, score_parts, score_show
 from muggins.cards.deck import RANKS, SUIT_SYMBOLS, Card, full_deck, parse_card
 from muggins.cli.common import Command, Group, fail
 from muggins.core.errors import MugginsError, RulesError
-from muggins.core.rules import get_game
 
 cribbage_app = typer.Typer(cls=Group, no_args_is_help=True, add_completion=False,
                            help="Cribbage: count a hand or crib (the show).")
@@ -129,7 +129,7 @@ def count_lines(lines: Iterable[str], out: TextIO, err: TextIO | None = None, *,
 
 def _five_card(preset: str | None) -> bool:
     try:
-        return bool(get_game("cribbage").rules(preset).five_card)
+        return bool(SPEC.rules(preset).five_card)
     except RulesError as e:
         fail(str(e))
 
