@@ -367,7 +367,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     changed = [p for p, text in files.items() if not p.exists() or p.read_text() != text]
     for p in changed:
-        rel = p.relative_to(ROOT.parent)
+        rel = p.relative_to(ROOT.parents[1])
         if check:
             print(f"{rel}: out of date with its table (run {COMMAND})")
         else:
