@@ -134,7 +134,8 @@ FIELDS = (
     StateField("turn", "long", "int", SHARED, "the seat to play or count (-1 while discarding)"),
     StateField("count", "long", "int", SHARED, "the running count of the play"),
     StateField("hands", "list", "list[list[Card]]", LISTS, "the cards each seat holds now"),
-    StateField("kept", "list", "list[list[Card]]", LIST, "each seat's hand for the show; replaced, never changed"),
+    StateField("kept", "list", "list[list[Card]]", LIST,
+               "the hand each seat kept for the show (empty until it discards; replaced, never changed)"),
     StateField("discards", "list", "list[list[Card]]", LIST),
     StateField("crib", "list", "list[Card]", LIST),
     StateField("pack", "list", "list[Card]", SHARED, "the undealt cards in order; the starter is pack[cut]"),
@@ -179,7 +180,8 @@ class CribbageState(GameState):
     turn: int                      # the seat to play or count (-1 while discarding)
     count: int                     # the running count of the play
     hands: list[list[Card]]        # the cards each seat holds now
-    kept: list[list[Card]]         # each seat's hand for the show; replaced, never changed
+    # the hand each seat kept for the show (empty until it discards; replaced, never changed)
+    kept: list[list[Card]]
     discards: list[list[Card]]
     crib: list[Card]
     pack: list[Card]               # the undealt cards in order; the starter is pack[cut]

@@ -62,18 +62,20 @@ FIELDS = (
     StateField("hands", "list", "list[list[Card]]", LISTS),
     StateField("stock", "list", "list[Card]", LIST, "top of the stock is the end of the list"),
     StateField("pile", "list", "list[Card]", LIST),
-    StateField("piles", "list", "list[list[Card]]", LIST, "the closed piles of this round (never changed)"),
+    StateField("piles", "list", "list[list[Card]]", LIST, "the closed piles of this round, in order (never changed)"),
     StateField("total", "long", "int"),
     StateField("turn", "long", "int"),
     StateField("dealer", "long", "int"),
     StateField("round_no", "long", "int"),
     StateField("_window", "object", "Window | None", COPY),
-    StateField("_late_max", "long", "int", SHARED, "what the window's scorer may still claim late"),
+    StateField("_late_max", "long", "int", SHARED,
+               "what the window's scorer may still claim late (\"last\", lenient timing)"),
     StateField("_ver", "long", "int", SHARED, "bumped on every change; keys the legal-move cache"),
     StateField("_legal_cache", "object", "tuple[int, list[Action]] | None", RESET),
     StateField("_final", "bint", "bool"),
     StateField("_manual", "bint", "bool"),
-    StateField("_passed", "list", "list[bool]", LIST, "who has passed in this pile"),
+    StateField("_passed", "list", "list[bool]", LIST,
+               "who has passed in this pile (since the last play, unless _final)"),
     StateField("_last_player", "long", "int"),
     StateField("_last_passer", "long", "int"),
     StateField("_round_log_start", "long", "int"),
@@ -90,18 +92,18 @@ class CardMugginsState(GameState):
     hands: list[list[Card]]
     stock: list[Card]        # top of the stock is the end of the list
     pile: list[Card]
-    piles: list[list[Card]]  # the closed piles of this round (never changed)
+    piles: list[list[Card]]  # the closed piles of this round, in order (never changed)
     total: int
     turn: int
     dealer: int
     round_no: int
     _window: Window | None
-    _late_max: int           # what the window's scorer may still claim late
+    _late_max: int           # what the window's scorer may still claim late ("last", lenient timing)
     _ver: int                # bumped on every change; keys the legal-move cache
     _legal_cache: tuple[int, list[Action]] | None
     _final: bool
     _manual: bool
-    _passed: list[bool]      # who has passed in this pile
+    _passed: list[bool]      # who has passed in this pile (since the last play, unless _final)
     _last_player: int
     _last_passer: int
     _round_log_start: int

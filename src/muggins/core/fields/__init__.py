@@ -201,10 +201,23 @@ def _merge(base: tuple[StateField, ...], own: tuple[StateField, ...], where: str
     return merged + [f for f in own if f.name not in base_names]
 
 
+_WIDTH = 112  # the line length (120) less the deepest indent of a region (8)
+
+
 def _hints(own: tuple[StateField, ...]) -> list[str]:
-    width = max((len(f"{f.name}: {f.pytype}") for f in own if f.doc), default=0)
-    return [f"{f.name}: {f.pytype}".ljust(width) + f"  # {f.doc}" if f.doc else f"{f.name}: {f.pytype}"
-            for f in own]
+    """One annotation per field, its note beside it (aligned), or above it when the line would be too long."""
+    def fits(f: StateField, width: int) -> bool:
+        return width + 4 + len(f.doc) <= _WIDTH
+
+    width = max((n for f in own if f.doc and fits(f, n := len(f"{f.name}: {f.pytype}"))), default=0)
+    out = []
+    for f in own:
+        hint = f"{f.name}: {f.pytype}"
+        if f.doc and len(hint) <= width and fits(f, width):
+            out.append(hint.ljust(width) + f"  # {f.doc}")
+        else:
+            out += ["# " + line for line in textwrap.wrap(f.doc, _WIDTH - 2)] + [hint]
+    return out
 
 
 def _names(name: str, fields: list[StateField], indent: str = "") -> list[str]:
