@@ -93,6 +93,7 @@ class Event:
 
 # The fields every game keeps: the one declaration of each (see muggins.core.fields, which generates from
 # it the hints of GameState, _BASE_FIELDS, protocol.pxd and every game's clone of these fields).
+# fields-target: GameState BASE_FIELDS _BASE_FIELDS clone=no pxd="GameState, typed"
 BASE_FIELDS = (
     StateField("rules", "object", "Any", SHARED),
     StateField("num_players", "long", "int", SHARED),

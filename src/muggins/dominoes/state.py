@@ -77,6 +77,7 @@ def contribution(kind: int, mask: int, v0: int, v1: int, sniff_ends: bool) -> in
 
 # Every field of a DominoState beyond GameState's, declared once: muggins.core.fields generates from this table
 # the hints of DominoState, _FIELDS, state.pxd (typed fields of the compiled build) and clone().
+# fields-target: DominoState FIELDS _FIELDS base=core/protocol.py pxd="DominoState, typed"
 FIELDS = (
     StateField("rules", "object", "DominoRules"),
     StateField("hands", "list", "list[list[Tile]]", LISTS),
@@ -1142,7 +1143,7 @@ class DominoState(GameState):
                                                                if e["kind"] == "dealt" and e.get("seat") == seat)]
                         best = max((t.hi for t in own if t.double), default=-1)
                         lead_mask = sum(1 << t.index for t in tiles if t.double and t.hi > best)
-                elif k == "dealt":
+                elif k == "dealt" and s is not None:
                     if s == seat:
                         mine = list(d["tiles"])
                     else:
@@ -1495,7 +1496,7 @@ def _knock_pending(c: DominoState, j: int) -> bool:
             return False
         if k == "pass":
             passed.add(e.seat)
-        elif k == "knock":
+        elif k == "knock" and e.seat is not None:
             knocker = (e.seat + 2) % c.num_players if e.data.get("partner") else e.seat
             return knocker not in passed
     return False

@@ -127,6 +127,7 @@ class ShowExplanation(Event):
 
 # Every field of a CribbageState beyond GameState's, declared once: muggins.core.fields generates from this
 # table the annotations of CribbageState, _FIELDS and clone().
+# fields-target: CribbageState FIELDS _FIELDS base=core/protocol.py
 FIELDS = (
     StateField("rules", "object", "CribbageRules"),
     StateField("hand_no", "long", "int"),

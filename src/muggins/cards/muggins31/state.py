@@ -66,6 +66,7 @@ def _card(text: Any) -> Card:
 
 # Every field of a CardMugginsState beyond GameState's, declared once: muggins.core.fields generates from this
 # table the annotations of CardMugginsState, _FIELDS and clone().
+# fields-target: CardMugginsState FIELDS _FIELDS base=core/protocol.py
 FIELDS = (
     StateField("rules", "object", "CardMugginsRules"),
     StateField("hands", "list", "list[list[Card]]", LISTS),
