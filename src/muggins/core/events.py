@@ -19,7 +19,7 @@ from typing import Any, Literal, NotRequired, TypedDict, get_args, get_origin
 
 from muggins.core.errors import MugginsError
 
-__all__ = ["ActionKind", "EventError", "EventKind", "EventSpec", "EVENTS", "check_event", "check_value"]
+__all__ = ["EVENTS", "ActionKind", "EventError", "EventKind", "EventSpec", "check_event", "check_value"]
 
 
 class ActionKind(StrEnum):
@@ -268,7 +268,11 @@ class ClaimData(TypedDict):
     late: NotRequired[Literal[True]]
 
 
-OverClaimData = TypedDict("OverClaimData", {"points": int, "true": int, "what": str, "message": str})
+class OverClaimData(TypedDict):
+    points: int
+    true: int
+    what: str
+    message: str
 
 
 class SideData(TypedDict):
@@ -444,8 +448,9 @@ def check_event(event: Any, viewer: int | str | None = "all") -> None:
         raise EventError(f"{event.kind!r} is not an event kind") from None
     spec = EVENTS[kind]
     seat = event.seat
-    if spec.seat == "always" and type(seat) is not int or spec.seat == "never" and seat is not None \
-            or seat is not None and type(seat) is not int:
+    named = type(seat) is int
+    if (seat is not None and not named) or (spec.seat == "always" and not named) \
+            or (spec.seat == "never" and seat is not None):
         raise EventError(f"a {kind} event names the seat {seat!r}; its kind says {spec.seat}")
     data = event.to_dict(viewer)
     data.pop("kind")

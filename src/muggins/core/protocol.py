@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Self
 
 from muggins.core.chance import Chance
 from muggins.core.errors import IllegalAction, NoSuchSeat, UnknownAction, shown
+from muggins.core.views import View
 
 
 class Action(NamedTuple):
@@ -163,8 +164,9 @@ class GameState:
         return [s[self.side_of(i)] for i in range(self.num_players)]
 
     # --- information --------------------------------------------------------------------------------
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may see (``None``: a spectator), as JSON-able data. Never holds a secret."""
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` may see (``None``: a spectator): the game's typed view, a read-only mapping over
+        its JSON form (``to_json()``). Never holds a secret."""
         raise NotImplementedError
 
     def events_for(self, seat: int | None, start: int = 0) -> list[dict[str, Any]]:

@@ -17,7 +17,7 @@ Node kinds:
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from muggins.core.chance import Chance, shuffle
 from muggins.core.claims import Window, check_points, parse_points, resolve_call, settle_claim
@@ -31,9 +31,11 @@ from muggins.core.errors import (
     shown,
 )
 from muggins.core.protocol import _BASE_FIELDS, Action, Event, GameState, check_action, check_seat
+from muggins.core.views import WindowView
 from muggins.dominoes.rules import DominoRules
 from muggins.dominoes.scoring import per_unit, prime_at_most, round_nearest, score_table
 from muggins.dominoes.tiles import Tile, full_set, parse_tile, pips
+from muggins.dominoes.views import DominoView, LayoutTile, OpenEnd
 
 Position = tuple[Tile, str | None, int, dict[Tile, Action], int, int]
 
@@ -1216,24 +1218,22 @@ class DominoState(GameState):
                  ("end" if self._linfo[node][0] in _INLINE else "side")), "value": v}
                 for node in sorted({x[4] for x in self._posall}) for p, _, v in self._positions(node)]
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> DominoView:
         r = self.rules
-        v: dict[str, Any] = {
-            "game": self.game, "preset": r.preset, "seat": seat, "players": self.num_players,
-            "sides": list(self._side), "scores": list(self._scores), "target": r.target,
-            "hand": self.hand_no, "turn": None if self._over else self.turn, "phase": self.phase,
-            "to_act": sorted(self.to_act()), "layout": self.layout(), "open_ends": self.open_ends(),
-            "hand_sizes": [len(h) for h in self.hands], "boneyard": len(self.boneyard),
-            "drawable": max(0, len(self.boneyard) - r.boneyard_reserve) if r.draw != "none" else 0,
-            "claims": r.claims, "window": self._window.public() if self._window is not None else None,
-            "over": self._over, "winners": sorted(self._winners),
-        }
-        if r.claims == "auto":
-            v["count"] = self.count
-        if seat is not None:
-            v["my_hand"] = [t.text for t in sorted(self.hands[seat], key=lambda t: t.index)]
-            v["legal"] = [self.action_to_json(seat, a)["move"] for a in self.legal_actions(seat)]
-        return v
+        return DominoView(
+            game=self.game, preset=r.preset, seat=seat, players=self.num_players,
+            sides=list(self._side), scores=list(self._scores), target=r.target,
+            hand=self.hand_no, turn=None if self._over else self.turn, phase=self.phase,
+            to_act=sorted(self.to_act()), layout=cast("list[LayoutTile]", self.layout()),
+            open_ends=cast("list[OpenEnd]", self.open_ends()),
+            hand_sizes=[len(h) for h in self.hands], boneyard=len(self.boneyard),
+            drawable=max(0, len(self.boneyard) - r.boneyard_reserve) if r.draw != "none" else 0,
+            claims=r.claims, window=cast("WindowView", self._window.public()) if self._window is not None else None,
+            over=self._over, winners=sorted(self._winners),
+            count=self.count if r.claims == "auto" else None,
+            my_hand=None if seat is None else [t.text for t in sorted(self.hands[seat], key=lambda t: t.index)],
+            legal=None if seat is None else [self.action_to_json(seat, a)["move"] for a in self.legal_actions(seat)],
+        )
 
 
 # Every field of a DominoState (state.pxd declares each for the compiled build, beyond GameState's).

@@ -14,10 +14,11 @@ outcome, so a record replays with no generator.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, cast
 
 from muggins.cards.deck import Card, full_deck, parse_card
 from muggins.cards.muggins31.rules import CardMugginsRules
+from muggins.cards.muggins31.views import Muggins31View
 from muggins.core.chance import Chance
 from muggins.core.claims import Window, check_points, parse_points, resolve_call, settle_claim
 from muggins.core.errors import (
@@ -31,6 +32,7 @@ from muggins.core.errors import (
     shown,
 )
 from muggins.core.protocol import Action, Event, GameState, check_action, check_seat
+from muggins.core.views import WindowView
 
 DECK: tuple[Card, ...] = tuple(full_deck())
 PLAY: tuple[Action, ...] = tuple(Action("play", c) for c in DECK)  # indexed by Card.index
@@ -635,22 +637,20 @@ class CardMugginsState(GameState):
         return PLAY[parse_card(words[0]).index]
 
     # ------------------------------------------------------------------------------------ views ----
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> Muggins31View:
         r = self.rules
         w = self._window
-        v: dict[str, Any] = {
-            "game": self.game, "preset": r.preset, "seat": seat, "players": self.num_players,
-            "scores": list(self._scores), "target": r.target, "cap": r.cap, "round": self.round_no,
-            "dealer": self.dealer, "turn": None if self._over else self.turn, "to_act": sorted(self.to_act()),
-            "total": self.total, "pile": [c.text for c in self.pile],
-            "earlier_piles": [[c.text for c in p] for p in self.piles],
-            "passed": [s for s in range(self.num_players) if self._passed[s]],
-            "last_player": None if self._last_player < 0 else self._last_player,
-            "hand_sizes": [len(h) for h in self.hands], "stock": len(self.stock),
-            "claims": r.claims, "window": w.public() if w is not None else None,
-            "over": self._over, "winners": sorted(self._winners),
-        }
-        if seat is not None:
-            v["my_hand"] = [c.text for c in sorted(self.hands[seat], key=lambda c: c.index)]
-            v["legal"] = [self.format_action(a) for a in self.legal_actions(seat)]
-        return v
+        return Muggins31View(
+            game=self.game, preset=r.preset, seat=seat, players=self.num_players,
+            scores=list(self._scores), target=r.target, cap=r.cap, round=self.round_no,
+            dealer=self.dealer, turn=None if self._over else self.turn, to_act=sorted(self.to_act()),
+            total=self.total, pile=[c.text for c in self.pile],
+            earlier_piles=[[c.text for c in p] for p in self.piles],
+            passed=[s for s in range(self.num_players) if self._passed[s]],
+            last_player=None if self._last_player < 0 else self._last_player,
+            hand_sizes=[len(h) for h in self.hands], stock=len(self.stock),
+            claims=r.claims, window=cast("WindowView", w.public()) if w is not None else None,
+            over=self._over, winners=sorted(self._winners),
+            my_hand=[c.text for c in sorted(self.hands[seat], key=lambda c: c.index)] if seat is not None else None,
+            legal=[self.format_action(a) for a in self.legal_actions(seat)] if seat is not None else None,
+        )
