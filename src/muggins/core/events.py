@@ -15,111 +15,87 @@ import types
 import typing
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Literal, NotRequired, TypedDict, get_args, get_origin
+from typing import Any, Literal, NotRequired, Self, TypedDict, get_args, get_origin
 
 from muggins.core.errors import MugginsError
 
-__all__ = ["EVENTS", "ActionKind", "EventError", "EventKind", "EventSpec", "check_event", "check_value"]
+__all__ = ["EVENTS", "ActionKind", "EventError", "EventKind", "EventSpec", "check_event", "check_value", "fields_of"]
 
 
-class ActionKind(StrEnum):
+class _Documented(StrEnum):
+    """A string enum whose members carry their description (``member.__doc__``), for the generated docs
+    and schemas."""
+
+    def __new__(cls, value: str, doc: str = "") -> Self:
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.__doc__ = doc
+        return member
+
+
+class ActionKind(_Documented):
     """What a move does (``Action.kind``)."""
 
-    PLAY = "play"
-    """Place a tile (dominoes) or a card (card Muggins, cribbage pegging); ``subject`` is the piece."""
-    DRAW = "draw"
-    """Take a tile from the boneyard (dominoes)."""
-    PASS = "pass"
-    """Let the turn go by: the boneyard is closed or empty and nothing fits (dominoes)."""
-    KNOCK = "knock"
-    """Ask the partner to play instead of drawing (dominoes, knocking partnership option)."""
-    GO = "go"
-    """Cannot play without passing 31: say "go" (card Muggins, cribbage)."""
-    DISCARD = "discard"
-    """Lay cards away to the crib (cribbage); ``subject`` is the tuple of cards."""
-    COUNT = "count"
-    """Count a hand or the crib in the show (cribbage); ``subject`` is "hand" or "crib"."""
-    MUGGINS = "muggins"
-    """Call "Muggins!" on an opponent's unclaimed points; ``claim`` is the amount named (or None)."""
-    CLAIM = "claim"
-    """Announce points after the move (lenient timing, a claimable bonus); ``claim`` is the amount."""
+    PLAY = ("play", "Place a tile (dominoes) or a card (card Muggins, cribbage pegging); ``subject`` is the piece.")
+    DRAW = "draw", "Take a tile from the boneyard (dominoes)."
+    PASS = "pass", "Let the turn go by: the boneyard is closed or empty and nothing fits (dominoes)."
+    KNOCK = "knock", "Ask the partner to play instead of drawing (dominoes, knocking partnership option)."
+    GO = "go", "Cannot play without passing 31: say \"go\" (card Muggins, cribbage)."
+    DISCARD = "discard", "Lay cards away to the crib (cribbage); ``subject`` is the tuple of cards."
+    COUNT = "count", "Count a hand or the crib in the show (cribbage); ``subject`` is \"hand\" or \"crib\"."
+    MUGGINS = ("muggins", "Call \"Muggins!\" on an opponent's unclaimed points; ``claim`` is the amount named (or "
+                          "None).")
+    CLAIM = ("claim", "Announce points after the move (lenient timing, a claimable bonus); ``claim`` is the amount.")
 
 
-class EventKind(StrEnum):
+class EventKind(_Documented):
     """What happened (``Event.kind``). The data fields of each are declared in :data:`EVENTS`."""
 
     # --- chance and deals
-    LOT = "lot"
-    """Dominoes: tiles drawn to decide who leads first (``seats``, ``tiles``); repeated on a tie."""
-    CUT_FOR_DEAL = "cut_for_deal"
-    """Card Muggins: cards cut to decide the first dealer (``seats``, ``cards``)."""
-    CUT = "cut"
-    """Cribbage: cards cut to decide the first dealer (``seats``, ``cards``)."""
-    HAND_START = "hand_start"
-    """Dominoes: a hand begins (``hand`` number, ``leader``, ``boneyard`` size)."""
-    ROUND_START = "round_start"
-    """Card Muggins: a round begins (``round``, ``dealer``, ``leader``, ``stock`` size)."""
-    DEAL = "deal"
-    """Cribbage: the dealer deals (``hand``, ``dealer``, ``cards_each``, ``crib_dealt``)."""
-    DEALT = "dealt"
-    """A seat's hand as dealt (secret ``tiles``/``cards``; public ``count``)."""
-    STARTER = "starter"
-    """Cribbage: the starter card is cut (``card``, ``cut`` depth)."""
-    HIS_HEELS = "his_heels"
-    """Cribbage, manual claims: the starter is a jack and the dealer may claim 2 (``card``)."""
+    LOT = "lot", "Dominoes: tiles drawn to decide who leads first (``seats``, ``tiles``); repeated on a tie."
+    CUT_FOR_DEAL = "cut_for_deal", "Card Muggins: cards cut to decide the first dealer (``seats``, ``cards``)."
+    CUT = "cut", "Cribbage: cards cut to decide the first dealer (``seats``, ``cards``)."
+    HAND_START = "hand_start", "Dominoes: a hand begins (``hand`` number, ``leader``, ``boneyard`` size)."
+    ROUND_START = "round_start", "Card Muggins: a round begins (``round``, ``dealer``, ``leader``, ``stock`` size)."
+    DEAL = "deal", "Cribbage: the dealer deals (``hand``, ``dealer``, ``cards_each``, ``crib_dealt``)."
+    DEALT = "dealt", "A seat's hand as dealt (secret ``tiles``/``cards``; public ``count``)."
+    STARTER = "starter", "Cribbage: the starter card is cut (``card``, ``cut`` depth)."
+    HIS_HEELS = "his_heels", "Cribbage, manual claims: the starter is a jack and the dealer may claim 2 (``card``)."
     # --- moves
-    PLAY = "play"
-    """A tile or card is played: dominoes ``tile``, ``on``, ``part``, ``count`` (auto claims); card Muggins
-    ``card``, ``total``; cribbage ``card``, ``count`` and, with automatic claims, ``points``, ``items``."""
-    DRAW = "draw"
-    """A tile or card is drawn: dominoes secret ``tile``, ``forced``, public ``ends``, ``lead``; card
-    Muggins secret ``card``, public ``why`` ("refill" or "go")."""
-    PASS = "pass"
-    """Dominoes: a seat passes (``ends`` open, ``lead``: during the lead)."""
-    KNOCK = "knock"
-    """Dominoes: a seat knocks (``ends``, ``partner``: answering a partner's knock)."""
-    GO = "go"
-    """A seat says go: card Muggins ``total``; cribbage ``count`` and ``takes`` when it scores."""
-    DISCARD = "discard"
-    """Cribbage: a seat lays cards away (secret ``cards``, public ``count``)."""
-    RESET = "reset"
-    """Cribbage: the pegging count goes back to 0 (``count`` reached, ``last`` player)."""
-    PILE_START = "pile_start"
-    """Card Muggins: a new pile is led by the event's seat (no data)."""
-    PILE_END = "pile_end"
-    """Card Muggins: a pile is closed (``total``, ``cards``)."""
-    SHOW_START = "show_start"
-    """Cribbage: the show begins (``order``: [seat, "hand"|"crib"] pairs)."""
-    SHOW = "show"
-    """Cribbage: a hand or crib is shown (``what``, ``cards``, ``starter``; ``points`` with auto claims)."""
-    EXPLAIN = "explain"
-    """Cribbage: the true count of a shown hand, item by item (``what``, ``cards``, ``starter``,
-    ``total``, ``explain`` text, ``items`` [name, points] pairs); once nobody can mug it any more."""
+    PLAY = ("play", "A tile or card is played: dominoes ``tile``, ``on``, ``part``, ``count`` (auto claims); card "
+                    "Muggins ``card``, ``total``; cribbage ``card``, ``count`` and, with automatic claims, "
+                    "``points``, ``items``.")
+    DRAW = ("draw", "A tile or card is drawn: dominoes secret ``tile``, ``forced``, public ``ends``, ``lead``; card "
+                    "Muggins secret ``card``, public ``why`` (\"refill\" or \"go\").")
+    PASS = "pass", "Dominoes: a seat passes (``ends`` open, ``lead``: during the lead)."
+    KNOCK = "knock", "Dominoes: a seat knocks (``ends``, ``partner``: answering a partner's knock)."
+    GO = "go", "A seat says go: card Muggins ``total``; cribbage ``count`` and ``takes`` when it scores."
+    DISCARD = "discard", "Cribbage: a seat lays cards away (secret ``cards``, public ``count``)."
+    RESET = "reset", "Cribbage: the pegging count goes back to 0 (``count`` reached, ``last`` player)."
+    PILE_START = "pile_start", "Card Muggins: a new pile is led by the event's seat (no data)."
+    PILE_END = "pile_end", "Card Muggins: a pile is closed (``total``, ``cards``)."
+    SHOW_START = "show_start", "Cribbage: the show begins (``order``: [seat, \"hand\"|\"crib\"] pairs)."
+    SHOW = ("show", "Cribbage: a hand or crib is shown (``what``, ``cards``, ``starter``; ``points`` with auto "
+                    "claims).")
+    EXPLAIN = ("explain", "Cribbage: the true count of a shown hand, item by item (``what``, ``cards``, ``starter``, "
+                          "``total``, ``explain`` text, ``items`` [name, points] pairs); once nobody can mug it any "
+                          "more.")
     # --- points and the muggins rule
-    CLAIM = "claim"
-    """A seat announces ``points`` with its move, or afterwards (``late``: true)."""
-    OVER_CLAIM = "over_claim"
-    """An announcement above the truth: void (``points`` announced, ``what``, ``message``; secret
-    ``true``, the real figure)."""
-    SCORE = "score"
-    """Points credited to a ``side`` (``points``, possibly negative; ``reason``)."""
-    VOID = "void"
-    """Dominoes: points that do not count (``side``, ``points``, ``reason``, ``why``)."""
-    MISSED = "missed"
-    """Points left unclaimed that nobody took (``side``, ``points``, ``reason``)."""
-    MUGGINS = "muggins"
-    """A muggins call (``on`` the scorer, ``outcome``, ``points`` gained, ``named`` amount, ``missed``;
-    cribbage adds ``reason``)."""
+    CLAIM = "claim", "A seat announces ``points`` with its move, or afterwards (``late``: true)."
+    OVER_CLAIM = ("over_claim", "An announcement above the truth: void (``points`` announced, ``what``, ``message``; "
+                                "secret ``true``, the real figure).")
+    SCORE = "score", "Points credited to a ``side`` (``points``, possibly negative; ``reason``)."
+    VOID = "void", "Dominoes: points that do not count (``side``, ``points``, ``reason``, ``why``)."
+    MISSED = "missed", "Points left unclaimed that nobody took (``side``, ``points``, ``reason``)."
+    MUGGINS = ("muggins", "A muggins call (``on`` the scorer, ``outcome``, ``points`` gained, ``named`` amount, "
+                          "``missed``; cribbage adds ``reason``).")
     # --- ends
-    HAND_END = "hand_end"
-    """Dominoes: a hand ends (``hand``, ``reason`` domino|blocked, every ``hands`` revealed, ``pips``)."""
-    ROUND_END = "round_end"
-    """Card Muggins: a round ends (``round``, ``scores``)."""
-    TIE_BREAK = "tie_break"
-    """Leaders tied at the target play on: dominoes ``hands`` more, card Muggins ``seats`` tied."""
-    GAME_END = "game_end"
-    """The game is over (``winners`` seats, ``scores`` by side; cribbage adds ``winner_side``,
-    ``losers`` and ``game_points``)."""
+    HAND_END = ("hand_end", "Dominoes: a hand ends (``hand``, ``reason`` domino|blocked, every ``hands`` revealed, "
+                            "``pips``).")
+    ROUND_END = "round_end", "Card Muggins: a round ends (``round``, ``scores``)."
+    TIE_BREAK = "tie_break", "Leaders tied at the target play on: dominoes ``hands`` more, card Muggins ``seats`` tied."
+    GAME_END = ("game_end", "The game is over (``winners`` seats, ``scores`` by side; cribbage adds ``winner_side``, "
+                            "``losers`` and ``game_points``).")
 
 
 # --------------------------------------------------------------------------------- data shapes ----

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Self
 
 from muggins.core.chance import Chance
 from muggins.core.errors import IllegalAction, NoSuchSeat, UnknownAction, shown
+from muggins.core.events import EventKind
 from muggins.core.views import View
 
 
@@ -80,7 +81,7 @@ class Event:
 
     @property
     def points(self) -> int:
-        return int(self.data.get("points", 0)) if self.kind == "score" else 0
+        return int(self.data.get("points", 0)) if self.kind == EventKind.SCORE else 0
 
     def __repr__(self) -> str:
         return f"Event({self.kind!r}, {self.seat!r}, {self.data!r})"

@@ -326,7 +326,7 @@ class GameTable:
         conn.log_pos = len(st.log)
         msg: dict[str, Any] = {
             "type": "state", "table": summary if summary is not None else self.summary(), "you": conn.seat,
-            "view": st.view(conn.seat),
+            "view": st.view(conn.seat).to_json(),
             "events": events, "event_start": start, "grace_left": self.grace_left(),
         }
         return msg
