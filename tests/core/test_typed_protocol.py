@@ -181,8 +181,10 @@ def test_random_games_for_every_player_count_fit_the_declarations_and_the_schema
 
 
 def test_action_kind_covers_every_legal_action_kind() -> None:
-    knock = knock_game()
-    legal = random_games().legal_kinds | {a.kind for a in knock.legal_actions(knock.turn)}
+    """The random games and the scripted positions (a knock; a late claim of his heels) between them
+    offer every declared action kind, and nothing else."""
+    legal = random_games().legal_kinds | {a.kind for st in scripted() for s in st.to_act()
+                                          for a in st.legal_actions(s)}
     assert legal <= set(ActionKind), f"undeclared action kinds: {legal - set(ActionKind)}"
     assert legal == set(ActionKind), f"declared but never legal: {set(ActionKind) - legal}"
 
@@ -209,7 +211,7 @@ def first_game_with(kind: EventKind, game: str, preset: str, players: int, **opt
 def knock_game() -> GameState:
     """A partnership game with the knocking option, stopped at a position where a seat may knock."""
     spec = get_game("dominoes")
-    rules = spec.rules("muggins", {"knocking": True})
+    rules = spec.rules("muggins", {"knocking": True, "partnerships": True})
     for seed in range(60):
         st = spec.new(rules, 4, seed=seed)
         rng = random.Random(seed)
@@ -218,10 +220,12 @@ def knock_game() -> GameState:
                 break
             if any(a.kind == ActionKind.KNOCK for a in st.legal_actions(st.turn)):
                 return st
-            st.apply(*random_move(st, rng))
+            with contextlib.suppress(MugginsError):
+                st.apply(*random_move(st, rng))
     raise AssertionError("no position to knock in 60 games")
 
 
+@cache
 def scripted() -> list[GameState]:
     knocked = knock_game().clone()
     knocked.apply(knocked.turn, next(a for a in knocked.legal_actions(knocked.turn) if a.kind == "knock"))
@@ -230,9 +234,10 @@ def scripted() -> list[GameState]:
     for seat in (0, 1):
         heels.apply(seat, heels.legal_actions(seat)[0])
     return [
-        knocked, heels,
-        first_game_with(EventKind.TIE_BREAK, "dominoes", "muggins", 2, win_check="end_of_hand", target=50),
-        first_game_with(EventKind.TIE_BREAK, "card-muggins", "muggins", 3, win_check="end_of_round"),
+        knocked, heels, knock_game(),
+        first_game_with(EventKind.TIE_BREAK, "dominoes", "all-fives", 2, win_check="end_of_hand", target=20,
+                        claims="auto"),
+        first_game_with(EventKind.TIE_BREAK, "card-muggins", "muggins", 2, win_check="end_of_round", claims="auto"),
     ]
 
 
@@ -292,7 +297,7 @@ def test_kinds_compare_equal_to_the_strings_games_write() -> None:
 
 # --- the view objects --------------------------------------------------------------------------------
 def test_a_view_is_a_frozen_read_only_mapping_over_its_json_form() -> None:
-    st = get_game("dominoes").new(get_game("dominoes").rules("all-fives"), 2, seed=3)
+    st = get_game("dominoes").new(get_game("dominoes").rules("all-fives", {"claims": "auto"}), 2, seed=3)
     mine, spectator = st.view(0), st.view(None)
     data = mine.to_json()
     assert mine["my_hand"] == data["my_hand"] and mine.get("nothing", 7) == 7 and len(mine) == len(data)
