@@ -87,7 +87,7 @@ def pending_claim(state: GameState, seat: int) -> int:
     public knowledge (any opponent could mug it), read through an opponent's ``muggable``."""
     side = state.side_of(seat)
     owed = max((state.muggable(s) for s in range(state.num_players) if state.side_of(s) != side), default=0)
-    return max(owed, true_points(state, seat, Action(ActionKind.CLAIM)))
+    return max(owed, true_points(state, seat, Action(ActionKind.CLAIM.value)))
 
 
 def next_decision(state: GameState) -> tuple[int, list[Action]] | None:

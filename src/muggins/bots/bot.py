@@ -11,8 +11,9 @@ from muggins.bots.base import CLAIM_KINDS, Policy, manual_claims, pending_claim,
 from muggins.core.events import ActionKind
 from muggins.core.protocol import Action, GameState
 
-MUGGINS = ActionKind.MUGGINS
-CLAIM = ActionKind.CLAIM
+# plain strings in the actions a bot makes: a compiled game may expect the exact str type
+MUGGINS: str = ActionKind.MUGGINS.value
+CLAIM: str = ActionKind.CLAIM.value
 
 
 @dataclass

@@ -14,6 +14,7 @@ game; :class:`~muggins.core.protocol.Event` itself stays unchecked on the hot pa
 import types
 import typing
 from dataclasses import dataclass
+from functools import cache
 from enum import StrEnum
 from typing import Any, Literal, NotRequired, Self, TypedDict, get_args, get_origin
 
@@ -371,8 +372,9 @@ class EventError(MugginsError, ValueError):
     """An event does not fit the declared vocabulary (a bug in a game, never a user error)."""
 
 
+@cache
 def fields_of(shape: type) -> tuple[dict[str, Any], frozenset[str]]:
-    """The field types of a TypedDict shape and the names it requires."""
+    """The field types of a TypedDict shape and the names it requires (read once per shape)."""
     hints = typing.get_type_hints(shape)
     return hints, frozenset(getattr(shape, "__required_keys__", hints))
 
