@@ -439,14 +439,14 @@ def test_views_hide_other_hands_and_the_crib() -> None:
     v0, v1, spectator = st.view(0), st.view(1), st.view(None)
     assert v0["my_hand"] == [c.text for c in st.hands[0]]
     assert "my_hand" not in spectator and "legal" not in spectator
-    assert not set(v0["my_hand"]) & set(json.dumps(v1).replace('"', " ").split())
+    assert not set(v0["my_hand"]) & set(json.dumps(v1.to_json()).replace('"', " ").split())
     st.apply(0, st.legal_actions(0)[0])
     st.apply(1, st.legal_actions(1)[0])
     v0 = st.view(0)
     assert st.starter is not None
     assert v0["crib"] is None and v0["crib_size"] == 4 and v0["starter"] == st.starter.text
     assert v0["my_discards"] == [c.text for c in st.discards[0]]
-    assert not {c.text for c in st.discards[1]} & set(json.dumps(v0).replace('"', " ").split())
+    assert not {c.text for c in st.discards[1]} & set(json.dumps(v0.to_json()).replace('"', " ").split())
     assert all(e.get("cards") is None for e in st.events_for(0) if e["kind"] == "discard" and e["seat"] == 1)
 
 

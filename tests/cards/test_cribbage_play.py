@@ -77,7 +77,7 @@ def pegged(st: CribbageState) -> list[int]:
 
 def snapshot(st: CribbageState) -> str:
     """Everything observable about a state, to check that a refused move changed nothing."""
-    views = [st.view(s) for s in [None, *range(st.num_players)]]
+    views = [st.view(s).to_json() for s in [None, *range(st.num_players)]]
     return json.dumps([views, [e.to_dict() for e in st.log], [st.action_to_json(s, a) for s, a in st.history],
                        st.side_scores(), sorted(st.to_act())], sort_keys=True)
 

@@ -90,12 +90,12 @@ def check_invariants(st: CribbageState) -> None:
     start = st._hand_log_start
     for seat in range(st.num_players):
         secret = hidden_from(st, seat)
-        v = st.view(seat)
+        v = st.view(seat).to_json()
         v.pop("previous_hand", None)
         assert not tokens(v) & secret, f"view of seat {seat} leaks {tokens(v) & secret}"
         current = [e for e in st.events_for(seat, start) if e["kind"] != "explain"]
         assert not tokens(current) & secret
-    json.dumps(st.view(None))
+    json.dumps(st.view(None).to_json())
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])

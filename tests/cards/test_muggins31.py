@@ -92,7 +92,7 @@ def moves(st: CardMugginsState, seat: int) -> list[str]:
 
 
 def snapshot(st: CardMugginsState) -> str:
-    views = [st.view(None)] + [st.view(s) for s in range(st.num_players)]
+    views = [st.view(None).to_json()] + [st.view(s).to_json() for s in range(st.num_players)]
     return json.dumps([views, to_record(st), st.events_for(None)], sort_keys=True)
 
 
@@ -687,9 +687,9 @@ def test_views_hold_no_secret() -> None:
                                                            "play 9D", "muggins"]
     assert v0["window"] == {"scorer": 1, "claimed": 15, "reason": "play", "scorer_may_claim": False}
     b_cards = {c.text for c in st.hands[1]}
-    assert not b_cards & set(CARD.findall(json.dumps(v0)))
+    assert not b_cards & set(CARD.findall(json.dumps(v0.to_json())))
     assert not b_cards & set(CARD.findall(json.dumps(st.events_for(0))))
-    spectator = json.dumps([st.view(None), st.events_for(None)])
+    spectator = json.dumps([st.view(None).to_json(), st.events_for(None)])
     assert set(CARD.findall(spectator)) <= {"KH", "5H", *LOW_CUT, "KS"}
     assert "my_hand" not in st.view(None)
 

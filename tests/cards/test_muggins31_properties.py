@@ -88,7 +88,7 @@ def choose(st: CardMugginsState, rng: random.Random) -> tuple[int, Action]:
 
 
 def snapshot(st: CardMugginsState) -> str:
-    views = [st.view(None)] + [st.view(s) for s in range(st.num_players)]
+    views = [st.view(None).to_json()] + [st.view(s).to_json() for s in range(st.num_players)]
     return json.dumps([views, st.events_for(None), st.side_scores(), [st.format_action(a) for _, a in st.history],
                        [a.claim for _, a in st.history]], sort_keys=True)
 
@@ -113,10 +113,10 @@ def check_no_leak(st: CardMugginsState) -> None:
     for s in range(st.num_players):
         own = {c for e in st.log if e.seat == s and e.kind == "dealt" for c in e.data["cards"]}
         own |= {e.data["card"] for e in st.log if e.seat == s and e.kind == "draw"}
-        seen = set(CARD.findall(json.dumps([st.view(s), st.events_for(s)])))
+        seen = set(CARD.findall(json.dumps([st.view(s).to_json(), st.events_for(s)])))
         assert seen <= public | own, f"seat {s} sees {sorted(seen - public - own)}"
         assert st.view(s)["my_hand"] == [c.text for c in sorted(st.hands[s], key=lambda c: c.index)]
-    seen = set(CARD.findall(json.dumps([st.view(None), st.events_for(None)])))
+    seen = set(CARD.findall(json.dumps([st.view(None).to_json(), st.events_for(None)])))
     assert seen <= public
 
 

@@ -74,7 +74,7 @@ def layout_tiles(st: DominoState) -> list[Tile]:
 def snapshot(st: DominoState) -> tuple[Any, ...]:
     """Everything a caller can observe, for before/after comparisons."""
     return (json.dumps(to_record(st), sort_keys=True),
-            [json.dumps(st.view(s), sort_keys=True) for s in [None, *range(st.num_players)]],
+            [json.dumps(st.view(s).to_json(), sort_keys=True) for s in [None, *range(st.num_players)]],
             st.side_scores(), sorted(st.to_act()), st.is_over(), len(st.log))
 
 
@@ -143,7 +143,7 @@ def allowed_tiles(st: DominoState, seat: int | None) -> set[Tile]:
 def check_views(st: DominoState) -> None:
     for seat in [None, *range(st.num_players)]:
         v = st.view(seat)
-        text = json.dumps(v)                        # JSON-able
+        text = json.dumps(v.to_json())              # JSON-able
         seen = tiles_of(text)
         mine = set(st.hands[seat]) if seat is not None else set()
         assert seen <= mine | set(layout_tiles(st)), f"view({seat}) shows {seen - mine}"

@@ -16,17 +16,18 @@ from __future__ import annotations
 import random
 from typing import Protocol, runtime_checkable
 
+from muggins.core.events import ActionKind, EventKind
 from muggins.core.protocol import Action, GameState
 
 #: Kinds that belong to the muggins rule rather than to the play of the game.
-CLAIM_KINDS = frozenset(("muggins", "claim"))
+CLAIM_KINDS = frozenset((ActionKind.MUGGINS, ActionKind.CLAIM))
 
 #: Log event kinds that end a hand (dominoes), a round (card Muggins) or start the next cribbage deal:
 #: a natural search horizon.
-HAND_END_KINDS = frozenset(("hand_end", "round_end", "deal"))
+HAND_END_KINDS = frozenset((EventKind.HAND_END, EventKind.ROUND_END, EventKind.DEAL))
 
 #: Log event kinds that start a hand (dominoes), a round (card Muggins) or a deal (cribbage).
-HAND_START_KINDS = frozenset(("hand_start", "round_start", "deal"))
+HAND_START_KINDS = frozenset((EventKind.HAND_START, EventKind.ROUND_START, EventKind.DEAL))
 
 
 class BotError(RuntimeError):
@@ -86,7 +87,7 @@ def pending_claim(state: GameState, seat: int) -> int:
     public knowledge (any opponent could mug it), read through an opponent's ``muggable``."""
     side = state.side_of(seat)
     owed = max((state.muggable(s) for s in range(state.num_players) if state.side_of(s) != side), default=0)
-    return max(owed, true_points(state, seat, Action("claim")))
+    return max(owed, true_points(state, seat, Action(ActionKind.CLAIM.value)))
 
 
 def next_decision(state: GameState) -> tuple[int, list[Action]] | None:

@@ -8,10 +8,12 @@ from dataclasses import dataclass, field
 
 from muggins.bots.attention import PERFECT, Attention
 from muggins.bots.base import CLAIM_KINDS, Policy, manual_claims, pending_claim, true_points
+from muggins.core.events import ActionKind
 from muggins.core.protocol import Action, GameState
 
-MUGGINS = "muggins"
-CLAIM = "claim"
+# plain strings in the actions a bot makes: a compiled game may expect the exact str type
+MUGGINS: str = ActionKind.MUGGINS.value
+CLAIM: str = ActionKind.CLAIM.value
 
 
 @dataclass

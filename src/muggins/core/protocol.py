@@ -17,7 +17,9 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Self
 
 from muggins.core.chance import Chance
 from muggins.core.errors import IllegalAction, NoSuchSeat, UnknownAction, shown
+from muggins.core.events import EventKind
 from muggins.core.fields import COPY, LIST, SHARED, StateField
+from muggins.core.views import View
 
 
 class Action(NamedTuple):
@@ -80,7 +82,7 @@ class Event:
 
     @property
     def points(self) -> int:
-        return int(self.data.get("points", 0)) if self.kind == "score" else 0
+        return int(self.data.get("points", 0)) if self.kind == EventKind.SCORE else 0
 
     def __repr__(self) -> str:
         return f"Event({self.kind!r}, {self.seat!r}, {self.data!r})"
@@ -182,8 +184,9 @@ class GameState:
         return [s[self.side_of(i)] for i in range(self.num_players)]
 
     # --- information --------------------------------------------------------------------------------
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may see (``None``: a spectator), as JSON-able data. Never holds a secret."""
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` may see (``None``: a spectator): the game's typed view, a read-only mapping over
+        its JSON form (``to_json()``). Never holds a secret."""
         raise NotImplementedError
 
     def events_for(self, seat: int | None, start: int = 0) -> list[dict[str, Any]]:

@@ -334,7 +334,7 @@ class GameTable:
         conn.log_pos = len(st.log)
         msg: dict[str, Any] = {
             "type": "state", "table": summary if summary is not None else self.summary(), "you": conn.seat,
-            "view": st.view(conn.seat), "renderer": self.renderer, "piece_noun": self.piece_noun,
+            "view": st.view(conn.seat).to_json(), "renderer": self.renderer, "piece_noun": self.piece_noun,
             "events": events, "event_start": start, "grace_left": self.grace_left(),
         }
         return msg

@@ -16,6 +16,7 @@ from typing import Any
 from muggins.bots.base import CLAIM_KINDS, HAND_START_KINDS, Bot, BotError, manual_claims, true_points
 from muggins.core.chance import Chance, Outcome
 from muggins.core.errors import IllegalAction
+from muggins.core.events import ActionKind, EventKind
 from muggins.core.protocol import Action, GameState
 from muggins.core.rules import GameSpec
 
@@ -149,10 +150,10 @@ def run(state: GameState, bots: Sequence[Bot], seed: int, max_actions: int = MAX
                     st.over_claims += 1
             st.claims_made += accepted
             last_move[0] = (seat, truth - accepted, len(state.log))
-        elif a.kind == "claim" and last_move[0] is not None and last_move[0][0] == seat and a.claim:
+        elif a.kind == ActionKind.CLAIM and last_move[0] is not None and last_move[0][0] == seat and a.claim:
             mover, owed, at = last_move[0]
             last_move[0] = (mover, max(0, owed - a.claim), at)
-        elif a.kind == "muggins":
+        elif a.kind == ActionKind.MUGGINS:
             last_move[0] = None
         try:
             state.apply(seat, a)
@@ -188,11 +189,11 @@ def run(state: GameState, bots: Sequence[Bot], seed: int, max_actions: int = MAX
         k = e.kind
         if k in HAND_START_KINDS:
             hands += 1
-        elif k == "missed" and e.seat is not None:
+        elif k == EventKind.MISSED and e.seat is not None:
             stats[e.seat].missed += int(e.data.get("points", 0))
-        elif k == "claim" and e.seat is not None and e.data.get("late"):
+        elif k == EventKind.CLAIM and e.seat is not None and e.data.get("late"):
             stats[e.seat].late_claims += int(e.data.get("points", 0))
-        elif k == "muggins" and e.seat is not None:
+        elif k == EventKind.MUGGINS and e.seat is not None:
             caller = stats[e.seat]
             outcome = e.data.get("outcome")
             if outcome == "false_call":
@@ -207,7 +208,7 @@ def run(state: GameState, bots: Sequence[Bot], seed: int, max_actions: int = MAX
     final = last_move[0]
     if state.is_over() and final is not None and final[1] > 0:
         mover, owed, at = final
-        if not any(e.kind in ("missed", "muggins") for e in state.log[at:]):
+        if not any(e.kind in (EventKind.MISSED, EventKind.MUGGINS) for e in state.log[at:]):
             stats[mover].missed += owed
     sides = state.side_scores()
     for s in range(n):

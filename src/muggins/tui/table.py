@@ -204,7 +204,7 @@ def render_table(st: GameState, viewer: int | None, names: list[str], *, hints: 
     ``open_hands`` shows every seat's hand (watching a record, where nothing is secret any more).
     With the prompt line under it the whole never takes more than 24 rows: the event list gives way
     first (down to none), then the drawing of a big layout shows only the rows around the play."""
-    v = st.view(viewer)
+    v = st.view(viewer).to_json()
     inner = WIDTH - 4
     header = _scores(v, names)
     hand = my_hand(v, ascii_only) if viewer is not None else []
@@ -212,7 +212,7 @@ def render_table(st: GameState, viewer: int | None, names: list[str], *, hints: 
     seats: list[str] = []
     if open_hands:
         for seat in range(st.num_players):
-            held = my_hand(st.view(seat), ascii_only)
+            held = my_hand(st.view(seat).to_json(), ascii_only)
             line = " ".join(x.strip() for x in held).replace("Your hand:", f"{names[seat]}:", 1)
             seats.append(line if len(line) < WIDTH else line[: WIDTH - 4] + "...")
     others = (_rows(header.splitlines()) + 2 + len(seats) + _rows(hand) + _rows(listed)

@@ -11,6 +11,7 @@ import random
 
 from muggins.bots.heuristics.generic import lookahead
 from muggins.cards.deck import Card
+from muggins.core.events import ActionKind
 from muggins.core.protocol import Action, GameState
 
 TEN_RISK = 16 / 52   # the chance that a random card counts ten
@@ -31,11 +32,11 @@ def ten_card_threat(total: int, cap: int) -> float:
 def shed_weight(state: GameState, seat: int, action: Action) -> float:
     """High cards are the hard ones to place as the total nears the cap: shed them first."""
     c = action.subject
-    return float(c.value) if action.kind == "play" and isinstance(c, Card) else 0.0
+    return float(c.value) if action.kind == ActionKind.PLAY and isinstance(c, Card) else 0.0
 
 
 def choose(state: GameState, seat: int, actions: list[Action], rng: random.Random) -> Action:
-    plays = [a for a in actions if a.kind == "play"]
+    plays = [a for a in actions if a.kind == ActionKind.PLAY]
     if len(plays) <= 1:
         return plays[0] if plays else actions[0]
     view = state.view(seat)

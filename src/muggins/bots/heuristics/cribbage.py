@@ -13,6 +13,7 @@ from math import comb
 from muggins.bots.heuristics import generic
 from muggins.cards.cribbage.show import score_parts, score_show
 from muggins.cards.deck import SUITS, Card, full_deck, parse_card
+from muggins.core.events import ActionKind
 from muggins.core.protocol import Action, GameState
 
 CRIB_SIZE = 4
@@ -130,16 +131,16 @@ def choose_discard(state: GameState, seat: int, actions: list[Action], rng: rand
 def shed_weight(state: GameState, seat: int, action: Action) -> float:
     """In the play, lead off high cards and keep low ones for the end of a series (they fit under 31)."""
     c = action.subject
-    return float(c.value) if action.kind == "play" and isinstance(c, Card) else 0.0
+    return float(c.value) if action.kind == ActionKind.PLAY and isinstance(c, Card) else 0.0
 
 
 def search_override(state: GameState, seat: int, actions: list[Action], rng: random.Random) -> Action | None:
     """The search bot discards by the same exact expectation: sampling fifteen discards against random
     opponents' discards is far noisier than counting every starter and crib."""
-    return choose_discard(state, seat, actions, rng) if actions[0].kind == "discard" else None
+    return choose_discard(state, seat, actions, rng) if actions[0].kind == ActionKind.DISCARD else None
 
 
 def choose(state: GameState, seat: int, actions: list[Action], rng: random.Random) -> Action:
-    if actions[0].kind == "discard":
+    if actions[0].kind == ActionKind.DISCARD:
         return choose_discard(state, seat, actions, rng)
     return generic.choose(state, seat, actions, rng)

@@ -8,8 +8,10 @@ from collections import Counter
 
 from muggins.bots.base import with_true_claim
 from muggins.bots.heuristics.generic import lookahead
+from muggins.core.events import ActionKind
 from muggins.core.protocol import Action, GameState
 from muggins.dominoes.tiles import Tile, parse_tile
+from muggins.dominoes.views import DominoView
 
 CONTROL = 1.5      # per open end value I can follow, weighted by how many tiles I hold of it
 HEAVY = 0.6        # per pip shed, at the very end of a hand
@@ -20,7 +22,7 @@ PLIES = 2          # the next player's best reply and this seat's best answer to
 def _shed(action: Action, double_extra: float) -> float:
     """Pips the play takes out of the hand, plus ``double_extra`` for a double (0 for no play)."""
     t = action.subject
-    if action.kind != "play" or not isinstance(t, Tile):
+    if action.kind != ActionKind.PLAY or not isinstance(t, Tile):
         return 0.0
     return t.pips + (double_extra if t.double else 0.0)
 
@@ -38,29 +40,28 @@ def unload_weight(action: Action) -> float:
     return _shed(action, 0.5)
 
 
-def _lateness(view: dict[str, object], seat: int) -> float:
+def _lateness(view: DominoView, seat: int) -> float:
     """0 early in a hand, 1 when an opponent is about to go out with nothing left to draw."""
-    sizes = view["hand_sizes"]
-    sides = view["sides"]
-    assert isinstance(sizes, list) and isinstance(sides, list)
+    sizes = view.hand_sizes
+    sides = view.sides
     opp = [sizes[s] for s in range(len(sizes)) if sides[s] != sides[seat] and sizes[s] > 0]
     if not opp:
         return 0.0
-    late = max(0.0, 1.0 - (int(min(opp)) - 1) / 4.0)
-    drawable = view.get("drawable", 0)
-    return late * (0.5 if isinstance(drawable, int) and drawable > 0 else 1.0)
+    late = max(0.0, 1.0 - (min(opp) - 1) / 4.0)
+    return late * (0.5 if view.drawable > 0 else 1.0)
 
 
 def choose(state: GameState, seat: int, actions: list[Action], rng: random.Random) -> Action:
-    plays = [a for a in actions if a.kind == "play"]
+    plays = [a for a in actions if a.kind == ActionKind.PLAY]
     if not plays:  # draw, pass or knock: drawing keeps the partner's hands free
-        for kind in ("draw", "pass"):
+        for kind in (ActionKind.DRAW, ActionKind.PASS):
             for a in actions:
                 if a.kind == kind:
                     return a
         return actions[0]
     view = state.view(seat)
-    hand = [parse_tile(t) for t in view["my_hand"]]
+    assert isinstance(view, DominoView) and view.my_hand is not None
+    hand = [parse_tile(t) for t in view.my_hand]
     late = _lateness(view, seat)
     values = lookahead(state, seat, plays, rng, SAMPLES, PLIES)
     world = state.sample_hidden(seat, rng)  # only its public layout is read after each play
@@ -73,7 +74,7 @@ def choose(state: GameState, seat: int, actions: list[Action], rng: random.Rando
         held = Counter(v for t in rest for v in {t.hi, t.lo})
         c = world.clone()
         c.apply(seat, with_true_claim(c, seat, a))
-        ends = set() if c.is_over() else {e["value"] for e in c.view(seat).get("open_ends", [])}
+        ends = set() if c.is_over() else {e["value"] for e in c.view(seat)["open_ends"]}
         control = sum(min(held[v], 3) for v in ends) / 3.0
         v = gain - reply + CONTROL * control + HEAVY * late * unload_weight(a)
         if v > best_v + 1e-9:

@@ -26,11 +26,12 @@ import random
 from collections.abc import Sequence
 from itertools import combinations
 from operator import attrgetter
-from typing import Any
+from typing import Any, cast
 
 from muggins.cards.cribbage.pegging import peg_items, peg_parts
 from muggins.cards.cribbage.rules import SKUNK_NAMES, CribbageRules, check_players
 from muggins.cards.cribbage.show import explain_show, score_show
+from muggins.cards.cribbage.views import CribbageView, GameResult, ShowView
 from muggins.cards.deck import Card, full_deck, parse_card
 from muggins.core.chance import Chance
 from muggins.core.claims import Window, check_points, parse_points, resolve_call, settle_claim
@@ -45,6 +46,7 @@ from muggins.core.errors import (
 )
 from muggins.core.fields import COPY, LIST, LISTS, SHARED, StateField
 from muggins.core.protocol import Action, Event, GameState, check_action, check_seat
+from muggins.core.views import WindowView
 
 __all__ = ["COUNT_CRIB", "COUNT_HAND", "GO", "CribbageState", "ShowExplanation", "discard_action",
            "play_action", "stacked"]
@@ -1028,9 +1030,9 @@ class CribbageState(GameState):
         return _PLAY[parse_card(words[0])]
 
     # ------------------------------------------------------------------------------------ views ----
-    def _show_view(self, show: Show) -> dict[str, Any]:
+    def _show_view(self, show: Show) -> ShowView:
         seat, what, cards, claim, _, starter = show
-        v: dict[str, Any] = {"seat": seat, "what": what, "cards": _texts(cards)}
+        v: ShowView = {"seat": seat, "what": "crib" if what == "crib" else "hand", "cards": _texts(cards)}
         if self._manual:
             v["claim"] = claim
         if show is not self._explain_due:  # a count under an open window keeps its truth to itself
@@ -1039,42 +1041,39 @@ class CribbageState(GameState):
             v["explain"] = s.text
         return v
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> CribbageView:
         r = self.rules
         n = self.num_players
         w = self._window
         starter = self.starter
-        v: dict[str, Any] = {
-            "game": self.game, "preset": r.preset, "seat": seat, "players": n, "sides": list(self._side),
-            "scores": list(self._scores),
-            "board": [{"front": f, "back": b} for f, b in zip(self._scores, self._back, strict=True)],
-            "target": r.target, "hand": self.hand_no, "dealer": self.dealer, "phase": self.phase,
-            "turn": None if self._over or self.phase == "discard" else self.turn,
-            "to_act": sorted(self.to_act()), "waiting_for": sorted(self.waiting_for()),
-            "hand_sizes": [len(h) for h in self.hands],
-            "discarded": [not self._to_discard >> s & 1 for s in range(n)],
-            "crib_size": len(self.crib), "crib": _texts(self.crib) if self._crib_shown else None,
-            "starter": starter.text if starter is not None else None,
-            "count": self.count,
-            "pile": [{"seat": s, "card": c.text} for s, c in self._pile],
-            "series": [[{"seat": s, "card": c.text} for s, c in p] for p in self._old_series],
-            "gone": [s for s in range(n) if self._gone >> s & 1],
-            "last_player": None if self._last < 0 else self._last,
-            "shows": [self._show_view(x) for x in self._shows],
-            "claims": r.claims, "window": w.public() if w is not None else None,
-            "over": self._over, "winners": sorted(self._winners), "result": self._result,
-        }
         prev = self._previous
-        if prev is not None:
-            v["previous_hand"] = {"hand": prev["hand"], "dealer": prev["dealer"],
-                                  "starter": prev["starter"].text,
-                                  "shows": [self._show_view(x) for x in prev["shows"]]}
-        if seat is not None:
-            v["my_hand"] = _texts(self.hands[seat])
-            v["my_kept"] = _texts(self.kept[seat])
-            v["my_discards"] = _texts(self.discards[seat])
-            v["legal"] = [self.format_action(a) for a in self.legal_actions(seat)]
-        return v
+        return CribbageView(
+            game=self.game, preset=r.preset, seat=seat, players=n, sides=list(self._side),
+            scores=list(self._scores),
+            board=[{"front": f, "back": b} for f, b in zip(self._scores, self._back, strict=True)],
+            target=r.target, hand=self.hand_no, dealer=self.dealer, phase=self.phase,
+            turn=None if self._over or self.phase == "discard" else self.turn,
+            to_act=sorted(self.to_act()), waiting_for=sorted(self.waiting_for()),
+            hand_sizes=[len(h) for h in self.hands],
+            discarded=[not self._to_discard >> s & 1 for s in range(n)],
+            crib_size=len(self.crib), crib=_texts(self.crib) if self._crib_shown else None,
+            starter=starter.text if starter is not None else None,
+            count=self.count,
+            pile=[{"seat": s, "card": c.text} for s, c in self._pile],
+            series=[[{"seat": s, "card": c.text} for s, c in p] for p in self._old_series],
+            gone=[s for s in range(n) if self._gone >> s & 1],
+            last_player=None if self._last < 0 else self._last,
+            shows=[self._show_view(x) for x in self._shows],
+            claims=r.claims, window=cast("WindowView", w.public()) if w is not None else None,
+            over=self._over, winners=sorted(self._winners), result=cast("GameResult | None", self._result),
+            previous_hand=None if prev is None else {
+                "hand": prev["hand"], "dealer": prev["dealer"], "starter": prev["starter"].text,
+                "shows": [self._show_view(x) for x in prev["shows"]]},
+            my_hand=_texts(self.hands[seat]) if seat is not None else None,
+            my_kept=_texts(self.kept[seat]) if seat is not None else None,
+            my_discards=_texts(self.discards[seat]) if seat is not None else None,
+            legal=[self.format_action(a) for a in self.legal_actions(seat)] if seat is not None else None,
+        )
 
 
 def stacked(rules: CribbageRules, hands: Sequence[Sequence[str]], starter: str, dealer: int = 0,
