@@ -10,3 +10,6 @@ cdef class GameState:
     cdef public object _winners
     cdef public list _scores
     cdef public list _side
+    cdef public bint _manual
+    cdef public object _window
+    cdef public long _ver

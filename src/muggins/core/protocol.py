@@ -16,7 +16,8 @@ import random
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Self
 
 from muggins.core.chance import Chance
-from muggins.core.errors import IllegalAction, NoSuchSeat, UnknownAction, shown
+from muggins.core.claims import Window, check_points, resolve_call, settle_claim
+from muggins.core.errors import ClaimError, GameOver, IllegalAction, NoSuchSeat, UnknownAction, shown
 
 
 class Action(NamedTuple):
@@ -90,8 +91,13 @@ class Event:
     __hash__ = None  # type: ignore[assignment]
 
 
+MUGGINS = Action("muggins")
+CLAIM = Action("claim")
+_EMPTY: frozenset[int] = frozenset()
+
 # The fields of GameState (protocol.pxd declares them for the compiled build).
-_BASE_FIELDS = ("rules", "num_players", "chance", "history", "log", "_over", "_winners", "_scores", "_side")
+_BASE_FIELDS = ("rules", "num_players", "chance", "history", "log", "_over", "_winners", "_scores", "_side",
+                "_manual", "_window", "_ver")
 
 
 class GameState:
@@ -115,22 +121,235 @@ class GameState:
         log: list[Event]
 
     # --- who acts -----------------------------------------------------------------------------------
+    # GameState owns the muggins rule (RULES.md §2.8): the window, calls, late claims and who may act while
+    # a window is open. A game keeps only its own moves (_regular, _apply_move, waiting_for) and reports
+    # each scoring step with _score_step.
+    claim_kinds: ClassVar[tuple[str, ...]] = ("play",)  # the moves that may carry a claim
+    _call_deadline: ClassVar[str] = "before the next player acts"  # when a window closes, in words
+
+    if TYPE_CHECKING:
+        _manual: bool               # claims=manual: the muggins rule is in force
+        _window: Window | None      # the open muggins window
+        _ver: int                   # bumped on every change; keys a game's caches
+
     def to_act(self) -> frozenset[int]:
-        """Seats that may act now (empty once the game is over)."""
-        raise NotImplementedError
+        """Seats that may act now (empty once the game is over): those the game waits for, and while a
+        window is open every opponent of the scorer (a call) and the scorer himself if he may claim late."""
+        if self._over:
+            return _EMPTY
+        base = self.waiting_for()
+        w = self._window
+        if w is None:
+            return base
+        side = self._side
+        seats = {s for s in range(self.num_players) if side[s] != w.scorer_side}
+        seats.update(base)
+        if w.may_claim:
+            seats.add(w.scorer)
+        return frozenset(seats)
 
     def waiting_for(self) -> frozenset[int]:
         """Seats the game waits for; a subset of :meth:`to_act`. Others may act but need not."""
         raise NotImplementedError
 
     def legal_actions(self, seat: int) -> list[Action]:
-        """Every legal action of ``seat``. In manual claim mode a scoring move carries its true claim;
-        any other claim is legal too (an under- or over-claim is a mistake, not an illegal move)."""
+        """Every legal action of ``seat``: the game's own moves, then "muggins" or "claim" while a window
+        lets this seat call or claim late. Any claim on a scoring move is legal (an under- or over-claim is
+        a mistake, not an illegal move)."""
+        if self._over:
+            return []
+        out = list(self._regular(seat))
+        w = self._window
+        if w is not None:
+            if self._side[seat] != w.scorer_side:
+                out.append(MUGGINS)
+            elif seat == w.scorer and w.may_claim:
+                out.append(CLAIM)
+        return out
+
+    def _regular(self, seat: int) -> list[Action]:
+        """The game's own legal moves of ``seat`` (no calls, no late claims); may be a cached list."""
         raise NotImplementedError
 
-    def apply(self, seat: int, action: Action) -> None:
-        """Validate and apply, or raise :class:`IllegalAction` (a subclass) leaving the state unchanged."""
+    def apply(self, seat: object, action: object) -> None:
+        """Validate and apply, or raise :class:`IllegalAction` (a subclass) leaving the state unchanged.
+
+        Calls and late claims are settled here; any other move has its claim checked, closes the open
+        window (when :meth:`_closes_window` says so) and goes to the game's :meth:`_apply_move`."""
+        # ``seat`` and amounts are checked here, untyped: a compiled build must not coerce 1.0 or True first
+        if self._over:
+            raise GameOver("the game is over")
+        action = check_action(action)
+        seat = check_seat(seat, self.num_players)
+        kind = action[0]
+        claim = action[4]
+        if kind == "muggins" or kind == "claim":
+            if claim is not None:
+                check_points(claim, self.max_step_points(), "a muggins call" if kind == "muggins" else "a claim")
+            if kind == "muggins":
+                self._call(seat, claim)
+            else:
+                self._late_claim(seat, claim)
+            return
+        if claim is not None:
+            if not self._manual:
+                raise ClaimError("points are scored automatically in this game; do not announce them "
+                                 "(the option claims=manual turns the muggins rule on)")
+            if kind not in self.claim_kinds:
+                kinds = " or ".join(f"a {k}" for k in self.claim_kinds)
+                raise ClaimError(f"only {kinds} can carry a claim, not {shown(kind)}")
+            check_points(claim, self.max_step_points(), "a claim")
+        w = self._window
+        if w is None or not self._closes_window(seat, action):
+            self._apply_move(seat, action)
+            return
+        mark = len(self.log)
+        self._end_window()
+        try:
+            self._apply_move(seat, action)
+        except IllegalAction:  # the move was refused before it changed anything: reopen the window
+            self._reopen_window(w, mark)
+            raise
+
+    def _apply_move(self, seat: int, action: Action) -> None:
+        """Check that ``action`` is legal for ``seat`` (else raise an IllegalAction subclass, changing
+        nothing), append ``(seat, action)`` to ``history`` and make the move."""
         raise NotImplementedError
+
+    def _closes_window(self, seat: int, action: Action) -> bool:
+        """Whether ``action`` closes the open window (by default every move does)."""
+        return True
+
+    def _on_window_closed(self) -> None:
+        """Runs whenever a window closes and when the game ends (cribbage tells the true count of a show)."""
+
+    def _reopen_window(self, window: Window, mark: int) -> None:
+        """Undo the closing of ``window`` for a move refused after it: the log loses what closing wrote.
+        A game whose :meth:`_on_window_closed` changes its own fields puts them back too."""
+        del self.log[mark:]
+        self._window = window
+
+    # --- the muggins window -------------------------------------------------------------------------
+    def _score_step(self, seat: int, points: int, claim: int | None, reason: str, what: str | None = None,
+                    muggable: bool = True, late_limit: int | None = None, extend: bool = False) -> None:
+        """Credit one scoring step of ``seat``: ``points`` true points, ``claim`` announced with the move.
+
+        In auto mode (or for a step the rules do not let anybody mug) the points are awarded. In manual mode
+        the claim is settled (:meth:`_settle_step`), what was announced is awarded, and a window opens on
+        what was missed (:meth:`_open_window`); if the game ended meanwhile, that is logged as missed."""
+        if not self._manual or not muggable:
+            if points:
+                self._award(self._side[seat], points, seat, reason)
+            return
+        awarded, missed = self._settle_step(seat, points, claim, reason if what is None else what)
+        if awarded and not self._over:
+            self._award(self._side[seat], awarded, seat, reason)
+        self._open_window(seat, missed, claim, reason, what, late_limit, extend)
+
+    def _settle_step(self, seat: int, points: int, claim: int | None, what: str) -> tuple[int, int]:
+        """(awarded, missed) of a step worth ``points`` announced as ``claim``; logs the claim, and an
+        over-claim (void, or penalised per ``over_claim``). Saying nothing claims 0."""
+        if claim is None:
+            return 0, points
+        awarded, missed, over = settle_claim(points, claim)
+        self.log.append(Event("claim", seat, {"points": claim}))
+        if over:
+            self._over_claim(seat, claim, points, what)
+        return awarded, missed
+
+    def _open_window(self, seat: int, missed: int, claim: int | None, reason: str, what: str | None = None,
+                     late_limit: int | None = None, extend: bool = False) -> None:
+        """Open the window on ``missed`` points of ``seat``'s step (after closing any other), or with
+        ``extend`` add them to ``seat``'s still-open window. With lenient timing a scorer who said nothing
+        may claim late; with ``late_limit`` he may claim up to that much whatever the timing (a bonus).
+        Once the game is over nothing can be claimed any more: the points are logged as missed."""
+        if self._over:
+            if missed:
+                self.log.append(Event("missed", seat, {"side": self._side[seat], "points": missed,
+                                                       "reason": reason}))
+            return
+        if late_limit is not None:
+            may, late = True, late_limit
+        elif claim is None and self.rules.claim_timing == "lenient":
+            may, late = True, missed
+        else:
+            may, late = False, 0
+        w = self._window
+        if w is not None:
+            if extend and w.scorer == seat:
+                w.missed += missed
+                w.reason = reason
+                w.what = reason if what is None else what
+                if may:
+                    w.may_claim = True
+                    w.late += late
+                return
+            self._end_window()
+        self._window = Window(seat, self._side[seat], missed, claim, reason, may, what, late)
+
+    def _end_window(self) -> None:
+        """Close the open window: what is still unclaimed is missed for good. A game's ``_finish`` calls
+        this, so points unclaimed when the game ends are logged as missed."""
+        w = self._window
+        if w is not None:
+            self._window = None
+            if w.missed > 0:
+                self.log.append(Event("missed", w.scorer, {"side": w.scorer_side, "points": w.missed,
+                                                           "reason": w.reason}))
+        self._on_window_closed()
+
+    def _call(self, seat: int, amount: int | None) -> None:
+        """A muggins call by ``seat``, naming ``amount`` (None: all that was missed). The first caller
+        settles the window."""
+        if not self._manual:
+            raise ClaimError("there is no muggins in this game: points are scored automatically")
+        w = self._window
+        if w is None:
+            raise ClaimError(f"no muggins window is open: a call must come {self._call_deadline}")
+        if self._side[seat] == w.scorer_side:
+            raise ClaimError("you cannot call muggins on your own side")
+        r = self.rules
+        res = resolve_call(w, amount, r.muggins, r.false_call_penalty, r.false_call_points)
+        self.history.append((seat, Action("muggins", claim=amount)))
+        self._ver += 1
+        self._window = None
+        self.log.append(Event("muggins", seat, {"on": w.scorer, "outcome": res.outcome,
+                                                "points": res.caller_gain, "named": amount,
+                                                "missed": w.missed, "reason": w.reason}))
+        self._on_window_closed()
+        cside = self._side[seat]
+        if res.scorer_loss:
+            self._award(w.scorer_side, -res.scorer_loss, w.scorer, "mugged")
+        if res.caller_penalty:
+            self._award(cside, -res.caller_penalty, seat, "false call")
+        if res.scorer_award and not self._over:
+            self._award(w.scorer_side, res.scorer_award, w.scorer, "false call")
+        if res.caller_gain and not self._over:
+            self._award(cside, res.caller_gain, seat, "muggins")
+        if (res.outcome == "steal" or res.outcome == "steal_and_deduct") and w.missed > res.caller_gain:
+            self.log.append(Event("missed", w.scorer, {"side": w.scorer_side,
+                                                       "points": w.missed - res.caller_gain,
+                                                       "reason": w.reason}))
+
+    def _late_claim(self, seat: int, amount: int | None) -> None:
+        """The scorer announces late what he left out (lenient timing, or a bonus the rules let him claim)."""
+        w = self._window
+        if w is None or seat != w.scorer or not w.may_claim:
+            raise ClaimError("there is nothing for you to claim now")
+        if amount is None:
+            raise ClaimError("a claim names its points, like 'claim 2'")
+        self.history.append((seat, Action("claim", claim=amount)))
+        self._ver += 1
+        may = w.late_claimable()
+        w.may_claim = False
+        w.late = 0
+        w.claimed = amount
+        self.log.append(Event("claim", seat, {"points": amount, "late": True}))
+        if amount <= may:
+            w.missed -= amount
+            self._award(w.scorer_side, amount, seat, w.reason)
+        else:
+            self._over_claim(seat, amount, may, w.what)
 
     # --- outcome ------------------------------------------------------------------------------------
     # A game keeps ``_over``, ``_winners``, ``_scores`` (one per side) and ``_side`` (the side of each seat).
@@ -206,6 +425,15 @@ class GameState:
     def claim_for(self, seat: int, action: Action) -> int:
         """The points ``action`` would score for ``seat`` now: what a perfect player announces with it
         (for a late "claim", what the seat may still claim). 0 for a move that scores nothing."""
+        if self._over:
+            return 0
+        if action.kind == "claim":
+            w = self._window
+            return w.late_claimable() if w is not None and w.scorer == seat else 0
+        return self._points_of(seat, action)
+
+    def _points_of(self, seat: int, action: Action) -> int:
+        """The points one of the game's own moves makes for ``seat`` now (0 if it scores nothing)."""
         return 0
 
     def muggable(self, seat: int) -> int:
@@ -213,7 +441,10 @@ class GameState:
 
         Derived from public information only (an attentive player can see it); interfaces must not
         show it, it is for bots and statistics."""
-        return 0
+        w = self._window
+        if w is None or self._over or self._side[seat] == w.scorer_side:
+            return 0
+        return w.missed
 
     # --- copies -------------------------------------------------------------------------------------
     def clone(self) -> Self:
@@ -246,6 +477,9 @@ class GameState:
         c._winners = self._winners
         c._scores = self._scores[:]
         c._side = self._side
+        c._manual = self._manual
+        c._window = self._window.copy() if self._window is not None else None
+        c._ver = self._ver
 
     @classmethod
     def new(cls, rules: Any, num_players: int, chance: Chance) -> Self:
