@@ -31,31 +31,21 @@ from typing import Any
 from muggins.cards.cribbage.pegging import peg_items, peg_parts
 from muggins.cards.cribbage.rules import SKUNK_NAMES, CribbageRules, check_players
 from muggins.cards.cribbage.show import explain_show, score_show
-from muggins.cards.deck import Card, full_deck, parse_card
+from muggins.cards.dealing import DECK, cut_for_deal
+from muggins.cards.dealing import record_card as _card
+from muggins.cards.deck import Card, parse_card
 from muggins.core.chance import Chance
-from muggins.core.claims import Window, check_points, parse_points, resolve_call, settle_claim
-from muggins.core.errors import (
-    ClaimError,
-    GameOver,
-    IllegalAction,
-    NotYourTurn,
-    RecordError,
-    UnknownAction,
-    shown,
-)
-from muggins.core.protocol import Action, Event, GameState, check_action, check_seat
+from muggins.core.claims import Window, parse_points
+from muggins.core.errors import IllegalAction, NotYourTurn, RecordError, UnknownAction, shown
+from muggins.core.protocol import Action, Event, GameState
 
 __all__ = ["COUNT_CRIB", "COUNT_HAND", "GO", "CribbageState", "ShowExplanation", "discard_action",
            "play_action", "stacked"]
 
-DECK: tuple[Card, ...] = tuple(full_deck())
-_BY_TEXT: dict[str, Card] = {c.text: c for c in DECK}
 _PLAY: dict[Card, Action] = {c: Action("play", c) for c in DECK}
 GO = Action("go")
 COUNT_HAND = Action("count", "hand")
 COUNT_CRIB = Action("count", "crib")
-MUGGINS = Action("muggins")
-CLAIM = Action("claim")
 _EMPTY: frozenset[int] = frozenset()
 #: A shown hand or crib: (seat, "hand" or "crib", cards, claim, true points, starter).
 Show = tuple[int, str, tuple[Card, ...], int | None, int, Card]
@@ -63,7 +53,6 @@ _SEATS: tuple[frozenset[int], ...] = tuple(frozenset(i for i in range(4) if m >>
 _DISCARDS: dict[tuple[Card, ...], Action] = {}
 _INDEX = attrgetter("index")  # the sort key of cards: the order of full_deck()
 _MAX_MOVE_TEXT = 200  # no move is longer; longer text is refused before it is read
-_WHAT = {"play": "card", "go": "go", "hand": "hand", "crib": "crib", "his heels": "jack turned up"}
 
 
 def play_action(card: Card) -> Action:
@@ -80,17 +69,6 @@ def discard_action(cards: Sequence[Card]) -> Action:
     return a
 
 
-def _card(text: Any, what: str) -> Card:
-    """A card of a chance outcome; a bad one is a RecordError naming where it was found."""
-    c = _BY_TEXT.get(text) if isinstance(text, str) else None
-    if c is not None:
-        return c
-    try:
-        return parse_card(str(text))
-    except UnknownAction as e:
-        raise RecordError(f"{what}: {e}") from None
-
-
 def _texts(cards: Sequence[Card]) -> list[str]:
     return [c.text for c in sorted(cards, key=_INDEX)]
 
@@ -100,7 +78,7 @@ class ShowExplanation(Event):
     it. Explaining a hand costs about twenty times counting it, and simulations never read it, so the
     event's data is worked out when it is first read."""
 
-    __slots__ = ("_args", "_filled")
+    __slots__ = ("_args", "_filled", "show")
 
     def __init__(self, seat: int, what: str, cards: tuple[Card, ...], starter: Card, crib: bool) -> None:
         self.kind = "explain"
@@ -108,6 +86,7 @@ class ShowExplanation(Event):
         self.secret = ()
         self._args = (what, cards, starter, crib)
         self._filled: dict[str, Any] | None = None
+        self.show: Show | None = None  # the show it explains, when told as its window closed
 
     @property
     def data(self) -> dict[str, Any]:
@@ -125,6 +104,8 @@ class ShowExplanation(Event):
 
 class CribbageState(GameState):
     game = "cribbage"
+    claim_kinds = ("play", "go", "count")
+    _call_deadline = "before the next move (in the show, before the next count)"
     rules: CribbageRules
     hand_no: int
     dealer: int
@@ -145,7 +126,6 @@ class CribbageState(GameState):
     _over: bool
     _winners: frozenset[int]
     _result: dict[str, Any] | None
-    _window: Window | None
     _explain_due: Show | None
     _previous: dict[str, Any] | None
     _deal_pos: int
@@ -188,42 +168,18 @@ class CribbageState(GameState):
         s._winners = frozenset()
         s._result = None
         s._window = None
+        s._ver = 0
         s._explain_due = None
         s.hand_no = 0
         s._previous = None
         s.phase = "deal"
         s.turn = -1
-        s.dealer = s._cut_for_deal()
+        s.dealer = cut_for_deal(chance, s.log, n, rules.first_dealer_by != "high", "cut")
         if rules.five_card:
             pone = (s.dealer + 1) % n
             s._award(s._side[pone], 3, pone, "three for last")
         s._start_hand()
         return s
-
-    def _cut_for_deal(self) -> int:
-        """Each seat cuts a card; the lowest (or highest) rank deals first; tied seats cut again."""
-        seats = list(range(self.num_players))
-        high = self.rules.first_dealer_by == "high"
-        while True:
-            k = len(seats)
-
-            def make(rng: random.Random, k: int = k, seats: list[int] = seats) -> dict[str, Any]:
-                return {"seats": list(seats), "cards": [c.text for c in rng.sample(DECK, k)]}
-
-            out = self.chance.next("cut", make)
-            raw = out.get("cards")
-            if out.get("seats") != seats or not isinstance(raw, list) or len(raw) != k:
-                raise RecordError(f"cut outcome {out!r} does not fit seats {seats}")
-            cards = [_card(t, "cut for deal") for t in raw]
-            if len(set(cards)) != k:
-                raise RecordError(f"cut outcome {out!r} repeats a card")
-            self.log.append(Event("cut", None, {"seats": list(seats), "cards": [c.text for c in cards]}))
-            ranks = [c.rank for c in cards]
-            best = max(ranks) if high else min(ranks)
-            tied = [s for s, r in zip(seats, ranks, strict=True) if r == best]
-            if len(tied) == 1:
-                return tied[0]
-            seats = tied
 
     def _start_hand(self) -> None:
         r, n = self.rules, self.num_players
@@ -306,19 +262,6 @@ class CribbageState(GameState):
         return hands, crib, pack
 
     # ------------------------------------------------------------------------------ who acts ----
-    def to_act(self) -> frozenset[int]:
-        if self._over:
-            return _EMPTY
-        w = self._window
-        base = self.waiting_for()
-        if w is None:
-            return base
-        seats = {s for s in range(self.num_players) if self._side[s] != w.scorer_side}
-        seats.update(base)
-        if w.may_claim:
-            seats.add(w.scorer)
-        return frozenset(seats)
-
     def waiting_for(self) -> frozenset[int]:
         if self._over:
             return _EMPTY
@@ -345,18 +288,6 @@ class CribbageState(GameState):
             return [COUNT_CRIB if self._show_order[self._show_i][1] == "crib" else COUNT_HAND]
         return []
 
-    def legal_actions(self, seat: int) -> list[Action]:
-        if self._over:
-            return []
-        out = self._regular(seat)
-        w = self._window
-        if w is not None:
-            if self._side[seat] != w.scorer_side:
-                out.append(MUGGINS)
-            elif seat == w.scorer and w.may_claim:
-                out.append(CLAIM)
-        return out
-
     def _next_active(self, seat: int) -> int:
         """The first seat after ``seat`` (not ``seat`` itself) that holds cards and has not said go."""
         n = self.num_players
@@ -375,9 +306,9 @@ class CribbageState(GameState):
         room = 31 - count
         return any(c.value <= room for c in cards)
 
-    def claim_for(self, seat: int, action: Action) -> int:
+    def _points_of(self, seat: int, action: Action) -> int:
         """The points ``action`` scores for ``seat`` now: what a perfect player announces with it."""
-        if self._over or not 0 <= seat < self.num_players:
+        if not 0 <= seat < self.num_players:
             return 0
         kind = action.kind
         phase = self.phase
@@ -399,33 +330,11 @@ class CribbageState(GameState):
             if self._show_order[self._show_i][1] == "crib":
                 return score_show(self.crib, self.starter, True)
             return score_show(self.kept[seat], self.starter)
-        if kind == "claim":
-            w = self._window
-            return w.missed if w is not None and w.scorer == seat and w.may_claim else 0
         return 0
 
-    def muggable(self, seat: int) -> int:
-        w = self._window
-        if w is None or self._over or self._side[seat] == w.scorer_side:
-            return 0
-        return w.missed
-
     # ------------------------------------------------------------------------------------ apply ----
-    def apply(self, seat: object, action: Action) -> None:
-        # ``seat`` and amounts are checked here, untyped: a compiled build must not coerce 1.0 or True first
-        if self._over:
-            raise GameOver("the game is over")
-        action = check_action(action)
-        seat = check_seat(seat, self.num_players)
+    def _apply_move(self, seat: int, action: Action) -> None:
         kind, subject, target, part, claim = action
-        if kind in ("muggins", "claim") and claim is not None:
-            check_points(claim, self.rules.max_step_points, "a muggins call" if kind == "muggins" else "a claim")
-        if kind == "muggins":
-            self._call(seat, claim)
-            return
-        if kind == "claim":
-            self._late_claim(seat, claim)
-            return
         phase = self.phase
         if phase == "play":
             if seat != self.turn:
@@ -438,10 +347,6 @@ class CribbageState(GameState):
                     raise IllegalAction(f"seat {seat} does not hold {subject}")
                 if subject.value + self.count > 31:
                     raise IllegalAction(f"{subject} would take the count past 31 (the count is {self.count})")
-                if claim is not None:
-                    self._check_claim(claim)
-                if self._window is not None or self._explain_due is not None:
-                    self._close_window()
                 self.history.append((seat, action))
                 self._do_play(seat, hand, subject, claim)
                 return
@@ -454,8 +359,6 @@ class CribbageState(GameState):
                     raise IllegalAction(f"you can play {' '.join(c.text for c in able)}: a player who can "
                                         f"play must play (there is no go while a card fits; count "
                                         f"{self.count})")
-                self._check_claim(claim)
-                self._close_window()
                 self.history.append((seat, action))
                 self._do_go(seat, hand, claim)
                 return
@@ -466,9 +369,6 @@ class CribbageState(GameState):
             if not self._to_discard >> seat & 1:
                 raise NotYourTurn(f"seat {seat} has already laid away to the crib")
             cards = self._discard_cards(seat, action)
-            if claim is not None:
-                raise ClaimError("a discard scores nothing; it carries no claim")
-            self._close_window()
             canonical = action if _DISCARDS.get(cards) is action else discard_action(cards)
             self.history.append((seat, canonical))
             self._do_discard(seat, canonical.subject)
@@ -482,21 +382,11 @@ class CribbageState(GameState):
             if action.subject not in (what, None) or action.target is not None or action.part is not None:
                 raise IllegalAction(f"seat {seat} counts {'the crib' if what == 'crib' else 'his hand'} now: "
                                     f"'count {what}'")
-            self._check_claim(claim)
-            self._close_window()
             counted = COUNT_CRIB if what == "crib" else COUNT_HAND
             self.history.append((seat, counted if claim is None else counted._replace(claim=claim)))
             self._do_count(seat, what, claim)
             return
         raise IllegalAction(f"no move is possible in phase {phase!r}")
-
-    def _check_claim(self, claim: object) -> None:
-        if claim is None:
-            return
-        if not self._manual:
-            raise ClaimError("points are scored automatically in this game; do not announce them "
-                             "(the option claims=manual turns the muggins rule on)")
-        check_points(claim, self.rules.max_step_points, "a claim")
 
     def _discard_cards(self, seat: int, action: Action) -> tuple[Card, ...]:
         k = self.rules.discard_each
@@ -526,34 +416,11 @@ class CribbageState(GameState):
         if points > 0 and self._scores[side] >= self.rules.target and not self._over:
             self._finish(side)
 
-    def _score_move(self, seat: int, points: int, claim: int | None, reason: str) -> None:
-        """Credit the points of a move: all of them in auto mode; in manual mode what was announced (if
-        not more than the truth), and open the muggins window on the rest."""
-        side = self._side[seat]
-        if not self._manual:
-            if points:
-                self._award(side, points, seat, reason)
-            return
-        awarded, missed, over = settle_claim(points, claim)
-        if claim is not None:
-            self.log.append(Event("claim", seat, {"points": claim}))
-        if over:
-            self._over_claim(seat, claim or 0, points, _WHAT.get(reason, reason))
-            if self._over:
-                return
-        if awarded:
-            self._award(side, awarded, seat, reason)
-            if self._over:
-                return
-        self._window = Window(seat, side, missed, claim, reason,
-                              self.rules.claim_timing == "lenient" and claim is None)
-
     def _finish(self, side: int) -> None:
-        self._flush_explain()
-        self._window = None
         self._over = True
         self.phase = "over"
         self._winners = frozenset(s for s in range(self.num_players) if self._side[s] == side)
+        self._end_window()  # points still unclaimed are missed; a show's true count is told
         r = self.rules
         losers: list[dict[str, Any]] = []
         for o in range(self._nsides):
@@ -566,69 +433,22 @@ class CribbageState(GameState):
         self.log.append(Event("game_end", None, {"winners": sorted(self._winners),
                                                  "scores": list(self._scores), **self._result}))
 
-    def _flush_explain(self) -> None:
+    def _on_window_closed(self) -> None:
         """In manual mode the true count of a show is told once its window has closed."""
         due = self._explain_due
         if due is not None:
             self._explain_due = None
             seat, what, cards, _, _, starter = due
-            self.log.append(ShowExplanation(seat, what, cards, starter, what == "crib"))
+            e = ShowExplanation(seat, what, cards, starter, what == "crib")
+            e.show = due
+            self.log.append(e)
 
-    def _close_window(self) -> None:
-        w = self._window
-        if w is not None:
-            if w.missed > 0:
-                self.log.append(Event("missed", w.scorer, {"side": w.scorer_side, "points": w.missed,
-                                                           "reason": w.reason}))
-            self._window = None
-        if self._explain_due is not None:
-            self._flush_explain()
-
-    def _call(self, seat: int, amount: int | None) -> None:
-        w = self._window
-        if w is None:
-            raise ClaimError("no muggins window is open: a call must come before the next move "
-                             "(in the show, before the next count)")
-        if self._side[seat] == w.scorer_side:
-            raise ClaimError("you cannot call muggins on your own side")
-        r = self.rules
-        res = resolve_call(w, amount, r.muggins, r.false_call_penalty, r.false_call_points)
-        self.history.append((seat, Action("muggins", claim=amount)))
-        self._window = None
-        self.log.append(Event("muggins", seat, {"on": w.scorer, "outcome": res.outcome,
-                                                "points": res.caller_gain, "named": amount,
-                                                "missed": w.missed, "reason": w.reason}))
-        self._flush_explain()
-        cside = self._side[seat]
-        if res.scorer_loss:
-            self._award(w.scorer_side, -res.scorer_loss, w.scorer, "mugged")
-        if res.caller_penalty:
-            self._award(cside, -res.caller_penalty, seat, "false call")
-        if res.scorer_award and not self._over:
-            self._award(w.scorer_side, res.scorer_award, w.scorer, "false call")
-        if res.caller_gain and not self._over:
-            self._award(cside, res.caller_gain, seat, "muggins")
-        if res.outcome in ("steal", "steal_and_deduct") and w.missed > res.caller_gain:
-            self.log.append(Event("missed", w.scorer, {"side": w.scorer_side,
-                                                       "points": w.missed - res.caller_gain,
-                                                       "reason": w.reason}))
-
-    def _late_claim(self, seat: int, amount: int | None) -> None:
-        w = self._window
-        if w is None or seat != w.scorer or not w.may_claim:
-            raise ClaimError("there is nothing for you to claim now")
-        if amount is None:
-            raise ClaimError("a claim names its points, like 'claim 2'")
-        self.history.append((seat, Action("claim", claim=amount)))
-        w.may_claim = False
-        w.claimed = amount
-        self.log.append(Event("claim", seat, {"points": amount, "late": True}))
-        if amount <= w.missed:
-            w.missed -= amount
-            self._award(w.scorer_side, amount, seat, w.reason)
-        else:
-            self._over_claim(seat, amount, w.missed, _WHAT.get(w.reason, w.reason))
-
+    def _reopen_window(self, window: Window, mark: int) -> None:
+        """A move refused after closing the window: its show's count is untold again."""
+        for e in self.log[mark:]:
+            if isinstance(e, ShowExplanation) and e.show is not None:
+                self._explain_due = e.show
+        GameState._reopen_window(self, window, mark)
 
     # ------------------------------------------------------------------------------------ moves ----
     def _do_discard(self, seat: int, cards: tuple[Card, ...]) -> None:
@@ -669,12 +489,11 @@ class CribbageState(GameState):
         self.phase = "play"
         self.turn = (dealer + 1) % self.num_players
         if starter.rank == 11:
-            side = self._side[dealer]
-            if self._manual and self.rules.mug_his_heels:
+            mug = self.rules.mug_his_heels
+            if self._manual and mug:
                 self.log.append(Event("his_heels", dealer, {"card": starter.text}))
-                self._window = Window(dealer, side, 2, None, "his heels", True)
-            else:
-                self._award(side, 2, dealer, "his heels")
+            # muggable with mug_his_heels; the dealer may claim it late, whatever the timing
+            self._score_step(dealer, 2, None, "his heels", "jack turned up", mug, 2)
 
     def _do_play(self, seat: int, hand: list[Card], card: Card, claim: int | None) -> None:
         hand.remove(card)
@@ -703,7 +522,7 @@ class CribbageState(GameState):
                         self._go_floor[seat] = max(self._go_floor[seat], room)
         if self._manual:
             self.log.append(Event("play", seat, {"card": card.text, "count": count}))
-            self._score_move(seat, pts + go, claim, "play")
+            self._score_step(seat, pts + go, claim, "play", "card")
             if self._over:
                 return
         else:
@@ -728,14 +547,14 @@ class CribbageState(GameState):
         if seat == self._last:  # every other player has gone: the last card's player takes the point
             self.log.append(Event("go", seat, {"count": count, "takes": "last card" if not any(self.hands)
                                                else "go"}))
-            self._score_move(seat, 1, claim, "go")
+            self._score_step(seat, 1, claim, "go")
             if not self._over:
                 self._end_series(seat)
             return
         self._gone |= 1 << seat
         self.log.append(Event("go", seat, {"count": count}))
         if claim is not None:  # announcing points for a go that scores nothing
-            self._score_move(seat, 0, claim, "go")
+            self._score_step(seat, 0, claim, "go")
             if self._over:
                 return
         t = self._next_active(seat)
@@ -789,7 +608,7 @@ class CribbageState(GameState):
             self._explain_due = show
         else:
             self.log.append(ShowExplanation(seat, what, cards, starter, crib))
-        self._score_move(seat, pts, claim, what)
+        self._score_step(seat, pts, claim, what)
         if self._over:
             return
         self._show_i += 1
@@ -826,7 +645,6 @@ class CribbageState(GameState):
         c._go_floor = self._go_floor[:]
         c._shown = self._shown[:]
         c._shows = self._shows[:]
-        c._window = self._window.copy() if self._window is not None else None
         return c
 
     def _hidden_from(self, seat: int) -> tuple[list[Card], list[tuple[int, str, int, int]]]:
