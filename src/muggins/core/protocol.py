@@ -16,7 +16,7 @@ import random
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Self
 
 from muggins.core.chance import Chance
-from muggins.core.claims import Window, check_points, resolve_call, settle_claim
+from muggins.core.claims import Window, check_points, parse_points, resolve_call, settle_claim
 from muggins.core.errors import ClaimError, GameOver, IllegalAction, NoSuchSeat, UnknownAction, shown
 
 
@@ -486,6 +486,25 @@ class GameState:
         """Start a game. All randomness comes from ``chance``."""
         raise NotImplementedError
 
+    @classmethod
+    def _blank(cls, rules: Any, num_players: int, chance: Chance, sides: list[int]) -> Self:
+        """A state of ``cls`` before anything happened, for ``new``: the fields every game keeps, with
+        ``sides`` the side of each seat (every side at 0 points)."""
+        s = cls.__new__(cls)
+        s.rules = rules
+        s.num_players = num_players
+        s.chance = chance
+        s.history = []
+        s.log = []
+        s._over = False
+        s._winners = frozenset()
+        s._side = sides
+        s._scores = [0] * (max(sides) + 1)
+        s._manual = rules.claims == "manual"
+        s._window = None
+        s._ver = 0
+        return s
+
     # --- notation -----------------------------------------------------------------------------------
     def format_action(self, action: Action) -> str:
         """Readable, unambiguous text of the move (without its claim)."""
@@ -494,6 +513,16 @@ class GameState:
     def parse_action(self, text: str, seat: int | None = None) -> Action:
         """Parse the text of a move (no claim) in the current position; raises UnknownAction."""
         raise NotImplementedError
+
+    def _parse_call(self, words: list[str], text: str, example: int) -> Action:
+        """The call or late claim written as ``words``: "muggins", "muggins 10" or "claim 10"."""
+        head = words[0]
+        claim = None
+        if len(words) == 2:
+            claim = parse_points(head, words[1], self.max_step_points())
+        elif len(words) != 1:
+            raise UnknownAction(f"cannot read {text!r}; write '{head}' or '{head} {example}'")
+        return Action(head, claim=claim)
 
     def action_to_json(self, seat: int, action: Action) -> dict[str, Any]:
         d: dict[str, Any] = {"seat": seat, "move": self.format_action(action)}

@@ -20,7 +20,6 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from muggins.core.chance import Chance, shuffle
-from muggins.core.claims import parse_points
 from muggins.core.errors import IllegalAction, NotYourTurn, RecordError, UnknownAction, shown
 from muggins.core.protocol import _BASE_FIELDS, Action, Event, GameState
 from muggins.dominoes.rules import DominoRules
@@ -119,24 +118,15 @@ class DominoState(GameState):
     # ------------------------------------------------------------------------------------ set-up ----
     @classmethod
     def new(cls, rules: DominoRules, num_players: int, chance: Chance) -> DominoState:
-        s = cls.__new__(cls)
-        s.rules = rules
-        s.num_players = n = num_players
-        s.chance = chance
-        s.history = []
-        s.log = []
+        n = num_players
         teams = rules.partnerships and n == 4
-        s._side = [i % 2 for i in range(n)] if teams else list(range(n))
+        s = cls._blank(rules, n, chance, [i % 2 for i in range(n)] if teams else list(range(n)))
         s._nsides = 2 if teams else n
         s._teams = teams
-        s._scores = [0] * s._nsides
         s._entered = [rules.entry_threshold == 0] * s._nsides
-        s._over = False
-        s._winners = frozenset()
         s._table = score_table(rules.score_fn)
         s._sniff_ends = rules.spinner_count == "sniff_ends"
         s._fill_first = rules.spinner_fill_first
-        s._manual = rules.claims == "manual"
         s._extra = rules.extra_turn == "double_or_scoring"
         s._both_out = rules.partnership_both_out
         s._voluntary = rules.voluntary_draw
@@ -151,11 +141,9 @@ class DominoState(GameState):
             raise RulesError(f"{n} players with {each} tiles each need more than a double-{rules.tile_set} set")
         s._each = each
         s.hand_no = 0
-        s._window = None
         s._tiebreak_left = 0
         s._leader = -1
         s._last_out = -1
-        s._ver = 0
         s._legal_cache = None
         s._down = False
         s._start_hand()
@@ -1007,15 +995,12 @@ class DominoState(GameState):
         words = text.strip().lower().replace(",", " ").split()
         if not words:
             raise UnknownAction("empty move")
-        if words[0] in ("draw", "pass", "knock", "muggins", "claim"):
-            claim = None
-            if len(words) == 2 and words[0] in ("muggins", "claim"):
-                claim = parse_points(words[0], words[1], self.rules.max_step_points)
-            elif len(words) != 1:
-                raise UnknownAction(f"cannot read {text!r}; '{words[0]}' takes nothing after it"
-                                    if words[0] not in ("muggins", "claim") else
-                                    f"cannot read {text!r}; write '{words[0]}' or '{words[0]} 10'")
-            return Action(words[0], claim=claim)
+        if words[0] in ("muggins", "claim"):
+            return self._parse_call(words, text, 10)
+        if words[0] in ("draw", "pass", "knock"):
+            if len(words) != 1:
+                raise UnknownAction(f"cannot read {text!r}; '{words[0]}' takes nothing after it")
+            return Action(words[0])
         if words[0] in ("lead", "play"):
             words = words[1:]
         if not words:

@@ -35,7 +35,7 @@ from muggins.cards.dealing import DECK, cut_for_deal
 from muggins.cards.dealing import record_card as _card
 from muggins.cards.deck import Card, parse_card
 from muggins.core.chance import Chance
-from muggins.core.claims import Window, parse_points
+from muggins.core.claims import Window
 from muggins.core.errors import IllegalAction, NotYourTurn, RecordError, UnknownAction, shown
 from muggins.core.protocol import Action, Event, GameState
 
@@ -152,23 +152,12 @@ class CribbageState(GameState):
     @classmethod
     def new(cls, rules: CribbageRules, num_players: int, chance: Chance) -> CribbageState:
         check_players(rules, num_players)
-        s = cls.__new__(cls)
-        s.rules = rules
-        s.num_players = n = num_players
-        s.chance = chance
-        s.history = []
-        s.log = []
+        n = num_players
         teams = n == 4
-        s._side = [i % 2 for i in range(n)] if teams else list(range(n))
+        s = cls._blank(rules, n, chance, [i % 2 for i in range(n)] if teams else list(range(n)))
         s._nsides = 2 if teams else n
-        s._scores = [0] * s._nsides
         s._back = [0] * s._nsides
-        s._manual = rules.claims == "manual"
-        s._over = False
-        s._winners = frozenset()
         s._result = None
-        s._window = None
-        s._ver = 0
         s._explain_due = None
         s.hand_no = 0
         s._previous = None
@@ -757,12 +746,7 @@ class CribbageState(GameState):
             raise UnknownAction("empty move")
         head = words[0].lower()
         if head in ("muggins", "claim"):
-            claim = None
-            if len(words) == 2:
-                claim = parse_points(head, words[1], self.rules.max_step_points)
-            elif len(words) != 1:
-                raise UnknownAction(f"cannot read {text!r}; write '{head}' or '{head} 2'")
-            return Action(head, claim=claim)
+            return self._parse_call([head, *words[1:]], text, 2)
         if head == "go":
             if len(words) != 1:
                 raise UnknownAction(f"cannot read {text!r}; 'go' takes nothing after it")

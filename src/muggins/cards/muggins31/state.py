@@ -20,7 +20,6 @@ from muggins.cards.dealing import DECK, cut_for_deal, record_card
 from muggins.cards.deck import Card, parse_card
 from muggins.cards.muggins31.rules import CardMugginsRules
 from muggins.core.chance import Chance
-from muggins.core.claims import parse_points
 from muggins.core.errors import IllegalAction, NotYourTurn, RecordError, RulesError, UnknownAction, shown
 from muggins.core.protocol import Action, Event, GameState
 
@@ -66,21 +65,9 @@ class CardMugginsState(GameState):
             raise RulesError(f"card Muggins is for 2-4 players; got {num_players}")
         if rules.hand_size * num_players > len(DECK):
             raise RulesError(f"{num_players} hands of {rules.hand_size} need more than 52 cards")
-        s = cls.__new__(cls)
-        s.rules = rules
-        s.num_players = num_players
-        s.chance = chance
-        s.history = []
-        s.log = []
-        s._scores = [0] * num_players
-        s._side = list(range(num_players))  # every player for himself
-        s._over = False
-        s._winners = frozenset()
-        s._window = None
-        s._ver = 0
+        s = cls._blank(rules, num_players, chance, list(range(num_players)))  # every player for himself
         s._legal_cache = None
         s._final = rules.go_is_final_for_pile
-        s._manual = rules.claims == "manual"
         s.round_no = 0
         s.dealer = cut_for_deal(chance, s.log, num_players, rules.first_dealer == "low_card", "cut_for_deal")
         s._start_round()
@@ -137,14 +124,11 @@ class CardMugginsState(GameState):
         if seat != self.turn:
             return []
         cache = self._legal_cache
-        if cache is not None and cache[0] == self._ver:
-            return cache[1]
-        room = self.rules.cap - self.total
-        out = [PLAY[c.index] for c in self.hands[self.turn] if c.value <= room]
-        if not out:
-            out = [GO]
-        self._legal_cache = (self._ver, out)
-        return out
+        if cache is None or cache[0] != self._ver:
+            room = self.rules.cap - self.total
+            cache = self._legal_cache = (self._ver, [PLAY[c.index] for c in self.hands[seat] if c.value <= room]
+                                         or [GO])
+        return cache[1]
 
     def waiting_for(self) -> frozenset[int]:
         return frozenset() if self._over else frozenset((self.turn,))
@@ -438,12 +422,7 @@ class CardMugginsState(GameState):
                 raise UnknownAction(f"cannot read {text!r}; say just 'go'")
             return GO
         if head in ("muggins", "claim"):
-            claim = None
-            if len(words) == 2:
-                claim = parse_points(head, words[1], self.rules.max_step_points)
-            elif len(words) != 1:
-                raise UnknownAction(f"cannot read {text!r}; write '{head}' or '{head} 10'")
-            return Action(head, claim=claim)
+            return self._parse_call(words, text, 10)
         if head == "play":
             words = words[1:]
         if len(words) != 1:
