@@ -55,6 +55,17 @@ def check_action(action: object) -> Action:
     return action
 
 
+_HOOKS: dict[type[GameState], tuple[bool, bool]] = {}
+
+
+def _hooks_of(cls: type[GameState]) -> tuple[bool, bool]:
+    """Whether the game ``cls`` overrides ``_closes_window`` and ``_on_window_closed``: the defaults need
+    no call, and these run on nearly every move in manual mode."""
+    h = _HOOKS[cls] = (cls._closes_window is not GameState._closes_window,
+                       cls._on_window_closed is not GameState._on_window_closed)
+    return h
+
+
 class Event:
     """One entry of the event log. ``secret`` names the keys of ``data`` that only ``seat`` may see."""
 
@@ -200,11 +211,20 @@ class GameState:
                 raise ClaimError(f"only {kinds} can carry a claim, not {shown(kind)}")
             check_points(claim, self.max_step_points(), "a claim")
         w = self._window
-        if w is None or not self._closes_window(seat, action):
+        if w is None:
+            self._apply_move(seat, action)
+            return
+        closes, told = _HOOKS.get(type(self)) or _hooks_of(type(self))
+        if closes and not self._closes_window(seat, action):
             self._apply_move(seat, action)
             return
         mark = len(self.log)
-        self._end_window()
+        self._window = None  # _end_window, inline: it runs on nearly every move in manual mode
+        if w.missed > 0:
+            self.log.append(Event("missed", w.scorer, {"side": w.scorer_side, "points": w.missed,
+                                                       "reason": w.reason}))
+        if told:
+            self._on_window_closed()
         try:
             self._apply_move(seat, action)
         except IllegalAction:  # the move was refused before it changed anything: reopen the window
@@ -241,10 +261,18 @@ class GameState:
             if points:
                 self._award(self._side[seat], points, seat, reason)
             return
-        awarded, missed = self._settle_step(seat, points, claim, reason if what is None else what)
-        if awarded and not self._over:
-            self._award(self._side[seat], awarded, seat, reason)
-        self._open_window(seat, missed, claim, reason, what, late_limit, extend)
+        if claim is None:
+            awarded, missed = 0, points
+        else:
+            awarded, missed = self._settle_step(seat, points, claim, reason if what is None else what)
+            if awarded and not self._over:
+                self._award(self._side[seat], awarded, seat, reason)
+        if self._window is None and late_limit is None and not self._over:
+            # the common case of _open_window, inline: every scoring step in manual mode comes here
+            may = claim is None and self.rules.claim_timing == "lenient"
+            self._window = Window(seat, self._side[seat], missed, claim, reason, may, what, missed if may else 0)
+        else:
+            self._open_window(seat, missed, claim, reason, what, late_limit, extend)
 
     def _settle_step(self, seat: int, points: int, claim: int | None, what: str) -> tuple[int, int]:
         """(awarded, missed) of a step worth ``points`` announced as ``claim``; logs the claim, and an
@@ -296,7 +324,8 @@ class GameState:
             if w.missed > 0:
                 self.log.append(Event("missed", w.scorer, {"side": w.scorer_side, "points": w.missed,
                                                            "reason": w.reason}))
-        self._on_window_closed()
+        if (_HOOKS.get(type(self)) or _hooks_of(type(self)))[1]:
+            self._on_window_closed()
 
     def _call(self, seat: int, amount: int | None) -> None:
         """A muggins call by ``seat``, naming ``amount`` (None: all that was missed). The first caller
@@ -316,7 +345,8 @@ class GameState:
         self.log.append(Event("muggins", seat, {"on": w.scorer, "outcome": res.outcome,
                                                 "points": res.caller_gain, "named": amount,
                                                 "missed": w.missed, "reason": w.reason}))
-        self._on_window_closed()
+        if (_HOOKS.get(type(self)) or _hooks_of(type(self)))[1]:
+            self._on_window_closed()
         cside = self._side[seat]
         if res.scorer_loss:
             self._award(w.scorer_side, -res.scorer_loss, w.scorer, "mugged")
