@@ -13,3 +13,9 @@ cdef class GameState:
     cdef public bint _manual
     cdef public object _window
     cdef public long _ver
+
+    # called on every move: C calls in a compiled game (a game in Python still overrides them)
+    cpdef list _regular(self, seat)
+    cpdef _apply_move(self, seat, action)
+    cpdef _score_step(self, seat, points, claim, str reason, str what=*, bint muggable=*, late_limit=*,
+                      bint extend=*)

@@ -19,6 +19,11 @@ from muggins.core.chance import Chance
 from muggins.core.claims import Window, check_points, parse_points, resolve_call, settle_claim
 from muggins.core.errors import ClaimError, GameOver, IllegalAction, NoSuchSeat, UnknownAction, shown
 
+# Plain ints under other names: a compiled build (protocol.pxd, a game's .pxd) keeps the arguments they
+# annotate Python objects in the methods it declares, where ``int`` would not match the declaration.
+Seat = int
+Points = int
+
 
 class Action(NamedTuple):
     """A move. Immutable and hashable; its meaning is the game's.
@@ -178,7 +183,7 @@ class GameState:
                 out.append(CLAIM)
         return out
 
-    def _regular(self, seat: int) -> list[Action]:
+    def _regular(self, seat: Seat) -> list[Action]:
         """The game's own legal moves of ``seat`` (no calls, no late claims); may be a cached list."""
         raise NotImplementedError
 
@@ -231,7 +236,7 @@ class GameState:
             self._reopen_window(w, mark)
             raise
 
-    def _apply_move(self, seat: int, action: Action) -> None:
+    def _apply_move(self, seat: Seat, action: Action) -> None:
         """Check that ``action`` is legal for ``seat`` (else raise an IllegalAction subclass, changing
         nothing), append ``(seat, action)`` to ``history`` and make the move."""
         raise NotImplementedError
@@ -250,8 +255,8 @@ class GameState:
         self._window = window
 
     # --- the muggins window -------------------------------------------------------------------------
-    def _score_step(self, seat: int, points: int, claim: int | None, reason: str, what: str | None = None,
-                    muggable: bool = True, late_limit: int | None = None, extend: bool = False) -> None:
+    def _score_step(self, seat: Seat, points: Points, claim: Points | None, reason: str, what: str | None = None,
+                    muggable: bool = True, late_limit: Points | None = None, extend: bool = False) -> None:
         """Credit one scoring step of ``seat``: ``points`` true points, ``claim`` announced with the move.
 
         In auto mode (or for a step the rules do not let anybody mug) the points are awarded. In manual mode

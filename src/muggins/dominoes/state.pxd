@@ -41,3 +41,6 @@ cdef class DominoState(GameState):
     cdef public long _spinner
     cdef public long _hand_log_start
     cdef public bint _down
+
+    cpdef list _regular(self, seat)
+    cpdef _apply_move(self, seat, action)

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from muggins.core.chance import Chance, shuffle
 from muggins.core.errors import IllegalAction, NotYourTurn, RecordError, UnknownAction, shown
-from muggins.core.protocol import _BASE_FIELDS, Action, Event, GameState
+from muggins.core.protocol import _BASE_FIELDS, Action, Event, GameState, Seat
 from muggins.dominoes.rules import DominoRules
 from muggins.dominoes.scoring import per_unit, prime_at_most, round_nearest, score_table
 from muggins.dominoes.tiles import Tile, full_set, parse_tile, pips
@@ -471,7 +471,7 @@ class DominoState(GameState):
             return r.first_lead == "must_set_double" or (r.lead_must_be == "double" and r.draw != "none")
         return self._draws < self._draw_limit
 
-    def _regular(self, seat: int) -> list[Action]:
+    def _regular(self, seat: Seat) -> list[Action]:
         """Legal moves of ``seat`` (claims aside): none unless it is his turn. A cached list."""
         if seat != self.turn:
             return []
@@ -505,7 +505,7 @@ class DominoState(GameState):
         return self._table[self._count_after(action.subject, action.target, action.part)]
 
     # ------------------------------------------------------------------------------------ apply ----
-    def _apply_move(self, seat: int, action: Action) -> None:
+    def _apply_move(self, seat: Seat, action: Action) -> None:
         if seat != self.turn:
             raise NotYourTurn(f"it is seat {self.turn}'s turn, not seat {seat}'s")
         kind = action[0]
