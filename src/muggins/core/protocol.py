@@ -110,6 +110,7 @@ class Event:
 MUGGINS = Action("muggins")
 CLAIM = Action("claim")
 _EMPTY: frozenset[int] = frozenset()
+_MAX_MOVE_TEXT = 200  # no move is longer; longer text is refused before it is read
 
 # The fields of GameState (protocol.pxd declares them for the compiled build).
 _BASE_FIELDS = ("rules", "num_players", "chance", "history", "log", "_over", "_winners", "_scores", "_side",
@@ -549,7 +550,17 @@ class GameState:
         """Parse the text of a move (no claim) in the current position; raises UnknownAction."""
         raise NotImplementedError
 
-    def _parse_call(self, words: list[str], text: str, example: int) -> Action:
+    def _words(self, text: object, empty: str = "empty move") -> list[str]:
+        """The words of a move's text (commas count as spaces); UnknownAction for text that is no move,
+        ``empty`` saying what to write instead of nothing."""
+        if not isinstance(text, str) or len(text) > _MAX_MOVE_TEXT:
+            raise UnknownAction(f"a move is text of at most {_MAX_MOVE_TEXT} characters; got {shown(text)}")
+        words = text.strip().replace(",", " ").split()
+        if not words:
+            raise UnknownAction(empty)
+        return words
+
+    def _parse_call(self, words: list[str], text: object, example: int) -> Action:
         """The call or late claim written as ``words``: "muggins", "muggins 10" or "claim 10"."""
         head = words[0]
         claim = None

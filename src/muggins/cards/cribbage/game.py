@@ -52,7 +52,6 @@ Show = tuple[int, str, tuple[Card, ...], int | None, int, Card]
 _SEATS: tuple[frozenset[int], ...] = tuple(frozenset(i for i in range(4) if m >> i & 1) for m in range(16))
 _DISCARDS: dict[tuple[Card, ...], Action] = {}
 _INDEX = attrgetter("index")  # the sort key of cards: the order of full_deck()
-_MAX_MOVE_TEXT = 200  # no move is longer; longer text is refused before it is read
 
 
 def play_action(card: Card) -> Action:
@@ -739,11 +738,7 @@ class CribbageState(GameState):
         return str(k)
 
     def parse_action(self, text: object, seat: int | None = None) -> Action:
-        if not isinstance(text, str) or len(text) > _MAX_MOVE_TEXT:
-            raise UnknownAction(f"a move is text of at most {_MAX_MOVE_TEXT} characters; got {shown(text)}")
-        words = text.strip().replace(",", " ").split()
-        if not words:
-            raise UnknownAction("empty move")
+        words = self._words(text)
         head = words[0].lower()
         if head in ("muggins", "claim"):
             return self._parse_call([head, *words[1:]], text, 2)

@@ -25,7 +25,6 @@ from muggins.core.protocol import Action, Event, GameState
 
 PLAY: tuple[Action, ...] = tuple(Action("play", c) for c in DECK)  # indexed by Card.index
 GO = Action("go")
-_MAX_MOVE_TEXT = 200  # no move is longer; longer text is refused before it is read
 
 
 def _card(text: Any) -> Card:
@@ -411,11 +410,7 @@ class CardMugginsState(GameState):
         return str(action.kind)
 
     def parse_action(self, text: object, seat: int | None = None) -> Action:
-        if not isinstance(text, str) or len(text) > _MAX_MOVE_TEXT:
-            raise UnknownAction(f"a move is text of at most {_MAX_MOVE_TEXT} characters; got {shown(text)}")
-        words = text.strip().lower().replace(",", " ").split()
-        if not words:
-            raise UnknownAction("empty move; moves are play <card>, go, muggins [n], claim <n>")
+        words = [w.lower() for w in self._words(text, "empty move; moves are play <card>, go, muggins [n], claim <n>")]
         head = words[0]
         if head in ("go", "pass"):
             if len(words) != 1:
