@@ -223,7 +223,7 @@ def test_worked_example_of_the_documentation_is_the_hand_written_record() -> Non
     state = replay(rec)
     steals = [e.to_dict() for e in state.log if e.kind == "muggins"]
     assert steals == [{"kind": "muggins", "seat": 0, "on": 1, "outcome": "steal", "points": 10, "named": 10,
-                       "missed": 10}]
+                       "missed": 10, "reason": "play"}]
     assert state.scores() == [40, 0]
 
 

@@ -34,21 +34,32 @@ class MugginsOptions:
 
 
 class Window:
-    """An open muggins window: ``scorer`` made points and ``missed`` of them are still unclaimed."""
+    """An open muggins window: ``scorer`` made points and ``missed`` of them are still unclaimed.
 
-    __slots__ = ("claimed", "may_claim", "missed", "reason", "scorer", "scorer_side")
+    ``what`` names the scoring step in over-claim messages ("play", "last card", "hand"); ``late`` is how
+    much of ``missed`` the scorer may still claim late while ``may_claim`` (a bonus may allow less than all
+    that was missed, card Muggins' "last")."""
+
+    __slots__ = ("claimed", "late", "may_claim", "missed", "reason", "scorer", "scorer_side", "what")
 
     def __init__(self, scorer: int, scorer_side: int, missed: int, claimed: int | None, reason: str,
-                 may_claim: bool) -> None:
+                 may_claim: bool, what: str | None = None, late: int | None = None) -> None:
         self.scorer = scorer
         self.scorer_side = scorer_side
         self.missed = missed
         self.claimed = claimed
         self.reason = reason
         self.may_claim = may_claim  # the scorer may still announce (lenient timing or a bonus)
+        self.what = reason if what is None else what
+        self.late = (missed if may_claim else 0) if late is None else late
 
     def copy(self) -> Window:
-        return Window(self.scorer, self.scorer_side, self.missed, self.claimed, self.reason, self.may_claim)
+        return Window(self.scorer, self.scorer_side, self.missed, self.claimed, self.reason, self.may_claim,
+                      self.what, self.late)
+
+    def late_claimable(self) -> int:
+        """What the scorer may still claim late (0 when he may not)."""
+        return min(self.missed, self.late) if self.may_claim else 0
 
     def public(self) -> dict[str, object]:
         """What everybody may know about the window: not how much (if anything) was missed."""

@@ -10,3 +10,11 @@ cdef class GameState:
     cdef public object _winners
     cdef public list _scores
     cdef public list _side
+    cdef public bint _manual
+    cdef public object _window
+    cdef public long _ver
+
+    cpdef list _regular(self, seat)
+    cpdef _apply_move(self, seat, action)
+    cpdef _score_step(self, seat, points, claim, str reason, str what=*, bint muggable=*, late_limit=*,
+                      bint extend=*)

@@ -7,11 +7,13 @@ import types
 import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, get_args, get_origin
+from typing import TYPE_CHECKING, Any, Literal, get_args, get_origin
 
 from muggins.core.chance import Chance
 from muggins.core.errors import RulesError, shown
-from muggins.core.protocol import GameState
+
+if TYPE_CHECKING:  # the protocol depends on the muggins options, which use this module
+    from muggins.core.protocol import GameState
 
 
 def bounded(default: Any, lo: int, hi: int) -> Any:

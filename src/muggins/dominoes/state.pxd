@@ -15,7 +15,6 @@ cdef class DominoState(GameState):
     cdef public tuple _table
     cdef public bint _sniff_ends
     cdef public bint _fill_first
-    cdef public bint _manual
     cdef public bint _extra
     cdef public bint _both_out
     cdef public bint _voluntary
@@ -24,12 +23,11 @@ cdef class DominoState(GameState):
     cdef public bint _sniff_option
     cdef public list _all_tiles
     cdef public long _each
-    cdef public object _window
     cdef public long _tiebreak_left
     cdef public long _leader
     cdef public long _last_out
-    cdef public long _ver
     cdef public object _legal_cache
+    cdef public bint _down
     cdef public object _forced_lead
     cdef public long _draws
     cdef public long _dead_passes
@@ -43,3 +41,6 @@ cdef class DominoState(GameState):
     cdef public list _posflat
     cdef public long _spinner
     cdef public long _hand_log_start
+
+    cpdef list _regular(self, seat)
+    cpdef _apply_move(self, seat, action)

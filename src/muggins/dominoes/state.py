@@ -21,18 +21,15 @@ import random
 from typing import TYPE_CHECKING, Any, cast
 
 from muggins.core.chance import Chance, shuffle
-from muggins.core.claims import Window, check_points, parse_points, resolve_call, settle_claim
 from muggins.core.errors import (
-    ClaimError,
-    GameOver,
     IllegalAction,
     NotYourTurn,
     RecordError,
     UnknownAction,
     shown,
 )
-from muggins.core.fields import COPY, DICT, LIST, LISTS, RESET, StateField
-from muggins.core.protocol import Action, Event, GameState, check_action, check_seat
+from muggins.core.fields import DICT, LIST, LISTS, RESET, StateField
+from muggins.core.protocol import Action, Event, GameState, Seat, check_seat
 from muggins.core.sampling import resample
 from muggins.core.views import WindowView
 from muggins.dominoes.rules import DominoRules
@@ -50,8 +47,6 @@ _INLINE = (SNIFF_STUB, INLINE_SPINNER)
 DRAW = Action("draw")
 PASS = Action("pass")
 KNOCK = Action("knock")
-MUGGINS = Action("muggins")
-CLAIM = Action("claim")
 
 
 
@@ -62,7 +57,6 @@ def _play(tile: Tile, target: Tile | None, part: str | None) -> Action:
 
 _EMPTY: frozenset[int] = frozenset()
 _DRAW_SECRET = ("tile", "forced")  # whether the drawer could have played is his own business
-_MAX_MOVE_TEXT = 200  # no move is longer; longer text is refused before it is read
 _SINGLE = tuple(frozenset((i,)) for i in range(16))
 def contribution(kind: int, mask: int, v0: int, v1: int, sniff_ends: bool) -> int:
     """What one layout tile adds to the count (the reference algorithm of RULES.md §1.6)."""
@@ -79,6 +73,12 @@ def contribution(kind: int, mask: int, v0: int, v1: int, sniff_ends: bool) -> in
 
 # Every field of a DominoState beyond GameState's, declared once: muggins.core.fields generates from this table
 # the hints of DominoState, _FIELDS, state.pxd (typed fields of the compiled build) and clone().
+# called on every move: C calls in the compiled build
+PXD_METHODS = """
+cpdef list _regular(self, seat)
+cpdef _apply_move(self, seat, action)
+"""
+
 # fields-target: DominoState FIELDS _FIELDS base=core/protocol.py pxd="DominoState, typed"
 FIELDS = (
     StateField("rules", "object", "DominoRules"),
@@ -94,7 +94,6 @@ FIELDS = (
     StateField("_table", "tuple", "tuple[int, ...]"),
     StateField("_sniff_ends", "bint", "bool"),
     StateField("_fill_first", "bint", "bool"),
-    StateField("_manual", "bint", "bool"),
     StateField("_extra", "bint", "bool"),
     StateField("_both_out", "bint", "bool"),
     StateField("_voluntary", "bint", "bool"),
@@ -103,12 +102,11 @@ FIELDS = (
     StateField("_sniff_option", "bint", "bool"),
     StateField("_all_tiles", "list", "list[Tile]"),
     StateField("_each", "long", "int"),
-    StateField("_window", "object", "Window | None", COPY),
     StateField("_tiebreak_left", "long", "int"),
     StateField("_leader", "long", "int"),
     StateField("_last_out", "long", "int"),
-    StateField("_ver", "long", "int"),
     StateField("_legal_cache", "object", "tuple[int, list[Action]] | None", RESET),
+    StateField("_down", "bint", "bool", doc="the step being scored is the lead's own (no_win_on_down)"),
     StateField("_forced_lead", "object", "Tile | None"),
     StateField("_draws", "long", "int"),
     StateField("_dead_passes", "long", "int"),
@@ -145,7 +143,6 @@ class DominoState(GameState):
         _table: tuple[int, ...]
         _sniff_ends: bool
         _fill_first: bool
-        _manual: bool
         _extra: bool
         _both_out: bool
         _voluntary: bool
@@ -154,12 +151,11 @@ class DominoState(GameState):
         _sniff_option: bool
         _all_tiles: list[Tile]
         _each: int
-        _window: Window | None
         _tiebreak_left: int
         _leader: int
         _last_out: int
-        _ver: int
         _legal_cache: tuple[int, list[Action]] | None
+        _down: bool  # the step being scored is the lead's own (no_win_on_down)
         _forced_lead: Tile | None
         _draws: int
         _dead_passes: int
@@ -178,24 +174,15 @@ class DominoState(GameState):
     # ------------------------------------------------------------------------------------ set-up ----
     @classmethod
     def new(cls, rules: DominoRules, num_players: int, chance: Chance) -> DominoState:
-        s = cls.__new__(cls)
-        s.rules = rules
-        s.num_players = n = num_players
-        s.chance = chance
-        s.history = []
-        s.log = []
+        n = num_players
         teams = rules.partnerships and n == 4
-        s._side = [i % 2 for i in range(n)] if teams else list(range(n))
+        s = cls._blank(rules, n, chance, [i % 2 for i in range(n)] if teams else list(range(n)))
         s._nsides = 2 if teams else n
         s._teams = teams
-        s._scores = [0] * s._nsides
         s._entered = [rules.entry_threshold == 0] * s._nsides
-        s._over = False
-        s._winners = frozenset()
         s._table = score_table(rules.score_fn)
         s._sniff_ends = rules.spinner_count == "sniff_ends"
         s._fill_first = rules.spinner_fill_first
-        s._manual = rules.claims == "manual"
         s._extra = rules.extra_turn == "double_or_scoring"
         s._both_out = rules.partnership_both_out
         s._voluntary = rules.voluntary_draw
@@ -210,12 +197,11 @@ class DominoState(GameState):
             raise RulesError(f"{n} players with {each} tiles each need more than a double-{rules.tile_set} set")
         s._each = each
         s.hand_no = 0
-        s._window = None
         s._tiebreak_left = 0
         s._leader = -1
         s._last_out = -1
-        s._ver = 0
         s._legal_cache = None
+        s._down = False
         s._start_hand()
         return s
 
@@ -538,8 +524,10 @@ class DominoState(GameState):
             return r.first_lead == "must_set_double" or (r.lead_must_be == "double" and r.draw != "none")
         return self._draws < self._draw_limit
 
-    def _regular(self, seat: int) -> list[Action]:
-        """Legal moves of the seat whose turn it is (claims aside)."""
+    def _regular(self, seat: Seat) -> list[Action]:
+        """Legal moves of ``seat`` (claims aside): none unless it is his turn. A cached list."""
+        if seat != self.turn:
+            return []
         cache = self._legal_cache
         if cache is not None and cache[0] == self._ver:
             return cache[1]
@@ -560,92 +548,26 @@ class DominoState(GameState):
         self._legal_cache = (self._ver, out)
         return out
 
-    def legal_actions(self, seat: int) -> list[Action]:
-        if self._over:
-            return []
-        w = self._window
-        if seat == self.turn:
-            cache = self._legal_cache
-            reg = cache[1] if cache is not None and cache[0] == self._ver else self._regular(seat)
-            if w is None:
-                return reg[:]
-            if w.scorer_side != self._side[seat]:
-                return reg + [MUGGINS]
-            out = reg[:]
-        else:
-            out = []
-        if w is not None:
-            if self._side[seat] != w.scorer_side:
-                out.append(MUGGINS)
-            elif seat == w.scorer and w.may_claim:
-                out.append(CLAIM)
-        return out
-
-    def to_act(self) -> frozenset[int]:
-        if self._over:
-            return frozenset()
-        w = self._window
-        if w is None:
-            return frozenset((self.turn,))
-        seats = {s for s in range(self.num_players) if self._side[s] != w.scorer_side}
-        seats.add(self.turn)
-        if w.may_claim:
-            seats.add(w.scorer)
-        return frozenset(seats)
-
     def waiting_for(self) -> frozenset[int]:
         return _EMPTY if self._over else _SINGLE[self.turn]
 
-    def claim_for(self, seat: int, action: Action) -> int:
-        """The points ``action`` scores for ``seat`` now: what a perfect player announces with it."""
-        if self._over:
-            return 0
-        if action.kind == "claim":
-            w = self._window
-            return w.missed if w is not None and w.scorer == seat and w.may_claim else 0
+    def _points_of(self, seat: int, action: Action) -> int:
+        """The points of a play now: what a perfect player announces with it."""
         if action.kind != "play":
             return 0
         return self._table[self._count_after(action.subject, action.target, action.part)]
 
-    def muggable(self, seat: int) -> int:
-        w = self._window
-        if w is None or self._over or self._side[seat] == w.scorer_side:
-            return 0
-        return w.missed
-
     # ------------------------------------------------------------------------------------ apply ----
-    def apply(self, seat: object, action: Action) -> None:
-        # ``seat`` and amounts are checked here, untyped: a compiled build must not coerce 1.0 or True first
-        if self._over:
-            raise GameOver("the game is over")
-        action = check_action(action)
-        seat = check_seat(seat, self.num_players)
-        kind = action[0]
-        if kind == "muggins" or kind == "claim":
-            if action[4] is not None:
-                what = "a muggins call" if kind == "muggins" else "a claim"
-                check_points(action[4], self.rules.max_step_points, what)
-            if kind == "muggins":
-                self._call(seat, action[4])
-            else:
-                self._late_claim(seat, action[4])
-            return
+    def _apply_move(self, seat: Seat, action: Action) -> None:
         if seat != self.turn:
             raise NotYourTurn(f"it is seat {self.turn}'s turn, not seat {seat}'s")
+        kind = action[0]
         claim = action[4]
         base = action if claim is None else action._replace(claim=None)
         cache = self._legal_cache
         legal = cache[1] if cache is not None and cache[0] == self._ver else self._regular(seat)
         if base not in legal:
             raise IllegalAction(self._why_illegal(seat, base))
-        if claim is not None:
-            if self.rules.claims == "auto":
-                raise ClaimError("points are scored automatically in this game; do not announce them")
-            if kind != "play":
-                raise ClaimError(f"only a play can carry a claim, not {kind!r}")
-            check_points(claim, self.rules.max_step_points, "a claim")
-        if self._window is not None:
-            self._close_window()
         self.history.append((seat, action))
         self._ver += 1
         if kind == "play":
@@ -708,6 +630,8 @@ class DominoState(GameState):
     # ---------------------------------------------------------------------------------- scoring ----
     def _award(self, side: int, points: int, seat: int | None, reason: str, check: bool = True,
                down: bool = False) -> bool:
+        """Credit ``points`` (entry threshold, exact target, no win on the lead); ``down`` marks the lead's
+        own points (set for a step scored through the window by ``_down``)."""
         if points == 0:
             return False
         r = self.rules
@@ -722,7 +646,7 @@ class DominoState(GameState):
             self.log.append(Event("void", seat, {"side": side, "points": points, "reason": reason,
                                                  "why": "it would pass the target"}))
             return False
-        if points > 0 and down and r.no_win_on_down and new >= r.target:
+        if points > 0 and (down or (self._down and reason == "play")) and r.no_win_on_down and new >= r.target:
             self.log.append(Event("void", seat, {"side": side, "points": points, "reason": reason,
                                                  "why": "the winning points cannot come from the lead"}))
             return False
@@ -740,62 +664,9 @@ class DominoState(GameState):
     def _finish(self, sides: list[int]) -> None:
         self._over = True
         self._winners = frozenset(s for s in range(self.num_players) if self._side[s] in sides)
-        self._close_window()  # points still unclaimed when the game ends are logged as missed
+        self._end_window()  # points still unclaimed when the game ends are logged as missed
         self.log.append(Event("game_end", None, {"winners": sorted(self._winners),
                                                  "scores": list(self._scores)}))
-
-    def _close_window(self) -> None:
-        w = self._window
-        if w is not None:
-            if w.missed > 0:
-                self.log.append(Event("missed", w.scorer, {"side": w.scorer_side, "points": w.missed,
-                                                           "reason": w.reason}))
-            self._window = None
-
-    def _call(self, seat: int, amount: int | None) -> None:
-        w = self._window
-        if w is None:
-            raise ClaimError("no muggins window is open: a call must come before the next player acts")
-        if self._side[seat] == w.scorer_side:
-            raise ClaimError("you cannot call muggins on your own side")
-        r = self.rules
-        res = resolve_call(w, amount, r.muggins, r.false_call_penalty, r.false_call_points)
-        self.history.append((seat, Action("muggins", claim=amount)))
-        self._ver += 1
-        self._window = None
-        self.log.append(Event("muggins", seat, {"on": w.scorer, "outcome": res.outcome,
-                                                "points": res.caller_gain, "named": amount,
-                                                "missed": w.missed}))
-        cside = self._side[seat]
-        if res.scorer_loss:
-            self._award(w.scorer_side, -res.scorer_loss, w.scorer, "mugged")
-        if res.caller_penalty:
-            self._award(cside, -res.caller_penalty, seat, "false call")
-        if res.scorer_award:
-            self._award(w.scorer_side, res.scorer_award, w.scorer, "false call")
-        if res.caller_gain:
-            self._award(cside, res.caller_gain, seat, "muggins")
-        if res.outcome != "false_call" and w.missed > res.caller_gain and res.outcome != "forfeit":
-            self.log.append(Event("missed", w.scorer, {"side": w.scorer_side,
-                                                       "points": w.missed - res.caller_gain,
-                                                       "reason": w.reason}))
-
-    def _late_claim(self, seat: int, amount: int | None) -> None:
-        w = self._window
-        if w is None or seat != w.scorer or not w.may_claim:
-            raise ClaimError("there is nothing for you to claim now")
-        if amount is None:
-            raise ClaimError("a claim names its points, like 'claim 10'")
-        self.history.append((seat, Action("claim", claim=amount)))
-        self._ver += 1
-        w.may_claim = False
-        w.claimed = amount
-        self.log.append(Event("claim", seat, {"points": amount, "late": True}))
-        if amount <= w.missed:
-            w.missed -= amount
-            self._award(w.scorer_side, amount, seat, w.reason)
-        else:
-            self._over_claim(seat, amount, w.missed, "play" if w.reason == "play" else "play and its domino bonus")
 
     # ------------------------------------------------------------------------------------ moves ----
     def _next_seat(self, seat: int) -> int:
@@ -821,42 +692,24 @@ class DominoState(GameState):
                                 "on": None if target is None else target.text}
         if part is not None:
             data["part"] = part
-        manual = self._manual
-        if not manual:
+        if not self._manual:
             data["count"] = count
         self.log.append(Event("play", seat, data))
         if lead:
             self.phase = "play"
         self._draws = 0
         self._dead_passes = 0
-        side = self._side[seat]
-        if not manual:
-            awarded, missed, over = pts, 0, False
-        elif claim is None:
-            awarded, missed, over = 0, pts, False
-        else:
-            awarded, missed, over = settle_claim(pts, claim)
-            self.log.append(Event("claim", seat, {"points": claim}))
-        going_out = not hand
-        if over:
-            self._over_claim(seat, claim or 0, pts, "play")
-            if self._over:
-                return
-        if going_out and (not r.partnership_both_out or not self._teams
-                          or not self.hands[(seat + 2) % self.num_players]):
-            self._end_by_domino(seat, awarded, missed, claim, lead)
+        if not hand and (not r.partnership_both_out or not self._teams
+                         or not self.hands[(seat + 2) % self.num_players]):
+            self._end_by_domino(seat, pts, claim, lead)
             return
-        if going_out:
+        if not hand:
             self._out[seat] = True
-        if awarded:
-            self._award(side, awarded, seat, "play", down=lead)
-        if self._over:  # the game ended on this play: what it left unclaimed is missed for good
-            if missed:
-                self.log.append(Event("missed", seat, {"side": side, "points": missed, "reason": "play"}))
+        self._down = lead
+        self._score_step(seat, pts, claim, "play")
+        self._down = False
+        if self._over:
             return
-        if manual:
-            self._window = Window(seat, side, missed, claim, "play",
-                                  r.claim_timing == "lenient" and claim is None)
         if self._knock is not None:
             self._knock = None
             self.turn = self._next_seat(seat)
@@ -918,8 +771,14 @@ class DominoState(GameState):
                                                  "pips": p}))
         return p
 
-    def _end_by_domino(self, seat: int, play_points: int, missed: int, claim: int | None, lead: bool) -> None:
+    def _end_by_domino(self, seat: int, pts: int, claim: int | None, lead: bool) -> None:
+        """Going out: the play's points as claimed, the out bonus (a muggable bonus with ``mug_bonus``, which
+        the scorer may claim late), then one window on all that is unclaimed; the window outlives the hand."""
         r = self.rules
+        play_points, missed = self._settle_step(seat, pts, claim, "play") if self._manual else (pts, 0)
+        if self._over:  # an over-claim penalty ended the game
+            self._open_window(seat, missed, claim, "play")
+            return
         n = self.num_players
         side = self._side[seat]
         self._last_out = seat
@@ -966,12 +825,12 @@ class DominoState(GameState):
         for oside, pts in others:
             if not self._over:
                 self._award(oside, pts, None, "own pips")
-        unclaimed = missed + (bonus if mug_bonus else 0)
-        if manual and not self._over:
-            self._window = Window(seat, side, unclaimed, claim, "domino" if mug_bonus else "play",
-                                  mug_bonus or (r.claim_timing == "lenient" and claim is None))
-        elif unclaimed:
-            self.log.append(Event("missed", seat, {"side": side, "points": unclaimed, "reason": "play"}))
+        if manual:
+            unclaimed = missed + (bonus if mug_bonus else 0)
+            if mug_bonus and not self._over:
+                self._open_window(seat, unclaimed, claim, "domino", "play and its domino bonus", unclaimed)
+            else:  # once the game is over, all of it is missed as the play's
+                self._open_window(seat, unclaimed, claim, "play")
         self._after_hand()
 
     def _end_blocked(self) -> None:
@@ -1057,6 +916,9 @@ class DominoState(GameState):
         c._winners = self._winners
         c._scores = self._scores[:]
         c._side = self._side
+        c._manual = self._manual
+        c._window = self._window.copy() if self._window is not None else None
+        c._ver = self._ver
         c.hands = [v[:] for v in self.hands]
         c.boneyard = self.boneyard[:]
         c.turn = self.turn
@@ -1069,7 +931,6 @@ class DominoState(GameState):
         c._table = self._table
         c._sniff_ends = self._sniff_ends
         c._fill_first = self._fill_first
-        c._manual = self._manual
         c._extra = self._extra
         c._both_out = self._both_out
         c._voluntary = self._voluntary
@@ -1078,12 +939,11 @@ class DominoState(GameState):
         c._sniff_option = self._sniff_option
         c._all_tiles = self._all_tiles
         c._each = self._each
-        c._window = self._window.copy() if self._window is not None else None
         c._tiebreak_left = self._tiebreak_left
         c._leader = self._leader
         c._last_out = self._last_out
-        c._ver = self._ver
         c._legal_cache = None
+        c._down = self._down
         c._forced_lead = self._forced_lead
         c._draws = self._draws
         c._dead_passes = self._dead_passes
@@ -1332,20 +1192,13 @@ class DominoState(GameState):
         return f"{text} {action.part}" if action.part else text
 
     def parse_action(self, text: object, seat: int | None = None) -> Action:
-        if not isinstance(text, str) or len(text) > _MAX_MOVE_TEXT:
-            raise UnknownAction(f"a move is text of at most {_MAX_MOVE_TEXT} characters; got {shown(text)}")
-        words = text.strip().lower().replace(",", " ").split()
-        if not words:
-            raise UnknownAction("empty move")
-        if words[0] in ("draw", "pass", "knock", "muggins", "claim"):
-            claim = None
-            if len(words) == 2 and words[0] in ("muggins", "claim"):
-                claim = parse_points(words[0], words[1], self.rules.max_step_points)
-            elif len(words) != 1:
-                raise UnknownAction(f"cannot read {text!r}; '{words[0]}' takes nothing after it"
-                                    if words[0] not in ("muggins", "claim") else
-                                    f"cannot read {text!r}; write '{words[0]}' or '{words[0]} 10'")
-            return Action(words[0], claim=claim)
+        words = [w.lower() for w in self._words(text)]
+        if words[0] in ("muggins", "claim"):
+            return self._parse_call(words, text, 10)
+        if words[0] in ("draw", "pass", "knock"):
+            if len(words) != 1:
+                raise UnknownAction(f"cannot read {text!r}; '{words[0]}' takes nothing after it")
+            return Action(words[0])
         if words[0] in ("lead", "play"):
             words = words[1:]
         if not words:
@@ -1426,12 +1279,12 @@ class DominoState(GameState):
 
 # >>> generated by python -m muggins.core.fields from FIELDS: do not edit (names)
 _FIELDS = (
-    "rules", "num_players", "chance", "history", "log", "_over", "_winners", "_scores", "_side", "hands",
-    "boneyard", "turn", "phase", "count", "hand_no", "_nsides", "_teams", "_entered", "_table", "_sniff_ends",
-    "_fill_first", "_manual", "_extra", "_both_out", "_voluntary", "_draw_limit", "_spins", "_sniff_option",
-    "_all_tiles", "_each", "_window", "_tiebreak_left", "_leader", "_last_out", "_ver", "_legal_cache",
-    "_forced_lead", "_draws", "_dead_passes", "_knock", "_out", "_ltile", "_linfo", "_lmask", "_node_of",
-    "_posall", "_posflat", "_spinner", "_hand_log_start",
+    "rules", "num_players", "chance", "history", "log", "_over", "_winners", "_scores", "_side", "_manual",
+    "_window", "_ver", "hands", "boneyard", "turn", "phase", "count", "hand_no", "_nsides", "_teams",
+    "_entered", "_table", "_sniff_ends", "_fill_first", "_extra", "_both_out", "_voluntary", "_draw_limit",
+    "_spins", "_sniff_option", "_all_tiles", "_each", "_tiebreak_left", "_leader", "_last_out",
+    "_legal_cache", "_down", "_forced_lead", "_draws", "_dead_passes", "_knock", "_out", "_ltile", "_linfo",
+    "_lmask", "_node_of", "_posall", "_posflat", "_spinner", "_hand_log_start",
 )
 # <<< end of generated names
 

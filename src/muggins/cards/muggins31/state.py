@@ -16,14 +16,12 @@ from __future__ import annotations
 import random
 from typing import Any, cast
 
-from muggins.cards.deck import Card, full_deck, parse_card
+from muggins.cards.dealing import DECK, cut_for_deal, record_card
+from muggins.cards.deck import Card, parse_card
 from muggins.cards.muggins31.rules import CardMugginsRules
 from muggins.cards.muggins31.views import Muggins31View
 from muggins.core.chance import Chance, shuffle
-from muggins.core.claims import Window, check_points, parse_points, resolve_call, settle_claim
 from muggins.core.errors import (
-    ClaimError,
-    GameOver,
     IllegalAction,
     NotYourTurn,
     RecordError,
@@ -31,18 +29,14 @@ from muggins.core.errors import (
     UnknownAction,
     shown,
 )
-from muggins.core.fields import COPY, LIST, LISTS, RESET, SHARED, StateField
-from muggins.core.protocol import Action, Event, GameState, check_action, check_seat
+from muggins.core.fields import LIST, LISTS, RESET, StateField
+from muggins.core.protocol import Action, Event, GameState, check_seat
 from muggins.core.sampling import resample
 from muggins.core.views import WindowView
 
-DECK: tuple[Card, ...] = tuple(full_deck())
 PLAY: tuple[Action, ...] = tuple(Action("play", c) for c in DECK)  # indexed by Card.index
 GO = Action("go")
-MUGGINS = Action("muggins")
-CLAIM = Action("claim")
 _BY_TEXT: dict[str, Card] = {c.text: c for c in DECK}
-_MAX_MOVE_TEXT = 200  # no move is longer; longer text is refused before it is read
 #: the cards worth at most v, a bit per index (a go at total T rules out _LOW[cap - T] for the hand)
 _LOW: tuple[int, ...] = tuple(sum(1 << c.index for c in DECK if c.value <= v) for v in range(11))
 
@@ -54,16 +48,8 @@ def _primary(e: Event) -> bool:
 
 
 def _card(text: Any) -> Card:
-    """A card of a chance outcome (canonical text first: deals are parsed on every round)."""
-    c = _BY_TEXT.get(text) if isinstance(text, str) else None
-    if c is not None:
-        return c
-    if not isinstance(text, str):
-        raise RecordError(f"{text!r} is not a card")
-    try:
-        return parse_card(text)
-    except UnknownAction as e:
-        raise RecordError(str(e)) from None
+    """A card of a chance outcome or of the log."""
+    return record_card(text, "deal")
 
 
 # Every field of a CardMugginsState beyond GameState's, declared once: muggins.core.fields generates from this
@@ -79,13 +65,8 @@ FIELDS = (
     StateField("turn", "long", "int"),
     StateField("dealer", "long", "int"),
     StateField("round_no", "long", "int"),
-    StateField("_window", "object", "Window | None", COPY),
-    StateField("_late_max", "long", "int", SHARED,
-               "what the window's scorer may still claim late (\"last\", lenient timing)"),
-    StateField("_ver", "long", "int", SHARED, "bumped on every change; keys the legal-move cache"),
     StateField("_legal_cache", "object", "tuple[int, list[Action]] | None", RESET),
     StateField("_final", "bint", "bool"),
-    StateField("_manual", "bint", "bool"),
     StateField("_passed", "list", "list[bool]", LIST,
                "who has passed in this pile (since the last play, unless _final)"),
     StateField("_last_player", "long", "int"),
@@ -110,12 +91,8 @@ class CardMugginsState(GameState):
     turn: int
     dealer: int
     round_no: int
-    _window: Window | None
-    _late_max: int           # what the window's scorer may still claim late ("last", lenient timing)
-    _ver: int                # bumped on every change; keys the legal-move cache
     _legal_cache: tuple[int, list[Action]] | None
     _final: bool
-    _manual: bool
     _passed: list[bool]      # who has passed in this pile (since the last play, unless _final)
     _last_player: int
     _last_passer: int
@@ -129,54 +106,13 @@ class CardMugginsState(GameState):
             raise RulesError(f"card Muggins is for 2-4 players; got {num_players}")
         if rules.hand_size * num_players > len(DECK):
             raise RulesError(f"{num_players} hands of {rules.hand_size} need more than 52 cards")
-        s = cls.__new__(cls)
-        s.rules = rules
-        s.num_players = num_players
-        s.chance = chance
-        s.history = []
-        s.log = []
-        s._scores = [0] * num_players
-        s._side = list(range(num_players))  # every player for himself
-        s._over = False
-        s._winners = frozenset()
-        s._window = None
-        s._late_max = 0
-        s._ver = 0
+        s = cls._blank(rules, num_players, chance, list(range(num_players)))  # every player for himself
         s._legal_cache = None
         s._final = rules.go_is_final_for_pile
-        s._manual = rules.claims == "manual"
         s.round_no = 0
-        s.dealer = s._cut_for_deal()
+        s.dealer = cut_for_deal(chance, s.log, num_players, rules.first_dealer == "low_card", "cut_for_deal")
         s._start_round()
         return s
-
-    def _cut_for_deal(self) -> int:
-        """Each player draws a card; the highest rank deals (K high, A low), or the lowest with the
-        ``low_card`` option. Tied players draw again (A19)."""
-        seats = list(range(self.num_players))
-        low = self.rules.first_dealer == "low_card"
-        while True:
-            k = len(seats)
-
-            def make(rng: random.Random, k: int = k, seats: list[int] = seats) -> dict[str, Any]:
-                return {"seats": list(seats), "cards": [c.text for c in rng.sample(DECK, k)]}
-
-            out = self.chance.next("cut_for_deal", make)
-            raw = out.get("cards")
-            got = out.get("seats")
-            if not isinstance(got, list) or got != seats or not isinstance(raw, list) or len(raw) != k:
-                raise RecordError(f"cut_for_deal outcome {out!r} does not fit seats {seats}")
-            cards = [_card(x) for x in raw]
-            if len(set(cards)) != k:
-                raise RecordError(f"cut_for_deal outcome {out!r} repeats a card")
-            self.log.append(Event("cut_for_deal", None, {"seats": list(seats),
-                                                         "cards": [c.text for c in cards]}))
-            ranks = [c.rank for c in cards]
-            best = min(ranks) if low else max(ranks)
-            tied = [s for s, r in zip(seats, ranks, strict=True) if r == best]
-            if len(tied) == 1:
-                return tied[0]
-            seats = tied
 
     def _deal(self) -> None:
         """One card at a time from the dealer's left, dealer last; the rest is the stock (§8)."""
@@ -224,41 +160,16 @@ class CardMugginsState(GameState):
         self._ver += 1
 
     # ------------------------------------------------------------------------------ legal moves ----
-    def _regular(self) -> list[Action]:
-        """Legal moves of the player to act (claims aside): every card that fits, else go (A9)."""
-        cache = self._legal_cache
-        if cache is not None and cache[0] == self._ver:
-            return cache[1]
-        room = self.rules.cap - self.total
-        out = [PLAY[c.index] for c in self.hands[self.turn] if c.value <= room]
-        if not out:
-            out = [GO]
-        self._legal_cache = (self._ver, out)
-        return out
-
-    def legal_actions(self, seat: int) -> list[Action]:
-        if self._over:
+    def _regular(self, seat: int) -> list[Action]:
+        """Legal moves of ``seat`` (claims aside): on his turn every card that fits, else go (A9)."""
+        if seat != self.turn:
             return []
-        out = list(self._regular()) if seat == self.turn else []
-        w = self._window
-        if w is not None:
-            if seat != w.scorer:
-                out.append(MUGGINS)
-            elif w.may_claim:
-                out.append(CLAIM)
-        return out
-
-    def to_act(self) -> frozenset[int]:
-        if self._over:
-            return frozenset()
-        w = self._window
-        if w is None:
-            return frozenset((self.turn,))
-        seats = {s for s in range(self.num_players) if s != w.scorer}
-        seats.add(self.turn)
-        if w.may_claim:
-            seats.add(w.scorer)
-        return frozenset(seats)
+        cache = self._legal_cache
+        if cache is None or cache[0] != self._ver:
+            room = self.rules.cap - self.total
+            cache = self._legal_cache = (self._ver, [PLAY[c.index] for c in self.hands[seat] if c.value <= room]
+                                         or [GO])
+        return cache[1]
 
     def waiting_for(self) -> frozenset[int]:
         return frozenset() if self._over else frozenset((self.turn,))
@@ -295,39 +206,23 @@ class CardMugginsState(GameState):
             closes = all(passed[s] for s in need)
         return pts, (r.last_points if closes else 0), closes
 
-    def claim_for(self, seat: int, action: Action) -> int:
-        """The points ``action`` makes for ``seat`` now: what a perfect player announces with it
-        ("last" included only when it is muggable and known at play time)."""
-        if action.kind != "play" or self._over or seat != self.turn or not isinstance(action.subject, Card):
+    def _points_of(self, seat: int, action: Action) -> int:
+        """The points a play makes for ``seat`` now: what a perfect player announces with it ("last"
+        included only when it is muggable and known at play time)."""
+        if action.kind != "play" or seat != self.turn or not isinstance(action.subject, Card):
             return 0
         pts, last, _ = self._play_outcome(seat, action.subject)
         return pts + last if self.rules.mug_last else pts
 
-    def muggable(self, seat: int) -> int:
-        w = self._window
-        if w is None or self._over or seat == w.scorer:
-            return 0
-        return w.missed
-
     # ------------------------------------------------------------------------------------ apply ----
-    def apply(self, seat: object, action: Action) -> None:
-        # ``seat`` and amounts are checked here, untyped: a compiled build must not coerce 1.0 or True first
-        if self._over:
-            raise GameOver("the game is over")
-        action = check_action(action)
-        seat = check_seat(seat, self.num_players)
+    def _closes_window(self, seat: int, action: Action) -> bool:
+        """With window=until_next_play only a play closes the window (a go does not)."""
+        return action[0] == "play" or self.rules.window == "until_next_action"
+
+    def _apply_move(self, seat: int, action: Action) -> None:
         kind = action.kind
-        if kind in ("muggins", "claim") and action.claim is not None:
-            check_points(action.claim, self.rules.max_step_points, "a muggins call" if kind == "muggins" else "a claim")
-        if kind == "muggins":
-            self._call(seat, action.claim)
-            return
-        if kind == "claim":
-            self._late_claim(seat, action.claim)
-            return
         if seat != self.turn:
             raise NotYourTurn(f"it is seat {self.turn}'s turn, not seat {seat}'s")
-        claim = action.claim
         if kind == "play":
             card = action.subject
             if not isinstance(card, Card):
@@ -338,26 +233,18 @@ class CardMugginsState(GameState):
                 raise IllegalAction(f"{card} would make {self.total + card.value}, over the cap of "
                                     f"{self.rules.cap}")
         elif kind == "go":
-            if self._regular()[0] is not GO:
-                fits = " ".join(a.subject.text for a in self._regular())
+            if self._regular(seat)[0] is not GO:
+                fits = " ".join(a.subject.text for a in self._regular(seat))
                 raise IllegalAction(f"you can play ({fits}): say go only when no card keeps the total "
                                     f"at most {self.rules.cap}")
         elif kind == "draw":
             raise IllegalAction("there is no draw move: cards are drawn automatically after a play or a go")
         else:
             raise IllegalAction(f"unknown move {shown(kind)} (moves are play <card>, go, muggins, claim <n>)")
-        if claim is not None:
-            if not self._manual:
-                raise ClaimError("points are scored automatically in this game; do not announce them")
-            if kind != "play":
-                raise ClaimError(f"only a play can carry a claim, not {kind!r}")
-            check_points(claim, self.rules.max_step_points, "a claim")
-        if self._window is not None and (kind == "play" or self.rules.window == "until_next_action"):
-            self._close_window()
         self.history.append((seat, action))
         self._ver += 1
         if kind == "play":
-            self._do_play(seat, action.subject, claim)
+            self._do_play(seat, action.subject, action.claim)
         else:
             self._do_go(seat)
 
@@ -375,78 +262,8 @@ class CardMugginsState(GameState):
             return
         self._over = True
         self._winners = frozenset(seats)
-        self._window = None
+        self._end_window()  # points still unclaimed when the game ends are logged as missed
         self.log.append(Event("game_end", None, {"winners": sorted(seats), "scores": list(self._scores)}))
-
-    def _close_window(self) -> None:
-        w = self._window
-        if w is not None:
-            if w.missed > 0:
-                self.log.append(Event("missed", w.scorer, {"side": w.scorer, "points": w.missed,
-                                                           "reason": w.reason}))
-            self._window = None
-            self._late_max = 0
-
-    def _call(self, seat: int, amount: int | None) -> None:
-        if not self._manual:
-            raise ClaimError("there is no muggins in this game: points are scored automatically")
-        w = self._window
-        if w is None:
-            raise ClaimError("no muggins window is open: a call must come before the next player acts")
-        if seat == w.scorer:
-            raise ClaimError("you cannot call muggins on yourself")
-        r = self.rules
-        res = resolve_call(w, amount, r.muggins, r.false_call_penalty, r.false_call_points)
-        self.history.append((seat, Action("muggins", claim=amount)))
-        self._ver += 1
-        self._window = None
-        self._late_max = 0
-        self.log.append(Event("muggins", seat, {"on": w.scorer, "outcome": res.outcome,
-                                                "points": res.caller_gain, "named": amount,
-                                                "missed": w.missed}))
-        if res.scorer_loss:
-            self._award(w.scorer, -res.scorer_loss, w.scorer, "mugged")
-        if res.caller_penalty:
-            self._award(seat, -res.caller_penalty, seat, "false call")
-        if res.scorer_award and not self._over:
-            self._award(w.scorer, res.scorer_award, w.scorer, "false call")
-        if res.caller_gain and not self._over:
-            self._award(seat, res.caller_gain, seat, "muggins")
-        if res.outcome in ("steal", "steal_and_deduct") and w.missed > res.caller_gain and not self._over:
-            self.log.append(Event("missed", w.scorer, {"side": w.scorer, "points": w.missed - res.caller_gain,
-                                                       "reason": w.reason}))
-
-    def _late_claim(self, seat: int, amount: int | None) -> None:
-        w = self._window
-        if not self._manual or w is None or seat != w.scorer or not w.may_claim:
-            raise ClaimError("there is nothing for you to claim now")
-        if amount is None:
-            raise ClaimError("a claim names its points, like 'claim 1'")
-        self.history.append((seat, Action("claim", claim=amount)))
-        self._ver += 1
-        w.may_claim = False
-        w.claimed = amount
-        self.log.append(Event("claim", seat, {"points": amount, "late": True}))
-        may = min(w.missed, self._late_max)
-        self._late_max = 0
-        if amount <= may:
-            w.missed -= amount
-            self._award(seat, amount, seat, w.reason)
-        else:
-            self._over_claim(seat, amount, may, "last card" if w.reason == "last" else w.reason)
-
-    def _open_window(self, scorer: int, missed: int, claimed: int | None, reason: str,
-                     may_claim: bool) -> None:
-        w = self._window
-        if w is not None and w.scorer == scorer:  # a still-open play window (window=until_next_play)
-            w.missed += missed
-            w.reason = reason
-            w.may_claim = w.may_claim or may_claim
-            self._late_max += missed if may_claim else 0
-            return
-        self._close_window()
-        self._window = Window(scorer, scorer, missed, claimed, reason, may_claim)
-        self._late_max = missed if may_claim else 0
 
     # ------------------------------------------------------------------------------------ moves ----
     def _draw(self, seat: int, why: str) -> None:
@@ -474,21 +291,9 @@ class CardMugginsState(GameState):
         self.total += card.value
         self.log.append(Event("play", seat, {"card": card.text, "total": self.total}))
         mug_last = self._manual and r.mug_last
-        claimable = pts + last if mug_last else pts
-        if self._manual:
-            awarded, missed, over = settle_claim(claimable, claim)
-            if claim is not None:
-                self.log.append(Event("claim", seat, {"points": claim}))
-            if over:
-                self._over_claim(seat, claim or 0, claimable, "play")
-        else:
-            awarded, missed = claimable, 0
-        if awarded:
-            self._award(seat, awarded, seat, "play")
+        self._score_step(seat, pts + last if mug_last else pts, claim, "play")
         if self._over:
             return
-        if self._manual:
-            self._open_window(seat, missed, claim, "play", r.claim_timing == "lenient" and claim is None)
         self._last_player = seat
         if not self._final:
             self._passed = [False] * self.num_players
@@ -517,13 +322,10 @@ class CardMugginsState(GameState):
             self._draw(seat, "go")
         if self._pile_closes():
             lp = self._last_player
-            if r.last_points:
-                if self._manual and r.mug_last:
-                    self._open_window(lp, r.last_points, None, "last", True)
-                else:
-                    self._award(lp, r.last_points, lp, "last")
-                    if self._over:
-                        return
+            if r.last_points:  # muggable with mug_last; the scorer may claim it late, whatever the timing
+                self._score_step(lp, r.last_points, None, "last", "last card", r.mug_last, r.last_points, True)
+                if self._over:
+                    return
             self._close_pile(seat if r.lead_after_last_passer else lp)
         else:
             self.turn = self._next_turn(seat)
@@ -584,11 +386,13 @@ class CardMugginsState(GameState):
         c._winners = self._winners
         c._scores = self._scores[:]
         c._side = self._side
+        c._manual = self._manual
+        c._window = self._window.copy() if self._window is not None else None
+        c._ver = self._ver
         c.hands = [v[:] for v in self.hands]
         c.stock = self.stock[:]
         c.pile = self.pile[:]
         c.piles = self.piles[:]
-        c._window = self._window.copy() if self._window is not None else None
         c._legal_cache = None
         c._passed = self._passed[:]
         # <<< end of generated clone
@@ -707,23 +511,14 @@ class CardMugginsState(GameState):
         return str(action.kind)
 
     def parse_action(self, text: object, seat: int | None = None) -> Action:
-        if not isinstance(text, str) or len(text) > _MAX_MOVE_TEXT:
-            raise UnknownAction(f"a move is text of at most {_MAX_MOVE_TEXT} characters; got {shown(text)}")
-        words = text.strip().lower().replace(",", " ").split()
-        if not words:
-            raise UnknownAction("empty move; moves are play <card>, go, muggins [n], claim <n>")
+        words = [w.lower() for w in self._words(text, "empty move; moves are play <card>, go, muggins [n], claim <n>")]
         head = words[0]
         if head in ("go", "pass"):
             if len(words) != 1:
                 raise UnknownAction(f"cannot read {text!r}; say just 'go'")
             return GO
         if head in ("muggins", "claim"):
-            claim = None
-            if len(words) == 2:
-                claim = parse_points(head, words[1], self.rules.max_step_points)
-            elif len(words) != 1:
-                raise UnknownAction(f"cannot read {text!r}; write '{head}' or '{head} 10'")
-            return Action(head, claim=claim)
+            return self._parse_call(words, text, 10)
         if head == "play":
             words = words[1:]
         if len(words) != 1:
@@ -752,8 +547,8 @@ class CardMugginsState(GameState):
 
 # >>> generated by python -m muggins.core.fields from FIELDS: do not edit (names)
 _FIELDS = (
-    "rules", "num_players", "chance", "history", "log", "_over", "_winners", "_scores", "_side", "hands",
-    "stock", "pile", "piles", "total", "turn", "dealer", "round_no", "_window", "_late_max", "_ver",
-    "_legal_cache", "_final", "_manual", "_passed", "_last_player", "_last_passer", "_round_log_start",
+    "rules", "num_players", "chance", "history", "log", "_over", "_winners", "_scores", "_side", "_manual",
+    "_window", "_ver", "hands", "stock", "pile", "piles", "total", "turn", "dealer", "round_no",
+    "_legal_cache", "_final", "_passed", "_last_player", "_last_passer", "_round_log_start",
 )
 # <<< end of generated names

@@ -291,7 +291,22 @@ def _pxd(target: Target, own: tuple[StateField, ...], base: Target | None) -> st
     else:
         lines.append(f"cdef class {target.cls}:")
     lines += [f"    cdef public {f.ctype} {f.name}" for f in own if f.name not in base_names]
+    methods = _pxd_methods(ROOT / target.path)
+    if methods:
+        lines += ["", *("    " + m if m else "" for m in methods)]
     return "\n".join(lines) + "\n"
+
+
+def _pxd_methods(path: Path) -> list[str]:
+    """The C-call method declarations of a class: the lines of the module's ``PXD_METHODS`` string (read
+    from the source, not imported), so the whole .pxd is generated and still declares them."""
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "PXD_METHODS" for t in node.targets):
+            value = ast.literal_eval(node.value)
+            if not isinstance(value, str):
+                raise FieldsError(f"{path}: PXD_METHODS is a string of .pxd method declarations")
+            return textwrap.dedent(value).strip("\n").splitlines()
+    return []
 
 
 def _target(path: str) -> Target:
