@@ -86,7 +86,7 @@ def test_every_attribute_a_state_sets_is_declared(path: str) -> None:
                 and isinstance(n.value, ast.Name) and n.value.id in ("self", "s", "c")}
     declared = {f.name for f in _merged(target)}
     assert assigned - declared == set(), f"add a row to FIELDS in {path} for each, then {FIX}"
-    assert len(assigned) > 20
+    assert len(assigned) > 10  # the walk found the state's own fields
 
 
 # ------------------------------------------------------------------------------- clone by policy ----

@@ -16,5 +16,6 @@ cdef class GameState:
 
     cpdef list _regular(self, seat)
     cpdef _apply_move(self, seat, action)
+    cpdef _clone_base(self, GameState c)
     cpdef _score_step(self, seat, points, claim, str reason, str what=*, bint muggable=*, late_limit=*,
                       bint extend=*)

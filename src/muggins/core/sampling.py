@@ -276,3 +276,31 @@ def _check(c: GameState, log: list[Event], view: dict[int, dict[str, Any]], done
         if not _same(new[j], want, seat):
             return False
     return True
+
+
+def redeal_events(log: list[Any], segment: list[tuple[int, dict[str, Any]]], seat: int, held: list[list[Any]],
+                  pool: list[Any], dealt: list[list[str]], piece_of: Any, noun: str,
+                  on_draw: Callable[[int, dict[str, Any], list[Any]], dict[str, Any]] | None = None) -> int:
+    """Give the events of a hand (``segment``: (index in ``log``, public data)) the pieces of a sampled deal:
+    each other seat's ``dealt`` event its hand from ``dealt``, each of his ``draw`` events the next piece of
+    ``pool`` (``on_draw`` adds fields a draw's secret part derives from the hand), and keep ``held`` (the
+    hands, dealt) up to date with draws and plays. ``noun`` names a piece in the events ("tile", "card").
+    Returns how many pieces of ``pool`` were drawn."""
+    g = 0
+    for i, d in segment:
+        k = d["kind"]
+        if k == "draw":
+            s = d["seat"]
+            piece = pool[g]
+            g += 1
+            if s != seat:
+                old = log[i]
+                extra = on_draw(s, d, held[s]) if on_draw is not None else {}
+                log[i] = Event("draw", s, {**old.data, noun: piece.text, **extra}, old.secret)
+            held[s].append(piece)
+        elif k == "play":
+            held[d["seat"]].remove(piece_of[d[noun]])
+        elif k == "dealt" and d["seat"] != seat:
+            old = log[i]
+            log[i] = Event("dealt", d["seat"], {**old.data, noun + "s": list(dealt[d["seat"]])}, old.secret)
+    return g

@@ -271,12 +271,16 @@ def _clone(fields: list[StateField], own: tuple[StateField, ...], base: tuple[St
         if f.same_as is not None and f.same_as not in seen:
             raise FieldsError(f"{where}: {f.name} may share the list of {f.same_as}, which must come before it")
         seen.add(f.name)
-    if extension:
+    if not base:  # the base class: the body of its _clone_base, which every game's clone calls first
         return [f"c.{f.name} = {_copy(f)}" for f in fields]
-    # a Python class: the instance dict at once, then the base (slots in the compiled build) and the copies
     base_names = {b.name for b in base}
-    return (["c.__dict__.update(self.__dict__)"]
-            + [f"c.{f.name} = {_copy(f)}" for f in fields if f.name in base_names or f.copy != SHARED])
+    mine = [f for f in fields if f.name not in base_names]
+    if extension:
+        return ["self._clone_base(c)", *(f"c.{f.name} = {_copy(f)}" for f in mine)]
+    # a Python class: the instance dict at once, then the base fields (slots in the compiled build) and the
+    # copies
+    return (["c.__dict__.update(self.__dict__)", "self._clone_base(c)"]
+            + [f"c.{f.name} = {_copy(f)}" for f in mine if f.copy != SHARED])
 
 
 def _pxd(target: Target, own: tuple[StateField, ...], base: Target | None) -> str:
