@@ -101,7 +101,7 @@ def _play_moves(child: pexpect.spawn, n: int) -> str:
 
 def test_card_muggins_plays_a_few_moves() -> None:
     child = spawn("play", "--game", "card-muggins", "--seed", "2", "--ascii")
-    screen = _play_moves(child, 6)
+    screen = _play_moves(child, 3)  # the bots may win quickly: the player never announces
     assert "Running total:" in screen and "Stock:" in screen and "Pile:" in screen
     stop(child)
 
