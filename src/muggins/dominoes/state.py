@@ -50,9 +50,13 @@ KNOCK = Action("knock")
 
 
 
+_new_tuple = tuple.__new__
+
+
 def _play(tile: Tile, target: Tile | None, part: str | None) -> Action:
-    """A play action, made afresh: no table remembers the moves of a game (nor an opponent's tiles)."""
-    return Action("play", tile, target, part)
+    """A play action, made afresh: no table remembers the moves of a game (nor an opponent's tiles).
+    Built as the tuple it is (twice as fast as ``Action(...)``, whose constructor is a Python function)."""
+    return _new_tuple(Action, ("play", tile, target, part, None))  # type: ignore[no-any-return]
 
 
 _EMPTY: frozenset[int] = frozenset()
@@ -513,7 +517,7 @@ class DominoState(GameState):
             if tm & pm:
                 for target, p, v, _, _, _ in posflat:
                     if tm >> v & 1:
-                        out.append(Action("play", t, target, p))
+                        out.append(_new_tuple(Action, ("play", t, target, p, None)))
         return out
 
     def _can_draw(self) -> bool:
