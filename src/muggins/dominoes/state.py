@@ -1235,6 +1235,13 @@ class DominoState(GameState):
             v["legal"] = [self.action_to_json(seat, a)["move"] for a in self.legal_actions(seat)]
         return v
 
+    def inventory(self) -> dict[str, list[str]]:
+        """Every tile by where it lies: each hand, the boneyard (``stock``) and the layout."""
+        out = {f"hand {s}": [t.text for t in h] for s, h in enumerate(self.hands)}
+        out["stock"] = [t.text for t in self.boneyard]
+        out["layout"] = [t.text for t in self._ltile]
+        return out
+
 
 # Every field of a DominoState (state.pxd declares each for the compiled build, beyond GameState's).
 _FIELDS = _BASE_FIELDS + (

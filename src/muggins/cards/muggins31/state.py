@@ -654,3 +654,11 @@ class CardMugginsState(GameState):
             v["my_hand"] = [c.text for c in sorted(self.hands[seat], key=lambda c: c.index)]
             v["legal"] = [self.format_action(a) for a in self.legal_actions(seat)]
         return v
+
+    def inventory(self) -> dict[str, list[str]]:
+        """Every card by where it lies: each hand, the stock, the pile in play and the closed piles."""
+        out = {f"hand {s}": [c.text for c in h] for s, h in enumerate(self.hands)}
+        out["stock"] = [c.text for c in self.stock]
+        out["pile"] = [c.text for c in self.pile]
+        out["closed piles"] = [c.text for p in self.piles for c in p]
+        return out
