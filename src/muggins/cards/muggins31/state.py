@@ -290,14 +290,16 @@ class CardMugginsState(GameState):
         claim = action.claim
         if kind == "play":
             card = action.subject
-            if not isinstance(card, Card):
-                raise IllegalAction("a play names a card, like 'play 5H'")
+            if not isinstance(card, Card) or action.target is not None or action.part is not None:
+                raise IllegalAction("a play names one card, like 'play 5H'")
             if card not in self.hands[seat]:
                 raise IllegalAction(f"seat {seat} does not hold {card}")
             if self.total + card.value > self.rules.cap:
                 raise IllegalAction(f"{card} would make {self.total + card.value}, over the cap of "
                                     f"{self.rules.cap}")
         elif kind == "go":
+            if action.subject is not None or action.target is not None or action.part is not None:
+                raise IllegalAction("'go' takes no card")
             if self._regular()[0] is not GO:
                 fits = " ".join(a.subject.text for a in self._regular())
                 raise IllegalAction(f"you can play ({fits}): say go only when no card keeps the total "
