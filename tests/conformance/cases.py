@@ -13,8 +13,10 @@ first), so a change in the order a game lists its moves changes nothing downstre
 
 from __future__ import annotations
 
+import copy
 import json
 import random
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -22,13 +24,14 @@ from typing import Any
 import pytest
 
 from muggins.core.errors import RulesError
-from muggins.core.protocol import Action, GameState
+from muggins.core.protocol import _BASE_FIELDS, Action, GameState
 from muggins.core.rules import GameSpec, all_games, with_options
 
 CLAIM_MODES = ("manual", "auto")
 MAX_STEPS = 20_000  # no game of the family needs this many actions; reaching it is a failure
 HAND_PREFIX = "hand "  # inventory(): "hand N" holds seat N's hand
 STOCK = "stock"  # inventory(): the pieces nobody has seen (boneyard, stock, undealt pack)
+MEMO_SUFFIX = "_cache"  # an attribute so named is a memo: what a query left behind, not the position
 
 
 @dataclass(frozen=True)
@@ -186,8 +189,9 @@ def positions(case: Case, seed: int, every: int = 1, limit: int = MAX_STEPS) -> 
 
 # ---------------------------------------------------------------------------------- comparison ----
 def freeze(value: Any, _seen: frozenset[int] = frozenset()) -> Any:
-    """``value`` as plain nested data that compares by content: containers element by element, objects by
-    their type and every attribute (``__dict__`` and ``__slots__``), a random generator by its state."""
+    """``value`` as plain nested data that compares by content: containers element by element, values by
+    themselves (:func:`is_value`), other objects by their type and every attribute (``__dict__`` and
+    ``__slots__``), a random generator by its state."""
     if value is None or isinstance(value, (bool, int, float, str, bytes)):
         return value
     if isinstance(value, random.Random):
@@ -201,9 +205,26 @@ def freeze(value: Any, _seen: frozenset[int] = frozenset()) -> Any:
         return (type(value).__name__, tuple(freeze(v, seen) for v in value))
     if isinstance(value, (set, frozenset)):
         return ("set", tuple(sorted(repr(freeze(v, seen)) for v in value)))
-    if callable(value) and not hasattr(value, "__dict__") and not hasattr(type(value), "__slots__"):
-        return ("callable", repr(value))
+    if is_value(type(value), value):
+        return value
     return (type(value).__name__, attributes(value, seen))
+
+
+_VALUE_TYPES: dict[type, bool] = {}
+
+
+def is_value(kind: type, value: Any) -> bool:
+    """Whether objects of ``kind`` compare by themselves: a type with its own equality (a rules dataclass,
+    an event), or an interned value that copying returns unchanged (a tile, a card, a function). Anything
+    else is state, compared attribute by attribute. Decided once per type."""
+    known = _VALUE_TYPES.get(kind)
+    if known is None:
+        try:
+            known = kind.__eq__ is not object.__eq__ or copy.copy(value) is value
+        except Exception:
+            known = False
+        _VALUE_TYPES[kind] = known
+    return known
 
 
 def attributes(obj: Any, seen: frozenset[int] = frozenset()) -> tuple[tuple[str, Any], ...]:
@@ -213,6 +234,7 @@ def attributes(obj: Any, seen: frozenset[int] = frozenset()) -> tuple[tuple[str,
         names.update((slots,) if isinstance(slots, str) else slots)
     names.discard("__dict__")
     names.discard("__weakref__")
+    names = {n for n in names if not n.endswith(MEMO_SUFFIX)}
     out = []
     for name in sorted(names):
         try:
@@ -223,25 +245,34 @@ def attributes(obj: Any, seen: frozenset[int] = frozenset()) -> tuple[tuple[str,
     return tuple(out)
 
 
-def snapshot(state: GameState) -> dict[str, Any]:
-    """Every attribute of ``state`` (the slots, ``__dict__``, ``_FIELDS`` of a compiled build), the log as
-    everybody's and each seat's events, the history and the chance (outcomes, position, generator).
+def snapshot(state: GameState, full_chance: bool = True) -> dict[str, Any]:
+    """Every attribute of ``state`` (the slots, ``__dict__``, ``_FIELDS`` of a compiled build), the log,
+    the history and the chance: its outcomes, position and generator, or with ``full_chance=False`` only
+    the outcomes drawn so far (an undone or replayed game keeps, or lacks, the future deals).
 
-    A memo that a query fills is part of the state too; to compare two states by what they are rather
-    than by which questions were asked of them, the snapshot first asks each the same ones (who acts,
-    every seat's legal actions and view)."""
+    To compare two states by what they are rather than by which questions were asked of them, memos
+    (attributes named ``*_cache``) are left out and the snapshot first asks the same questions of every
+    state (who acts, every seat's legal actions and view, the events), which fills any other lazy field
+    alike."""
     for seat in range(state.num_players):
         state.legal_actions(seat)
         state.view(seat)
     state.to_act()
     state.waiting_for()
     state.view(None)
+    state.events_for("all")  # an event may fill its data when first read
     out = dict(attributes(state))
-    for name in getattr(state, "_FIELDS", ()):
-        out.setdefault(name, freeze(getattr(state, name)))
+    module = sys.modules.get(type(state).__module__)
+    for name in (*_BASE_FIELDS, *getattr(module, "_FIELDS", ())):  # a compiled build's declared fields
+        if name not in out and hasattr(state, name):
+            out[name] = freeze(getattr(state, name))
     out["<events>"] = freeze(state.events_for("all"))
     out["<history>"] = freeze(state.history)
-    out["<chance>"] = (freeze(state.chance.outcomes), state.chance.position, freeze(state.chance.rng))
+    chance = state.chance
+    if full_chance:
+        out["chance"] = (freeze(chance.outcomes), chance.position, freeze(chance.rng))
+    else:
+        out["chance"] = (freeze(chance.outcomes[: chance.position]), chance.position)
     return out
 
 
