@@ -1,11 +1,12 @@
 """Views and events leak nothing.
 
 ``inventory()`` says where every piece lies. A piece is *secret* from seat s when it lies in another
-seat's hand or in the stock and has never lain anywhere public (a layout, a pile, the crib...) in this
-game nor been shown by the table before the first deal (a cut or a lot for the first dealer); the spectator (``None``) has no hand of his own. No view of s may name a piece secret from s, and
-during the first deal (before any piece went back from the table into a hand or the stock) neither may
-the events s receives. Views are plain JSON. The stronger check, that a view does not change when the
-hidden pieces do, is in ``test_hidden``."""
+seat's hand or in the stock, has never lain anywhere public (a layout, a pile, the crib...) in this game,
+and was not shown by the table before the first deal (a cut or a lot for the first dealer); the spectator
+(``None``) has no hand of his own. No view of s may name a piece secret from s, and during the first deal
+(before any piece went back from the table into a hand or the stock) neither may the events s receives.
+Views are plain JSON. The stronger check, that a view does not change when the hidden pieces do, is in
+``test_hidden``."""
 
 from __future__ import annotations
 
