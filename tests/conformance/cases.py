@@ -264,7 +264,7 @@ def snapshot(state: GameState, full_chance: bool = True) -> dict[str, Any]:
     out = dict(attributes(state))
     module = sys.modules.get(type(state).__module__)
     for name in (*_BASE_FIELDS, *getattr(module, "_FIELDS", ())):  # a compiled build's declared fields
-        if name not in out and hasattr(state, name):
+        if name not in out and not name.endswith(MEMO_SUFFIX) and hasattr(state, name):
             out[name] = freeze(getattr(state, name))
     out["<events>"] = freeze(state.events_for("all"))
     out["<history>"] = freeze(state.history)
