@@ -136,7 +136,7 @@ def test_the_server_plays_a_whole_game_against_its_bots(case: Case, tmp_path: Pa
         assert last["table"]["status"] == "finished"
         rec = client.get(f"/api/tables/{table}/record").json()
     again = replay(rec)
-    assert again.is_over() and again.scores() == last["view"]["scores"]
+    assert again.is_over() and again.side_scores() == last["view"]["scores"]
 
 
 def server_game(ws: Any, rng: random.Random, limit: int = 20_000) -> dict[str, Any]:
