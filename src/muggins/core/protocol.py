@@ -576,6 +576,13 @@ class GameState:
         s._ver = 0
         return s
 
+    def inventory(self) -> dict[str, list[str]]:
+        """Every piece of the game by where it lies now, as text: ``"hand N"`` for seat N's hand, ``"stock"``
+        for the pieces nobody has seen (a boneyard, a stock, the undealt pack), other names for the rest
+        (a layout, a pile, a crib, a starter). Together they always hold the full set, each piece once:
+        the conformance suite checks that nothing is lost or made up."""
+        raise NotImplementedError
+
     # --- notation -----------------------------------------------------------------------------------
     def format_action(self, action: Action) -> str:
         """Readable, unambiguous text of the move (without its claim)."""

@@ -867,6 +867,16 @@ class CribbageState(GameState):
             legal=[self.format_action(a) for a in self.legal_actions(seat)] if seat is not None else None,
         )
 
+    def inventory(self) -> dict[str, list[str]]:
+        """Every card by where it lies: each hand (the cards still held), the cards played in this hand,
+        the crib, the starter once cut, and the rest of the pack (``stock``)."""
+        out = {f"hand {s}": [c.text for c in h] for s, h in enumerate(self.hands)}
+        out["played"] = [c.text for _, c in self._played]
+        out["crib"] = [c.text for c in self.crib]
+        out["starter"] = [self.starter.text] if self.starter is not None else []
+        out["stock"] = [c.text for i, c in enumerate(self.pack) if self.starter is None or i != self._cut]
+        return out
+
 
 def stacked(rules: CribbageRules, hands: Sequence[Sequence[str]], starter: str, dealer: int = 0,
             crib: Sequence[str] = (), seed: int | None = 0) -> CribbageState:
