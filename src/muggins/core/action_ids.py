@@ -115,7 +115,7 @@ class ActionSpace:
 
     def legal_ranges(self, state: GameState, seat: int) -> list[tuple[int, int]]:
         """The ids ``seat`` may use now, as (start, stop) ranges: every legal move with every claim it may
-        carry (a late claim with every amount: ``legal_actions`` lists it without one)."""
+        carry (a late claim with every amount: ``legal_actions`` lists it with its true one)."""
         ctx = self.context(state)
         out = []
         for a in state.legal_actions(seat):

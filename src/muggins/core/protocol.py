@@ -218,7 +218,7 @@ class GameState:
             if self._side[seat] != w.scorer_side:
                 out.append(MUGGINS)
             elif seat == w.scorer and w.may_claim:
-                out.append(CLAIM)
+                out.append(tuple.__new__(Action, ("claim", None, None, None, w.late_claimable())))  # its true amount
         return out
 
     def _regular(self, seat: Seat) -> list[Action]:

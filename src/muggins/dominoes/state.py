@@ -56,7 +56,7 @@ _new_tuple = tuple.__new__
 def _play(tile: Tile, target: Tile | None, part: str | None) -> Action:
     """A play action, made afresh: no table remembers the moves of a game (nor an opponent's tiles).
     Built as the tuple it is (twice as fast as ``Action(...)``, whose constructor is a Python function)."""
-    return _new_tuple(Action, ("play", tile, target, part, None))  # type: ignore[no-any-return]
+    return _new_tuple(Action, ("play", tile, target, part, None))
 
 
 _EMPTY: frozenset[int] = frozenset()
