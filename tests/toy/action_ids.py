@@ -27,7 +27,7 @@ class ToyActionSpace(ActionSpace):
                             f"muggins, claim)")
 
     def action_of(self, state: GameState, kind: str, base: int) -> Action:
-        return Action("play", STEPS[base])
+        return Action("play", STEPS[base]) if kind == "play" else Action(kind)  # muggins, claim: no subject
 
 
 def numbering(rules: Any, num_players: int) -> ToyActionSpace:
