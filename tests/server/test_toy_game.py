@@ -12,7 +12,7 @@ from muggins.core.records import replay
 from muggins.core.rules import GameSpec
 from tests.server.conftest import new_table, sit
 from tests.server.test_api import play_out
-from tests.toy_game import NAME, toy_registered
+from tests.toy import NAME, toy_registered
 
 
 @pytest.fixture

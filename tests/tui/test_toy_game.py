@@ -16,16 +16,15 @@ import pexpect
 import pytest
 from rich.console import Console
 
-from muggins.core.protocol import Action
 from muggins.core.rules import GameSpec
 from muggins.tui.renderer import TerminalRenderer, renderer_for
 from muggins.tui.table import render_table
-from tests.toy_game import NAME, toy_registered
+from tests.toy import NAME, toy_registered
 
 ROOT = Path(__file__).resolve().parents[2]
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 # the CLI in a child process, with the toy game registered first (it is registered nowhere else)
-LAUNCH = ("import sys; from muggins.core.rules import register; from tests.toy_game import SPEC; register(SPEC); "
+LAUNCH = ("import sys; from muggins.core.rules import register; from tests.toy import SPEC; register(SPEC); "
           "from muggins.cli.main import app; sys.argv[0] = 'muggins'; app()")
 PROMPTS = [
     r"your move> ",  # 0
@@ -50,12 +49,12 @@ def toy() -> Iterator[GameSpec]:
 def test_the_toy_game_gets_the_generic_renderer(toy: GameSpec) -> None:
     st = toy.new(toy.rules("toy"), 2, seed=1)
     assert type(renderer_for(NAME)) is TerminalRenderer
-    st.apply(st.turn, Action("add", 3).with_claim(None))
+    st.apply(st.turn, st.parse_action("add 3"))
     con = Console(file=io.StringIO(), width=80)
     con.print(render_table(st, 0, ["You", "North"], moves=["add 1", "add 2", "add 3"]), highlight=False)
     screen = con.file.getvalue()  # type: ignore[attr-defined]
     assert "Total: 3" in screen and "Round: 1" in screen and "1) add 1  2) add 2  3) add 3" in screen
-    assert "add {" in screen  # the play, in the log, as its fields
+    assert "played 3, total 3" in screen  # the play, in the log, as the sentence every play gets
 
 
 def test_a_whole_toy_game_at_the_terminal(toy: GameSpec) -> None:

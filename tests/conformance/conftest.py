@@ -1,0 +1,37 @@
+"""Count to 21 (``tests.toy``) joins the registry while the conformance suite is collected (its cases are read
+from the registry then) and while each of the suite's tests runs, so the suite checks it like any game; no
+other test sees it."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tests.toy import toy_registered
+
+HERE = Path(__file__).resolve().parent
+
+
+def _in_suite(path: Any) -> bool:
+    p = Path(str(path)).resolve()
+    return p == HERE or HERE in p.parents
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector) -> Generator[None, Any, None]:
+    if not _in_suite(collector.path):
+        yield
+        return
+    with toy_registered():
+        yield
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None, Any, None]:
+    if not _in_suite(item.path):  # a hook of this file sees every test of the run: only the suite's get the toy
+        yield
+        return
+    with toy_registered():
+        yield
