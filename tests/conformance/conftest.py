@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from tests.toy import toy_registered
 
 HERE = Path(__file__).resolve().parent

@@ -199,14 +199,14 @@ class TestEngine:
             assert got == kept[at], f"undo({made - at}) differs in {differences(kept[at], got)}"
 
     def test_pieces_are_conserved(self, case: Case) -> None:
-        full = pieces(case.new(SEED))
-        assert full, "inventory() lists no piece"
+        full = pieces(case.new(SEED))  # a game without pieces (a shared count) lists none, ever
         assert len(set(full)) == len(full), f"a piece is listed twice: {Counter(full).most_common(3)}"
         assert pieces(case.new(SEED + 1)) == full, "another deal has other pieces"
         for state in positions(case, SEED):
             inv = state.inventory()
             assert all(isinstance(k, str) and all(isinstance(p, str) for p in v) for k, v in inv.items())
-            assert {f"hand {s}" for s in range(state.num_players)} <= set(inv), "a seat's hand is missing"
+            if full:
+                assert {f"hand {s}" for s in range(state.num_players)} <= set(inv), "a seat's hand is missing"
             assert pieces(state) == full, f"pieces lost or made up after {len(state.history)} actions"
 
 

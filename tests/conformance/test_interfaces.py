@@ -15,6 +15,7 @@ import pytest
 
 from muggins.bots.registry import bot_names, make_bot
 from muggins.core.records import load, replay, save, to_record
+from muggins.core.rules import get_game
 from muggins.sim.driver import play_game
 from muggins.sim.tournament import Config, run_tournament
 from tests.conformance.cases import Case, all_cases, choose, one_per_game, params, play
@@ -61,6 +62,16 @@ def test_records_go_to_disk_and_back(case: Case, tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------------------------------- the terminal ----
+def games_env(case: Case) -> dict[str, str]:
+    """What a child process needs to find the game of ``case``: a game registered at run time (not one of
+    the built-in packages) is named in MUGGINS_GAMES, with the project root on the path."""
+    module = get_game(case.game).state_type.__module__.rsplit(".", 1)[0]
+    if module.startswith("muggins."):
+        return {}
+    root = str(Path(__file__).resolve().parents[2])
+    return {"MUGGINS_GAMES": module, "PYTHONPATH": os.pathsep.join([root, os.environ.get("PYTHONPATH", "")])}
+
+
 def terminal_game(case: Case, seed: int, tmp_path: Path) -> None:
     """Every seat is a person at one keyboard; the script types the text of one of the scripted player's
     moves (``format_action``, then the points it announces) at each move prompt, following the game on its
@@ -72,7 +83,7 @@ def terminal_game(case: Case, seed: int, tmp_path: Path) -> None:
     args = ["-m", "muggins", "play", "--ascii", "--game", case.game, "--preset", case.preset, "--seats", seats,
             "--seed", str(seed), "--option", f"claims={case.claims}", "--save", str(saved)]
     child = pexpect.spawn(sys.executable, args, encoding="utf-8", timeout=30, dimensions=(40, 120),
-                          env={**os.environ, "NO_COLOR": "1"})
+                          env={**os.environ, "NO_COLOR": "1", **games_env(case)})
     child.delaybeforesend = None  # the script answers at once (pexpect waits 50 ms a line otherwise)
     mirror = case.new(seed)
     rng = random.Random(seed)

@@ -37,13 +37,13 @@ class _Documented(StrEnum):
 class ActionKind(_Documented):
     """What a move does (``Action.kind``)."""
 
-    PLAY = ("play", "Place a tile (dominoes) or a card (card Muggins, cribbage pegging); ``subject`` is the piece.")
-    DRAW = "draw", "Take a tile from the boneyard (dominoes)."
-    PASS = "pass", "Let the turn go by: the boneyard is closed or empty and nothing fits (dominoes)."
-    KNOCK = "knock", "Ask the partner to play instead of drawing (dominoes, knocking partnership option)."
+    PLAY = ("play", "Place a tile or a card (in the play of a card game); ``subject`` is the piece.")
+    DRAW = "draw", "Take a tile from the boneyard."
+    PASS = "pass", "Let the turn go by: the boneyard is closed or empty and nothing fits."
+    KNOCK = "knock", "Ask the partner to play instead of drawing (the knocking partnership option)."
     GO = "go", "Cannot play without passing 31: say \"go\" (card Muggins, cribbage)."
-    DISCARD = "discard", "Lay cards away to the crib (cribbage); ``subject`` is the tuple of cards."
-    COUNT = "count", "Count a hand or the crib in the show (cribbage); ``subject`` is \"hand\" or \"crib\"."
+    DISCARD = "discard", "Lay cards away to the crib; ``subject`` is the tuple of cards."
+    COUNT = "count", "Count a hand or the crib in the show; ``subject`` is \"hand\" or \"crib\"."
     MUGGINS = ("muggins", "Call \"Muggins!\" on an opponent's unclaimed points; ``claim`` is the amount named (or "
                           "None).")
     CLAIM = ("claim", "Announce points after the move (lenient timing, a claimable bonus); ``claim`` is the amount.")
@@ -63,14 +63,16 @@ class EventKind(_Documented):
     STARTER = "starter", "Cribbage: the starter card is cut (``card``, ``cut`` depth)."
     HIS_HEELS = "his_heels", "Cribbage, manual claims: the starter is a jack and the dealer may claim 2 (``card``)."
     # --- moves
-    PLAY = ("play", "A tile or card is played: dominoes ``tile``, ``on``, ``part``, ``count`` (auto claims); card "
-                    "Muggins ``card``, ``total``; cribbage ``card``, ``count`` and, with automatic claims, "
+    PLAY = ("play", "A tile or card is played: a tile game ``tile``, ``on``, ``part``, ``count`` (auto "
+                    "claims); the card game to 31 ``card``, ``total``; a game with a crib ``card``, ``count`` and, "
+                    "with automatic claims, "
                     "``points``, ``items``.")
-    DRAW = ("draw", "A tile or card is drawn: dominoes secret ``tile``, ``forced``, public ``ends``, ``lead``; card "
-                    "Muggins secret ``card``, public ``why`` (\"refill\" or \"go\").")
+    DRAW = ("draw", "A tile or card is drawn: a tile game secret ``tile``, ``forced``, public ``ends``, ``lead``; the card "
+                    "game to 31 secret ``card``, public ``why`` (\"refill\" or \"go\").")
     PASS = "pass", "Dominoes: a seat passes (``ends`` open, ``lead``: during the lead)."
     KNOCK = "knock", "Dominoes: a seat knocks (``ends``, ``partner``: answering a partner's knock)."
-    GO = "go", "A seat says go: card Muggins ``total``; cribbage ``count`` and ``takes`` when it scores."
+    GO = ("go", "A seat says go: the card game to 31 ``total``; a game with a crib ``count`` and ``takes`` when it "
+                "scores.")
     DISCARD = "discard", "Cribbage: a seat lays cards away (secret ``cards``, public ``count``)."
     RESET = "reset", "Cribbage: the pegging count goes back to 0 (``count`` reached, ``last`` player)."
     PILE_START = "pile_start", "Card Muggins: a new pile is led by the event's seat (no data)."
@@ -89,14 +91,14 @@ class EventKind(_Documented):
     VOID = "void", "Dominoes: points that do not count (``side``, ``points``, ``reason``, ``why``)."
     MISSED = "missed", "Points left unclaimed that nobody took (``side``, ``points``, ``reason``)."
     MUGGINS = ("muggins", "A muggins call (``on`` the scorer, ``outcome``, ``points`` gained, ``named`` amount, "
-                          "``missed``; cribbage adds ``reason``).")
+                          "``missed``, ``reason``).")
     # --- ends
     HAND_END = ("hand_end", "Dominoes: a hand ends (``hand``, ``reason`` domino|blocked, every ``hands`` revealed, "
                             "``pips``).")
     ROUND_END = "round_end", "Card Muggins: a round ends (``round``, ``scores``)."
-    TIE_BREAK = "tie_break", "Leaders tied at the target play on: dominoes ``hands`` more, card Muggins ``seats`` tied."
-    GAME_END = ("game_end", "The game is over (``winners`` seats, ``scores`` by side; cribbage adds ``winner_side``, "
-                            "``losers`` and ``game_points``).")
+    TIE_BREAK = "tie_break", "Leaders tied at the target play on: ``hands`` more (tiles) or the ``seats`` tied (cards)."
+    GAME_END = ("game_end", "The game is over (``winners`` seats, ``scores`` by side; a game with skunks adds "
+                            "``winner_side``, ``losers`` and ``game_points``).")
 
 
 # --------------------------------------------------------------------------------- data shapes ----

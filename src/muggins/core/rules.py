@@ -342,4 +342,11 @@ def _load_builtin() -> list[str]:
             continue
         if isinstance(spec, GameSpec):
             names.append(spec.name)
+    import os
+
+    for mod in filter(None, (m.strip() for m in os.environ.get("MUGGINS_GAMES", "").split(","))):
+        try:  # more games, by module: each registers its GameSpec when imported
+            importlib.import_module(mod)
+        except ImportError as e:
+            raise RulesError(f"MUGGINS_GAMES names {mod!r}, which cannot be imported: {e}") from None
     return names
