@@ -65,10 +65,9 @@ class EventKind(_Documented):
     # --- moves
     PLAY = ("play", "A tile or card is played: a tile game ``tile``, ``on``, ``part``, ``count`` (auto "
                     "claims); the card game to 31 ``card``, ``total``; a game with a crib ``card``, ``count`` and, "
-                    "with automatic claims, "
-                    "``points``, ``items``.")
-    DRAW = ("draw", "A tile or card is drawn: a tile game secret ``tile``, ``forced``, public ``ends``, ``lead``; the card "
-                    "game to 31 secret ``card``, public ``why`` (\"refill\" or \"go\").")
+                    "with automatic claims, ``points``, ``items``.")
+    DRAW = ("draw", "A tile or card is drawn: a tile game secret ``tile``, ``forced``, public ``ends``, "
+                    "``lead``; the card game to 31 secret ``card``, public ``why`` (\"refill\" or \"go\").")
     PASS = "pass", "Dominoes: a seat passes (``ends`` open, ``lead``: during the lead)."
     KNOCK = "knock", "Dominoes: a seat knocks (``ends``, ``partner``: answering a partner's knock)."
     GO = ("go", "A seat says go: the card game to 31 ``total``; a game with a crib ``count`` and ``takes`` when it "

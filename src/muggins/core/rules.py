@@ -345,8 +345,10 @@ def _load_builtin() -> list[str]:
     import os
 
     for mod in filter(None, (m.strip() for m in os.environ.get("MUGGINS_GAMES", "").split(","))):
-        try:  # more games, by module: each registers its GameSpec when imported
-            importlib.import_module(mod)
+        try:  # more games, by module: each registers its GameSpec when imported, or names it SPEC
+            extra = getattr(importlib.import_module(mod), "SPEC", None)
         except ImportError as e:
             raise RulesError(f"MUGGINS_GAMES names {mod!r}, which cannot be imported: {e}") from None
+        if isinstance(extra, GameSpec) and extra.name not in REGISTRY:
+            register(extra)
     return names
