@@ -41,7 +41,7 @@ class ActionKind(_Documented):
     DRAW = "draw", "Take a tile from the boneyard."
     PASS = "pass", "Let the turn go by: the boneyard is closed or empty and nothing fits."
     KNOCK = "knock", "Ask the partner to play instead of drawing (the knocking partnership option)."
-    GO = "go", "Cannot play without passing 31: say \"go\" (card Muggins, cribbage)."
+    GO = "go", "Cannot play without passing 31: say \"go\" (the card games)."
     DISCARD = "discard", "Lay cards away to the crib; ``subject`` is the tuple of cards."
     COUNT = "count", "Count a hand or the crib in the show; ``subject`` is \"hand\" or \"crib\"."
     MUGGINS = ("muggins", "Call \"Muggins!\" on an opponent's unclaimed points; ``claim`` is the amount named (or "
