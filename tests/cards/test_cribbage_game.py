@@ -403,7 +403,7 @@ def test_lenient_timing_allows_a_late_claim() -> None:
     st = manual(claim_timing="lenient")
     run(st, "4H")
     st.apply(1, st.parse_action("4D", 1))
-    assert Action("claim") in st.legal_actions(1)
+    assert "claim" in {a.kind for a in st.legal_actions(1)}
     st.apply(1, Action("claim", claim=2))
     assert st.side_scores() == [0, 2] and st.muggable(0) == 0
     with pytest.raises(ClaimError):

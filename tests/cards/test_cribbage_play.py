@@ -195,7 +195,7 @@ def test_his_heels_can_be_mugged_by_option() -> None:
     st = dealt_game(["4H 4D 7C 9S", "7D 5S 5C 8H"], starter="JD", claims="manual", mug_his_heels=True)
     assert st.side_scores() == [0, 0]
     assert st.muggable(0) == 2
-    assert Action("claim") in st.legal_actions(1)
+    assert "claim" in {a.kind for a in st.legal_actions(1)}
     st.apply(0, Action("muggins"))
     assert st.side_scores() == [2, 0]
 

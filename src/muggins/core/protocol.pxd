@@ -14,8 +14,8 @@ cdef class GameState:
     cdef public object _window
     cdef public long _ver
 
-    cpdef list _regular(self, seat)
-    cpdef _apply_move(self, seat, action)
+    cpdef list _regular(self, long seat)
+    cpdef _apply_move(self, long seat, action)
     cpdef _clone_base(self, GameState c)
-    cpdef _score_step(self, seat, points, claim, str reason, str what=*, bint muggable=*, late_limit=*,
+    cpdef _score_step(self, long seat, long points, claim, str reason, str what=*, bint muggable=*, late_limit=*,
                       bint extend=*)

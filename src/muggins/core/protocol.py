@@ -79,8 +79,9 @@ class Event:
 
     __slots__ = ("data", "kind", "seat", "secret")
 
-    def __init__(self, kind: str, seat: int | None, data: dict[str, Any] | None = None,
+    def __init__(self, kind: str | EventKind, seat: int | None, data: dict[str, Any] | None = None,
                  secret: tuple[str, ...] = ()) -> None:
+        # ``kind`` untyped for a compiled build, which refuses a str subclass (an EventKind) where str is declared
         self.kind = kind
         self.seat = seat
         self.data = data if data is not None else {}
@@ -142,10 +143,10 @@ _BASE_FIELDS = (
 
 # called on every move: C calls in a compiled game (a game in Python still overrides them)
 PXD_METHODS = """
-cpdef list _regular(self, seat)
-cpdef _apply_move(self, seat, action)
+cpdef list _regular(self, long seat)
+cpdef _apply_move(self, long seat, action)
 cpdef _clone_base(self, GameState c)
-cpdef _score_step(self, seat, points, claim, str reason, str what=*, bint muggable=*, late_limit=*,
+cpdef _score_step(self, long seat, long points, claim, str reason, str what=*, bint muggable=*, late_limit=*,
                   bint extend=*)
 """
 
@@ -454,7 +455,7 @@ class GameState:
         its JSON form (``to_json()``). Never holds a secret."""
         raise NotImplementedError
 
-    def events_for(self, seat: int | None, start: int = 0) -> list[dict[str, Any]]:
+    def events_for(self, seat: int | str | None, start: int = 0) -> list[dict[str, Any]]:
         """The event log from ``start`` as ``seat`` may see it."""
         return [e.to_dict(seat) for e in self.log[start:]]
 
@@ -639,14 +640,14 @@ class GameState:
         UnknownAction if it is no move of this game, IllegalAction if it has no place in this position."""
         return int(self._action_space().action_id(self, check_action(action)))
 
-    def action_from_id(self, seat: int, i: object) -> Action:
+    def action_from_id(self, seat: object, i: object) -> Action:  # untyped: a compiled build coerces True
         """The action numbered ``i``, if ``seat`` may take it now; else UnknownAction (no such id) or
         IllegalAction (the id names no legal move of ``seat`` in this position). Changes nothing."""
         seat = check_seat(seat, self.num_players)
         action: Action = self._action_space().action_from_id(self, seat, i)
         return action
 
-    def legal_action_mask(self, seat: int, numpy: bool = False) -> Any:
+    def legal_action_mask(self, seat: object, numpy: bool = False) -> Any:  # untyped, as action_from_id
         """One byte per action id, 1 where ``seat`` may take that action now (every claim a legal move may
         carry included). With ``numpy=True``, a numpy array of bools (numpy must be installed)."""
         seat = check_seat(seat, self.num_players)

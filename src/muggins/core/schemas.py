@@ -103,8 +103,16 @@ def event_schema() -> dict[str, Any]:
 
 
 def view_type(state_type: type[GameState]) -> type[View]:
-    """The view dataclass a game's ``view()`` returns (read from its annotation)."""
-    tp = typing.get_type_hints(state_type.view)["return"]
+    """The view dataclass a game's ``view()`` returns (read from its annotation; a compiled build keeps no
+    annotations, so there it is the type of a spectator's view of a new game)."""
+    hints = getattr(state_type.view, "__annotations__", None)
+    if hints:
+        tp = typing.get_type_hints(state_type.view)["return"]
+    else:
+        from muggins.core.rules import all_games
+
+        spec = next(g for g in all_games().values() if g.state_type is state_type)
+        tp = type(spec.new(spec.rules(), spec.default_players, seed=0).view(None))
     if not (isinstance(tp, type) and issubclass(tp, View)):
         raise TypeError(f"{state_type.__name__}.view does not declare a View subclass it returns")
     return tp

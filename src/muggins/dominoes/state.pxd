@@ -42,5 +42,5 @@ cdef class DominoState(GameState):
     cdef public long _spinner
     cdef public long _hand_log_start
 
-    cpdef list _regular(self, seat)
-    cpdef _apply_move(self, seat, action)
+    cpdef list _regular(self, long seat)
+    cpdef _apply_move(self, long seat, action)

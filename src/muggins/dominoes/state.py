@@ -79,8 +79,8 @@ def contribution(kind: int, mask: int, v0: int, v1: int, sniff_ends: bool) -> in
 # the hints of DominoState, _FIELDS, state.pxd (typed fields of the compiled build) and clone().
 # called on every move: C calls in the compiled build
 PXD_METHODS = """
-cpdef list _regular(self, seat)
-cpdef _apply_move(self, seat, action)
+cpdef list _regular(self, long seat)
+cpdef _apply_move(self, long seat, action)
 """
 
 # fields-target: DominoState FIELDS _FIELDS base=core/protocol.py pxd="DominoState, typed"
