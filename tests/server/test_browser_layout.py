@@ -76,7 +76,7 @@ def test_long_layouts_turn_at_the_edge_and_keep_tiles_readable(server: tuple[str
     width = viewport["width"]
     for preset, options, players, want in CASES:
         st = long_state(preset, options, players, want)
-        view = st.view(None)
+        view = st.view(None).to_json()
         show(page, view)
         name = f"layout-{preset}{'-d9' if options else ''}-{width}"
         page.locator("#board").screenshot(path=str(shots / f"{name}.png"))
@@ -107,7 +107,7 @@ def test_the_selected_tile_is_lifted_and_its_targets_outlined(server: tuple[str,
     watch_open_table(page, base)
     st = long_state("muggins-spinner", {}, 2, 8)
     seat = min(st.waiting_for())
-    view = st.view(seat)
+    view = st.view(seat).to_json()
     playable = [t for t in view["my_hand"] if any(m.split(" ")[0] in (t, "-".join(reversed(t.split("-"))))
                                                   for m in view["legal"] if m[0].isdigit())]
     assert playable, view["legal"]
