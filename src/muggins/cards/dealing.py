@@ -12,13 +12,13 @@ from muggins.core.errors import RecordError, UnknownAction
 from muggins.core.protocol import Event
 
 DECK: tuple[Card, ...] = tuple(full_deck())
-_BY_TEXT: dict[str, Card] = {c.text: c for c in DECK}
+CARD_BY_TEXT: dict[str, Card] = {c.text: c for c in DECK}  # every card by its canonical text
 
 
 def record_card(text: Any, what: str) -> Card:
     """A card of a chance outcome (its canonical text is looked up first: deals are read every round); a bad
     one is a RecordError naming where it was found."""
-    c = _BY_TEXT.get(text) if isinstance(text, str) else None
+    c = CARD_BY_TEXT.get(text) if isinstance(text, str) else None
     if c is not None:
         return c
     if not isinstance(text, str):

@@ -112,7 +112,6 @@ class Event:
 
 
 MUGGINS = Action("muggins")
-CLAIM = Action("claim")
 _EMPTY: frozenset[int] = frozenset()
 _MAX_MOVE_TEXT = 200  # no move is longer; longer text is refused before it is read
 

@@ -278,6 +278,18 @@ def _check(c: GameState, log: list[Event], view: dict[int, dict[str, Any]], done
     return True
 
 
+def primary_events(*kinds: str) -> Callable[[Event], bool]:
+    """Whether an event is the first one an action logs (every action logs exactly one): one of the game's
+    own move ``kinds``, or what the muggins window logs first for a call or a late claim."""
+    own = frozenset((*kinds, "muggins"))
+
+    def primary(e: Event) -> bool:
+        k = e.kind
+        return k in own or (k == "claim" and bool(e.data.get("late")))
+
+    return primary
+
+
 def redeal_events(log: list[Any], segment: list[tuple[int, dict[str, Any]]], seat: int, held: list[list[Any]],
                   pool: list[Any], dealt: list[list[str]], piece_of: Any, noun: str,
                   on_draw: Callable[[int, dict[str, Any], list[Any]], dict[str, Any]] | None = None) -> int:

@@ -30,7 +30,7 @@ from muggins.core.errors import (
 )
 from muggins.core.fields import DICT, LIST, LISTS, RESET, StateField
 from muggins.core.protocol import Action, Event, GameState, Seat, check_seat
-from muggins.core.sampling import redeal_events, resample
+from muggins.core.sampling import primary_events, redeal_events, resample
 from muggins.core.views import WindowView
 from muggins.dominoes.rules import DominoRules
 from muggins.dominoes.scoring import per_unit, prime_at_most, round_nearest, score_table
@@ -1310,10 +1310,7 @@ def _hands_leader(hands: list[list[Tile]], forced: bool) -> tuple[int, Tile | No
     return max((t.weight_key(), s) for s in range(n) for t in hands[s])[1], None
 
 
-def _primary(e: Event) -> bool:
-    """Whether ``e`` is the first event an action logs (every action logs exactly one)."""
-    k = e.kind
-    return k in ("play", "draw", "pass", "knock", "muggins") or (k == "claim" and bool(e.data.get("late")))
+_primary = primary_events("play", "draw", "pass", "knock")
 
 
 def _last_event(c: DominoState, kind: str, seat: int) -> int:

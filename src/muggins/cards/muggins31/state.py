@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from typing import Any, cast
 
-from muggins.cards.dealing import DECK, cut_for_deal, record_card
+from muggins.cards.dealing import CARD_BY_TEXT, DECK, cut_for_deal, record_card
 from muggins.cards.deck import Card, parse_card
 from muggins.cards.muggins31.rules import CardMugginsRules
 from muggins.cards.muggins31.views import Muggins31View
@@ -31,20 +31,16 @@ from muggins.core.errors import (
 )
 from muggins.core.fields import LIST, LISTS, RESET, StateField
 from muggins.core.protocol import Action, Event, GameState, check_seat
-from muggins.core.sampling import redeal_events, resample
+from muggins.core.sampling import primary_events, redeal_events, resample
 from muggins.core.views import WindowView
 
 PLAY: tuple[Action, ...] = tuple(Action("play", c) for c in DECK)  # indexed by Card.index
 GO = Action("go")
-_BY_TEXT: dict[str, Card] = {c.text: c for c in DECK}
 #: the cards worth at most v, a bit per index (a go at total T rules out _LOW[cap - T] for the hand)
 _LOW: tuple[int, ...] = tuple(sum(1 << c.index for c in DECK if c.value <= v) for v in range(11))
 
 
-def _primary(e: Event) -> bool:
-    """Whether ``e`` is the first event an action logs (every action logs exactly one)."""
-    k = e.kind
-    return k in ("play", "go", "muggins") or (k == "claim" and bool(e.data.get("late")))
+_primary = primary_events("play", "go")
 
 
 def _card(text: Any) -> Card:
@@ -466,10 +462,10 @@ class CardMugginsState(GameState):
             # the template's round with the deal of ``made``: hands, stock and the events that show them
             assert isinstance(t, CardMugginsState)
             deal = made[-1]
-            held = [[_BY_TEXT[x] for x in h] for h in deal["hands"]]
-            stock = [_BY_TEXT[x] for x in deal["stock"]]
+            held = [[CARD_BY_TEXT[x] for x in h] for h in deal["hands"]]
+            stock = [CARD_BY_TEXT[x] for x in deal["stock"]]
             c = t.clone()
-            g = redeal_events(c.log, segment, seat, held, stock, deal["hands"], _BY_TEXT, "card")
+            g = redeal_events(c.log, segment, seat, held, stock, deal["hands"], CARD_BY_TEXT, "card")
             c.hands = held
             c.stock = stock[g:][::-1]
             return c
