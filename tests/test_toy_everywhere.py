@@ -247,3 +247,24 @@ def test_rules_options_reach_the_game(toy: GameSpec) -> None:
         state.apply(*careless_move(state, rng))
     check_outcome(state)
     assert max(state.side_scores()) < 3 + TOP
+
+
+def test_muggins_games_loads_a_game_by_module_and_refuses_one_that_is_not_there() -> None:
+    """MUGGINS_GAMES names more game modules for the command line: the toy game is listed by ``rules``; a
+    module that cannot be imported is a one-line error (exit 2), not a traceback."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    path = os.pathsep.join([str(root / "src"), str(root)])
+    run = [sys.executable, "-m", "muggins", "rules"]
+    ok = subprocess.run(run, capture_output=True, text=True, timeout=60,
+                        env={**os.environ, "MUGGINS_GAMES": "tests.toy", "PYTHONPATH": path})
+    assert ok.returncode == 0 and "count-to-21" in ok.stdout
+    bad = subprocess.run(run, capture_output=True, text=True, timeout=60,
+                         env={**os.environ, "MUGGINS_GAMES": "no.such.module", "PYTHONPATH": path})
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
+    assert bad.stderr.strip() == "Error: MUGGINS_GAMES names 'no.such.module', which cannot be imported: " \
+                                 "No module named 'no'"

@@ -23,9 +23,6 @@ from tests.toy import NAME, toy_registered
 
 ROOT = Path(__file__).resolve().parents[2]
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
-# the CLI in a child process, with the toy game registered first (it is registered nowhere else)
-LAUNCH = ("import sys; from muggins.core.rules import register; from tests.toy import SPEC; register(SPEC); "
-          "from muggins.cli.main import app; sys.argv[0] = 'muggins'; app()")
 PROMPTS = [
     r"your move> ",  # 0
     r"m \+ Enter to call Muggins!, Enter to go on> ",  # 1
@@ -58,10 +55,12 @@ def test_the_toy_game_gets_the_generic_renderer(toy: GameSpec) -> None:
 
 
 def test_a_whole_toy_game_at_the_terminal(toy: GameSpec) -> None:
-    child = pexpect.spawn(sys.executable, ["-c", LAUNCH, "play", "--ascii", "--game", NAME, "--preset", "toy",
+    # the command line in a child process finds the toy game (registered nowhere else) by MUGGINS_GAMES
+    child = pexpect.spawn(sys.executable, ["-m", "muggins", "play", "--ascii", "--game", NAME, "--preset", "toy",
                                            "--seats", "you,casual", "--seed", "5"],
                           encoding="utf-8", timeout=30, dimensions=(24, 80), cwd=str(ROOT),
-                          env={**os.environ, "NO_COLOR": "1", "PYTHONPATH": f"{ROOT / 'src'}{os.pathsep}{ROOT}"})
+                          env={**os.environ, "NO_COLOR": "1", "MUGGINS_GAMES": "tests.toy",
+                               "PYTHONPATH": f"{ROOT / 'src'}{os.pathsep}{ROOT}"})
     rng = random.Random(7)
     moves = calls = rounds = silent = 0
     seen_fields = False

@@ -4,6 +4,15 @@ from __future__ import annotations
 
 import typer
 
+from muggins.core.errors import RulesError
+from muggins.core.rules import all_games
+
+try:  # the registry first: a game named in MUGGINS_GAMES that cannot be loaded is a plain error, not a traceback
+    all_games()
+except RulesError as _e:
+    typer.echo(f"Error: {_e}", err=True)
+    raise SystemExit(2) from None
+
 from muggins.cli.bench_cmd import bench_command
 from muggins.cli.common import Command, Group
 from muggins.cli.play_cmd import play_command
