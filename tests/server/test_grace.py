@@ -132,7 +132,7 @@ async def play_with_real_bots(tmp: Path, games: int) -> tuple[dict[bool, list[fl
 
 
 def test_real_bots_wait_the_same_after_a_miss(tmp_path: Path) -> None:
-    delays, _calls = asyncio.run(play_with_real_bots(tmp_path, 6))
+    delays, _calls = asyncio.run(play_with_real_bots(tmp_path, 15))  # it stops once it has enough misses
     assert len(delays[True]) >= 4 and len(delays[False]) >= 10, {k: len(v) for k, v in delays.items()}
     assert ks_statistic(delays[True], delays[False]) == 0.0, {k: sorted(set(v)) for k, v in delays.items()}
 
