@@ -200,7 +200,9 @@ class GameSpec:
     path of the bots' judgement module (None: the generic lookahead); ``commands`` add command groups to
     ``muggins``; ``benchmarks`` are import paths of ``f(seconds, repeats) -> dict`` figures that
     ``muggins bench`` adds; ``move_hint`` ends the terminal's help on typing a move; ``default`` makes the
-    game the one played when none is named (else the first registered)."""
+    game the one played when none is named (else the first registered); ``observation`` is the import path
+    of the encoder class that turns a seat's view into numbers for learning (None: the generic one, see
+    :mod:`muggins.rl.observation`)."""
 
     name: str
     title: str
@@ -220,6 +222,7 @@ class GameSpec:
     benchmarks: tuple[str, ...] = ()
     move_hint: str = ""
     default: bool = False
+    observation: str | None = None
 
     def pieces(self, n: int) -> str:
         """``"1 tile"``, ``"3 cards"``."""
