@@ -37,7 +37,7 @@ from muggins.dominoes.scoring import per_unit, prime_at_most, round_nearest, sco
 from muggins.dominoes.tiles import Tile, full_set, parse_tile, pips
 from muggins.dominoes.views import DominoView, LayoutTile, OpenEnd
 
-Position = tuple[Tile, str | None, int, None, int, int]  # the fourth place is unused
+Position = tuple[Tile, str | None, int, "list[Action]", int, int]  # target, part, value, row, node, slot bit
 
 NONDOUBLE, STUB, CROSS, SPINNER, SNIFF_STUB, INLINE_SPINNER, STUB_DOUBLE = range(7)
 _POP2 = (0, 1, 1, 2)
@@ -57,6 +57,23 @@ def _play(tile: Tile, target: Tile | None, part: str | None) -> Action:
     """A play action, made afresh: no table remembers the moves of a game (nor an opponent's tiles).
     Built as the tuple it is (twice as fast as ``Action(...)``, whose constructor is a Python function)."""
     return _new_tuple(Action, ("play", tile, target, part, None))
+
+
+_ROWS: dict[tuple[Tile, str | None], list[Action]] = {}
+
+
+def _play_row(target: Tile, part: str | None, tiles: list[Tile]) -> list[Action]:
+    """Every play of a tile of the set onto ``part`` of ``target``, indexed by tile index: one table per
+    place for the whole process, made whole the first time the place is used. It is the same whatever
+    the hands hold, so it tells nothing of a game's tiles (a sampled world shares it and learns nothing)
+    and its making takes the same time whoever holds what; the hot loop of :meth:`DominoState._plays`
+    picks its actions from it instead of making tuples."""
+    key = (target, part)
+    row = _ROWS.get(key)
+    if row is None or len(row) < len(tiles):
+        row = [_new_tuple(Action, ("play", t, target, part, None)) for t in tiles]  # tiles in index order
+        _ROWS[key] = row
+    return row
 
 
 _EMPTY: frozenset[int] = frozenset()
@@ -436,7 +453,7 @@ class DominoState(GameState):
                 # the common case: a tile in line on a tile in line
                 outer = lo if v == hi else hi
                 self.count += outer - v
-                posall[i] = (tile, None, outer, None, nid, 2)
+                posall[i] = (tile, None, outer, _play_row(tile, None, self._all_tiles), nid, 2)
                 self._ltile.append(tile)
                 self._linfo.append((NONDOUBLE, v, outer, parent, pslot))
                 self._lmask.append(1)
@@ -449,7 +466,8 @@ class DominoState(GameState):
                 pv0, pv1 = self._linfo[parent][1], self._linfo[parent][2]
                 self.count += contribution(pk, pm | pslot, pv0, pv1, se) - contribution(pk, pm, pv0, pv1, se)
                 posall[:] = [y for y in posall if y[4] != parent]
-                posall.extend((target, p, pv, None, parent, bit)
+                tiles = self._all_tiles
+                posall.extend((target, p, pv, _play_row(target, p, tiles), parent, bit)
                               for p, bit, pv in self._compute_positions(parent))
             if tile.double:
                 kind = STUB_DOUBLE if pk == SNIFF_STUB and pslot >= 4 else self._double_kind(inline)
@@ -465,10 +483,12 @@ class DominoState(GameState):
         self._node_of[tile] = nid
         posall = self._posall
         if kind == NONDOUBLE and mask == 1:
-            posall.append((tile, None, v1, None, nid, 2))
+            posall.append((tile, None, v1, _play_row(tile, None, self._all_tiles), nid, 2))
             self.count += v1
         else:
-            posall.extend((tile, p, pv, None, nid, bit) for p, bit, pv in self._compute_positions(nid))
+            tiles = self._all_tiles
+            posall.extend((tile, p, pv, _play_row(tile, p, tiles), nid, bit)
+                          for p, bit, pv in self._compute_positions(nid))
             self.count += contribution(kind, mask, v0, v1, se)
         if self._fill_first:
             sp = self._spinner
@@ -515,9 +535,10 @@ class DominoState(GameState):
         for t in hand:
             tm = t.mask
             if tm & pm:
-                for target, p, v, _, _, _ in posflat:
-                    if tm >> v & 1:
-                        out.append(_new_tuple(Action, ("play", t, target, p, None)))
+                i = t.index
+                for x in posflat:
+                    if tm >> x[2] & 1:
+                        out.append(x[3][i])
         return out
 
     def _can_draw(self) -> bool:
@@ -565,8 +586,8 @@ class DominoState(GameState):
     def _apply_move(self, seat: Seat, action: Action) -> None:
         if seat != self.turn:
             raise NotYourTurn(f"it is seat {self.turn}'s turn, not seat {seat}'s")
-        kind = action[0]
-        claim = action[4]
+        kind = action.kind
+        claim = action.claim
         base = action if claim is None else action._replace(claim=None)
         cache = self._legal_cache
         legal = cache[1] if cache is not None and cache[0] == self._ver else self._regular(seat)
@@ -575,7 +596,7 @@ class DominoState(GameState):
         self.history.append((seat, action))
         self._ver += 1
         if kind == "play":
-            self._do_play(seat, base[1], base[2], base[3], claim)
+            self._do_play(seat, base.subject, base.target, base.part, claim)
         elif kind == "draw":
             self._do_draw(seat)
         elif kind == "pass":

@@ -213,7 +213,7 @@ class CardMugginsState(GameState):
     # ------------------------------------------------------------------------------------ apply ----
     def _closes_window(self, seat: int, action: Action) -> bool:
         """With window=until_next_play only a play closes the window (a go does not)."""
-        return action[0] == "play" or self.rules.window == "until_next_action"
+        return action.kind == "play" or self.rules.window == "until_next_action"
 
     def _apply_move(self, seat: int, action: Action) -> None:
         kind = action.kind
