@@ -42,7 +42,10 @@ class DominoEncoder(BaseEncoder):
         r = self.rules
         n = self.num_players
         self.top = int(r.tile_set)
-        self.tiles = len(full_set(self.top))
+        tiles = full_set(self.top)
+        self.tiles = len(tiles)
+        # every tile by its text either way round (the layout writes a tile as it touches its neighbour)
+        self.index_of = {text: t.index for t in tiles for text in (t.text, *t.touch.values())}
         self.places = 2 if r.spinner == "none" else 2 * self.top + 4 if r.spinner == "all_doubles" else 4
         each = int(r.tiles_each(n))
         self.most_in_hand = max(1, self.tiles - (n - 1) * each)  # one hand can draw the whole boneyard
@@ -61,7 +64,8 @@ class DominoEncoder(BaseEncoder):
         self.s_lead = lay.add("lead", 1)
 
     def _index(self, text: str) -> int:
-        return int(parse_tile(text, self.top).index)
+        i = self.index_of.get(text)
+        return int(parse_tile(text, self.top).index) if i is None else i
 
     def _fill(self, out: np.ndarray, view: Any, state: GameState, seat: int) -> None:
         n = self.num_players
