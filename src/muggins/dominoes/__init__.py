@@ -35,6 +35,7 @@ SPEC = register(GameSpec(
     descriptions=DESCRIPTIONS,
     terminal_renderer="muggins.tui.render_dominoes:DominoRenderer",
     page_renderer="domino-layout",
+    observation="muggins.dominoes.observation:DominoEncoder",
     piece_noun=("tile", "tiles"),
     heuristics="muggins.bots.heuristics.dominoes",
     move_hint="a tile alone when it fits in one place",

@@ -4,3 +4,23 @@
 encoder in its :class:`~muggins.core.rules.GameSpec`; a game that registers none gets the generic one).
 The environments of PettingZoo, Gymnasium and OpenSpiel are built on it and need their extras installed
 (``pip install muggins[rl]``, ``muggins[openspiel]``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["env", "gym_env", "raw_env"]
+
+_LAZY = {"env": "muggins.rl.pettingzoo_env", "raw_env": "muggins.rl.pettingzoo_env",
+         "gym_env": "muggins.rl.gym_env"}
+
+
+def __getattr__(name: str) -> Any:
+    """``env``, ``raw_env`` and ``gym_env``, imported on first use: importing :mod:`muggins.rl` needs
+    neither pettingzoo nor gymnasium."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(module), name)

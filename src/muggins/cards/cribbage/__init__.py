@@ -18,6 +18,7 @@ SPEC = register(GameSpec(
     descriptions=DESCRIPTIONS,
     terminal_renderer="muggins.tui.render_cards:CribbageRenderer",
     page_renderer="pegboard",
+    observation="muggins.cards.cribbage.observation:CribbageEncoder",
     piece_noun=("card", "cards"),
     heuristics="muggins.bots.heuristics.cribbage",
     commands=(GameCommand("cribbage", "muggins.cards.cribbage.cli:cribbage_app",

@@ -26,6 +26,7 @@ SPEC = register(GameSpec(
     descriptions=DESCRIPTIONS,
     terminal_renderer="muggins.tui.render_cards:CardMugginsRenderer",
     page_renderer="card-pile",
+    observation="muggins.cards.muggins31.observation:CardMugginsEncoder",
     piece_noun=("card", "cards"),
     heuristics="muggins.bots.heuristics.card_muggins",
 ))
