@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+
 import typer
 
 from muggins.core.errors import RulesError
@@ -38,6 +40,9 @@ def _root(
 
         typer.echo(f"muggins {__version__} ({describe_build()})")
         raise typer.Exit()
+    # What is loaded by now (modules, tables, the registry) lives as long as the process: frozen, it is no
+    # longer walked by every full collection, which a long game, a tournament or a benchmark makes often.
+    gc.freeze()
 
 
 app.command("rules", cls=Command)(rules_command)
