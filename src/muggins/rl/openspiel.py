@@ -45,9 +45,9 @@ let-it-go, so it has perfect recall. Both tensors are the game's encoder
 (:func:`muggins.rl.observation.encoder_for`): the seat's view as a vector, the same for both (not perfect
 recall). A public observer (no private information) sees the spectator's view and events; it has no tensor.
 
-**Returns**, at the end (0 before it). ``points``: each seat's side score (general sum); ``win``: 1 for each winner and, so that they
-sum to zero, -winners/losers for each loser (0 for all when nobody won). A game still going after
-``MAX_MOVES`` moves of the engine ends there (nobody wins).
+**Returns**, at the end (0 before it). ``points``: each seat's side score (general sum); ``win``: 1 for
+each winner and, so that they sum to zero, -winners/losers for each loser (0 for all when nobody won). A
+game still going after ``MAX_MOVES`` moves of the engine ends there (nobody wins).
 
 **Copies.** ``state.clone()`` deep-copies the Python state; the engine inside copies itself with its own
 ``clone()``. ``resample_from_infostate`` draws the hidden pieces with the engine's ``sample_hidden``.
@@ -57,25 +57,36 @@ sum to zero, -winners/losers for each loser (0 for all when nobody won). A game 
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pyspiel
 
+from muggins.core.action_ids import space_of
 from muggins.core.chance import Chance, Outcome
 from muggins.core.errors import IllegalAction, MugginsError, RulesError, shown
 from muggins.core.protocol import Action, GameState
 from muggins.core.rules import GameSpec, all_games, get_game
 from muggins.rl.observation import BaseEncoder, encoder_for
 
-__all__ = ["EngineBot", "MAX_MOVES", "MugginsGame", "MugginsState", "OpenSpielError", "game_name",
-           "register_all"]
+__all__ = [
+    "MAX_MOVES",
+    "EngineBot",
+    "MugginsGame",
+    "MugginsState",
+    "OpenSpielError",
+    "game_name",
+    "register_all",
+]
 
 PREFIX = "python_muggins_"
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 MAX_MOVES = 5000        # moves of the engine after which a game ends unfinished (as muggins.sim.driver)
 SEED_OUTCOMES = 256     # outcomes of a seed chance node (the last resort for an outcome)
 RETURNS = ("points", "win")
@@ -92,7 +103,7 @@ def game_name(game: str) -> str:
 
 
 # --- chance -------------------------------------------------------------------------------------------
-class _NeedChance(Exception):  # noqa: N818 - a signal, not an error
+class _NeedChance(Exception):
     """Raised out of the engine when it asks for an outcome nobody has made yet."""
 
     def __init__(self, kind: str, make: Callable[[random.Random], Outcome]) -> None:
@@ -101,7 +112,7 @@ class _NeedChance(Exception):  # noqa: N818 - a signal, not an error
         self.make = make
 
 
-class _NeedInt(Exception):  # noqa: N818
+class _NeedInt(Exception):
     """Raised out of a maker when it asks a scripted generator for an integer not chosen yet."""
 
     def __init__(self, n: int) -> None:
@@ -109,7 +120,7 @@ class _NeedInt(Exception):  # noqa: N818
         self.n = n
 
 
-class _NotScripted(Exception):  # noqa: N818
+class _NotScripted(Exception):
     """A maker asked a scripted generator for something that is not a choice among finitely many."""
 
 
@@ -234,6 +245,13 @@ class _PiecePlan(_Plan):
     def step(self) -> int:
         return len(self.chosen)
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> _PiecePlan:
+        c = _PiecePlan.__new__(_PiecePlan)  # the template and the slots are never changed: shared
+        c.__dict__.update(self.__dict__)
+        c.chosen = list(self.chosen)
+        c.free = list(self.free)
+        return c
+
 
 class _DrawPlan(_Plan):
     """The maker run on a scripted generator: each integer draw is a node of that many outcomes."""
@@ -320,12 +338,15 @@ class _Table:
     num_ids: int               # the engine's action ids
     let_go: int | None         # the id of "let it go" (None without the muggins rule)
     max_chance: int
+    initial: _Pending | None = None  # the first chance node of every game, built once
+    shapes: dict[tuple[str, str, str], bool] = field(default_factory=dict)  # outcome shape: made of pieces?
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Table:
         return self
 
     def plan(self, kind: str, make: Callable[[random.Random], Outcome]) -> _Plan:
-        """How to build the outcome ``kind`` that ``make`` draws (see the module docstring)."""
+        """How to build the outcome ``kind`` that ``make`` draws (see the module docstring). Whether an
+        outcome of that shape is made of pieces is worked out once (probes with other seeds)."""
         shapes = []
         for k in range(_PROBES):
             slots: list[tuple[Any, ...]] = []
@@ -333,8 +354,17 @@ class _Table:
             probe = make(random.Random(f"probe:{k}"))
             _leaves(probe, (), self.piece_set, slots, fixed)
             shapes.append((probe, slots, fixed))
+            if k == 0:
+                if len(self.shapes) > 4096:  # shapes that keep changing (a position in them): keep it small
+                    self.shapes.clear()
+                key = (kind, repr(slots), repr(fixed))
+                known = self.shapes.get(key)
+                if known is not None:
+                    break
         probe, slots, fixed = shapes[0]
-        if slots and all(s == slots and f == fixed for _, s, f in shapes[1:]):
+        if known is None:
+            known = self.shapes[key] = bool(slots) and all(s == slots and f == fixed for _, s, f in shapes[1:])
+        if known:
             return _PiecePlan(kind, probe, slots, self)
         try:
             return _DrawPlan(kind, make, self.max_chance)
@@ -433,6 +463,9 @@ class _Pending:
     made: list[Outcome]
     plan: _Plan
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Pending:
+        return _Pending(self.op, list(self.made), copy.deepcopy(self.plan, memo))  # outcomes never change
+
 
 class MugginsState(pyspiel.State):
     """A position of one of our games as OpenSpiel sees it (see the module docstring)."""
@@ -445,7 +478,14 @@ class MugginsState(pyspiel.State):
         self._passed: list[int] = []            # seats that let the open window go since the last change
         self._lets: list[tuple[int, int]] = []  # (engine moves made, seat) of every let-it-go
         self._moves = 0
-        self._step(None, [])
+        self._cur = _CHANCE                     # who acts now (OpenSpiel's id), kept by _settle
+        t = self._t
+        if t.initial is None:  # OpenSpiel makes an initial state for every clone: build it once
+            self._step(None, [])
+            if self._pending is not None:
+                t.initial = copy.deepcopy(self._pending)
+        else:
+            self._pending = copy.deepcopy(t.initial)
 
     # --- the engine -----------------------------------------------------------------------------------
     @property
@@ -472,12 +512,14 @@ class MugginsState(pyspiel.State):
                     made = [*made, plan.done]
                     continue
                 self._pending = _Pending(op, list(made), plan)
+                self._cur = _CHANCE
                 return
             self._box = _Box(trial)
             self._pending = None
             self._passed = []
             if op is not None:
                 self._moves += 1
+            self._settle()
             return
 
     def _optional(self) -> list[int]:
@@ -490,15 +532,20 @@ class MugginsState(pyspiel.State):
         last = eng.history[-1][0] if eng.history else -1
         return sorted((s for s in seats if s not in self._passed), key=lambda s: (s - last - 1) % n)
 
-    def _seat(self) -> int:
+    def _settle(self) -> None:
+        """Work out who acts now, after a change at a decision (not at a chance node)."""
         eng = self._box.state  # type: ignore[union-attr]
+        if eng.is_over() or self._moves >= MAX_MOVES:
+            self._cur = _TERMINAL
+            return
         optional = self._optional()
         if optional:
-            return optional[0]
+            self._cur = optional[0]
+            return
         waiting = eng.waiting_for()
         if not waiting:
             raise OpenSpielError("the engine waits for nobody and nobody may act, yet the game is not over")
-        return min(waiting)
+        self._cur = min(waiting)
 
     def chance_key(self) -> tuple[str, int, int]:
         """At a chance node: (kind of the outcome being built, how many outcomes of that kind came
@@ -513,22 +560,19 @@ class MugginsState(pyspiel.State):
 
     # --- OpenSpiel ------------------------------------------------------------------------------------
     def current_player(self) -> int:
-        if self._pending is not None:
-            return int(pyspiel.PlayerId.CHANCE)
-        if self.is_terminal():
-            return int(pyspiel.PlayerId.TERMINAL)
-        return self._seat()
+        return self._cur
 
     def is_terminal(self) -> bool:
-        if self._pending is not None or self._box is None:
-            return False
-        return self._box.state.is_over() or self._moves >= MAX_MOVES
+        return self._cur == _TERMINAL
 
     def _legal_actions(self, player: int) -> list[int]:
-        if self._pending is not None or self.is_terminal() or player != self._seat():
+        if player != self._cur or player < 0:
             return []
         eng = self._box.state  # type: ignore[union-attr]
-        ids: list[int] = np.flatnonzero(eng.legal_action_mask(player, numpy=True)).tolist()
+        # the ranges behind legal_action_mask, without a mask as long as every id of the game
+        ranges = space_of(type(eng).action_ids, eng.rules, eng.num_players).legal_ranges(eng, player)
+        ids = [i for start, stop in ranges for i in range(start, stop)]
+        ids.sort()
         if player not in eng.waiting_for():
             ids.append(self._t.let_go)  # type: ignore[arg-type]  # only with a window open: manual claims
         return ids
@@ -549,15 +593,16 @@ class MugginsState(pyspiel.State):
             if p.plan.done is not None:
                 self._step(p.op, [*p.made, p.plan.done])
             return
-        if self.is_terminal():
+        seat = self._cur
+        if seat < 0:
             raise IllegalAction("the game is over")
-        seat = self._seat()
         eng = self._box.state  # type: ignore[union-attr]
         if action == self._t.let_go:
             if seat in eng.waiting_for():
                 raise IllegalAction(f"seat {seat} is waited for: it cannot let it go")
             self._passed.append(seat)
             self._lets.append((self._moves, seat))
+            self._settle()
             return
         self._step((seat, eng.action_from_id(seat, action)), [])
 
