@@ -65,7 +65,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-import pyspiel
+import pyspiel  # type: ignore[import-not-found]  # a compiled module without type hints
 
 from muggins.core.action_ids import space_of
 from muggins.core.chance import Chance, Outcome
@@ -378,7 +378,7 @@ def _pieces(spec: GameSpec, rules: Any, players: int) -> list[str]:
     return sorted({p for where in state.inventory().values() for p in where})
 
 
-class MugginsGame(pyspiel.Game):
+class MugginsGame(pyspiel.Game):  # type: ignore[misc]
     """One registered game of ours, with its preset and number of players, as an OpenSpiel game."""
 
     def __init__(self, params: dict[str, Any] | None = None, *, game: str) -> None:
@@ -467,7 +467,7 @@ class _Pending:
         return _Pending(self.op, list(self.made), copy.deepcopy(self.plan, memo))  # outcomes never change
 
 
-class MugginsState(pyspiel.State):
+class MugginsState(pyspiel.State):  # type: ignore[misc]
     """A position of one of our games as OpenSpiel sees it (see the module docstring)."""
 
     def __init__(self, game: MugginsGame) -> None:
@@ -703,7 +703,7 @@ class _Observer:
 
 
 # --- bots ---------------------------------------------------------------------------------------------
-class EngineBot(pyspiel.Bot):
+class EngineBot(pyspiel.Bot):  # type: ignore[misc]
     """One of our bots (anything with ``act(state, seat, rng)``, e.g. ``make_bot("search")``) as an
     OpenSpiel bot for a ``python_muggins_*`` game: it is asked at every decision of its seat, a
     let-it-go included (a bot that does nothing there lets it go)."""
