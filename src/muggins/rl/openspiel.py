@@ -52,7 +52,11 @@ game still going after ``MAX_MOVES`` moves of the engine ends there (nobody wins
 **Copies.** ``state.clone()`` deep-copies the Python state; the engine inside copies itself with its own
 ``clone()``. ``resample_from_infostate`` draws the hidden pieces with the engine's ``sample_hidden``.
 
-:class:`EngineBot` seats one of our bots (``make_bot``) as an OpenSpiel bot.
+:class:`EngineBot` seats one of our bots (``make_bot``) as an OpenSpiel bot. For IS-MCTS use OpenSpiel's
+Python one (``open_spiel.python.algorithms.ismcts``): the C++ ``pyspiel.ISMCTSBot`` resamples through
+``State::ResampleFromInfostate``, which OpenSpiel does not pass on to a Python state (it crashes).
+OpenSpiel keeps each registered factory past the interpreter's end, so this module holds them too
+(``_FACTORIES``): a factory freed there would crash Python at exit.
 """
 
 from __future__ import annotations
