@@ -7,6 +7,7 @@ the tests that need it skip (and fail under CI=true, see tests/conftest.py)."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -17,12 +18,14 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+import muggins
 from muggins.core import RulesError
 from muggins.sim.cli import tournament_command
 from muggins.sim.driver import GameResult
 from muggins.sim.ray_backend import (
     INSTALL_HINT,
     MAX_CHUNK,
+    RayRunError,
     check_reachable,
     chunk_size,
     init_kwargs,
@@ -109,6 +112,13 @@ def test_a_game_error_is_raised_as_itself(local_ray: ModuleType) -> None:
     assert caught.type is RulesError  # not Ray's wrapper, whose message carries a remote traceback
 
 
+def test_any_other_failure_on_ray_is_one_line(local_ray: ModuleType) -> None:
+    broken = Task("dominoes", "muggins", (), 2, (None, "greedy"), seed=1, pair=0, orientation=0)  # type: ignore
+    with pytest.raises(RayRunError, match=r"^a chunk of games failed on Ray: 'NoneType' object has no attr") as caught:
+        run_tasks_ray([broken])
+    assert "\n" not in str(caught.value)
+
+
 # ------------------------------------------------------------------------------------ chunks ----
 def test_chunk_size_balances_and_is_bounded() -> None:
     assert chunk_size(200, 2) == 26       # about four chunks per CPU
@@ -143,6 +153,8 @@ def test_a_cluster_brings_its_cpus_and_gets_the_game_settings(monkeypatch: pytes
     kw = init_kwargs("auto", None)
     assert kw["address"] == "auto" and "num_cpus" not in kw and kw["log_to_driver"] is False
     assert kw["runtime_env"]["env_vars"]["MUGGINS_GAMES"] == "my_games.toy"
+    # the workers play this process's own code, not whatever version the nodes have installed
+    assert kw["runtime_env"]["py_modules"] == [os.path.dirname(muggins.__file__)]
     with pytest.raises(BackendError, match="brings its own"):
         init_kwargs("auto", 2)
 

@@ -9,6 +9,12 @@ about :data:`CHUNKS_PER_CPU` chunks per CPU of the cluster (enough to balance un
 progress bar moving), at least two games and at most :data:`MAX_CHUNK`, and always an even number, so both
 orientations of a duplicate deal are played by the same Ray task. Results are put back in task order
 before they are summarized, whatever order the chunks finish in.
+
+What runs where. This process (the driver) plans the games, gathers the results and writes the report; the
+games run in Ray's worker processes. A local Ray inherits this environment; on a cluster (``address``) the
+workers get this process's own copy of the ``muggins`` package (a Ray ``py_modules`` runtime environment,
+about a megabyte), so every node plays the same code as the driver whatever version it has installed; the
+nodes need Python and Ray of the same versions as the driver.
 """
 
 from __future__ import annotations
@@ -21,6 +27,8 @@ from contextlib import contextmanager
 from types import ModuleType
 from typing import Any
 
+import muggins
+from muggins.bots.base import BotError
 from muggins.core.errors import MugginsError
 from muggins.sim.driver import GameResult
 from muggins.sim.tournament import BackendError, Task, run_task
@@ -70,9 +78,11 @@ def init_kwargs(address: str | None, num_cpus: int | None) -> dict[str, Any]:
     if num_cpus is not None:
         raise BackendError("--jobs sets the CPUs of a local Ray; a cluster given by --address brings its own")
     kwargs["address"] = address
+    runtime_env: dict[str, Any] = {"py_modules": [os.path.dirname(muggins.__file__)]}
     env = {name: os.environ[name] for name in FORWARDED_ENV if name in os.environ}
     if env:
-        kwargs["runtime_env"] = {"env_vars": env}
+        runtime_env["env_vars"] = env
+    kwargs["runtime_env"] = runtime_env
     return kwargs
 
 
@@ -103,7 +113,10 @@ def ray_session(address: str | None = None, num_cpus: int | None = None) -> Iter
         ray.init(**kwargs)
     except Exception as e:  # Ray raises ConnectionError, RuntimeError or ValueError, depending on the cause
         where = f"the Ray cluster at {address}" if address else "a local Ray"
-        raise BackendError(f"cannot start or reach {where}: {_first_line(e)}") from None
+        hint = ""
+        if address not in (None, "auto") and "RAY_AUTH_MODE" not in os.environ:
+            hint = " (a cluster with token authentication also needs RAY_AUTH_MODE=token and its token here)"
+        raise BackendError(f"cannot start or reach {where}: {_first_line(e)}{hint}") from None
     try:
         yield ray
     finally:
@@ -145,9 +158,9 @@ def _get(ray: ModuleType, ref: Any) -> list[GameResult]:
         return list(ray.get(ref))
     except ray.exceptions.RayTaskError as e:
         cause = getattr(e, "cause", None)
-        if isinstance(cause, Exception):
+        if isinstance(cause, MugginsError | BotError):
             raise cause from None
-        raise RayRunError(f"a chunk of games failed on Ray: {_first_line(e)}") from None
+        raise RayRunError(f"a chunk of games failed on Ray: {_first_line(cause or e)}") from None
     except ray.exceptions.RayError as e:
         raise RayRunError(f"Ray lost a chunk of games: {_first_line(e)}") from None
 
