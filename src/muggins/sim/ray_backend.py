@@ -23,7 +23,7 @@ import logging
 import os
 import socket
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from types import ModuleType
 from typing import Any
 
@@ -146,9 +146,10 @@ def run_tasks_ray(tasks: Sequence[Task], on_result: Callable[[GameResult], None]
                         results[start + j] = r
                         if on_result is not None:
                             on_result(r)
-        finally:
+        finally:  # on an error or an interrupt, the chunks not yet finished are not left running
             for ref in pending:
-                ray.cancel(ref, force=True)
+                with suppress(Exception):  # best effort: the error being raised is the one to report
+                    ray.cancel(ref, force=True)
     return [r for r in results if r is not None]
 
 
