@@ -7,7 +7,8 @@ With N players the seats are filled alternately (a b a b …; the rotation gives
 four-hand partnership game each bot is one partnership.
 
 The work is a flat list of picklable :class:`Task` values, each run by the top-level :func:`run_task`:
-any executor (a local process pool with ``jobs`` workers here) can run them.
+any executor (a local process pool with ``jobs`` workers here) can run them, and so can Ray
+(:mod:`muggins.sim.ray_backend`, ``backend="ray"``); the report does not depend on which ran them.
 """
 
 from __future__ import annotations
@@ -19,10 +20,16 @@ from itertools import combinations
 from typing import Any
 
 from muggins.bots.registry import make_bot, parse_bot_name
-from muggins.core.errors import RulesError
+from muggins.core.errors import MugginsError, RulesError
 from muggins.core.rules import GameSpec, get_game
 from muggins.sim.driver import MAX_ACTIONS, GameResult, play_game
 from muggins.sim.stats import rating_intervals, wilson
+
+BACKENDS = ("local", "ray")
+
+
+class BackendError(MugginsError):
+    """A backend that cannot be used: an unknown name, an address without Ray, Ray missing or unreachable."""
 
 
 @dataclass(frozen=True)
@@ -276,11 +283,28 @@ def summarize(config: Config, results: Iterable[GameResult], rating_rounds: int 
     }
 
 
+def check_backend(backend: str, address: str | None = None) -> None:
+    """Raise :class:`BackendError` for an unknown backend, or an address given to the local one."""
+    if backend not in BACKENDS:
+        raise BackendError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+    if address is not None and backend != "ray":
+        raise BackendError("--address names a Ray cluster; use it with --backend ray")
+
+
 def run_tournament(config: Config, jobs: int = 1, on_result: Callable[[GameResult], None] | None = None,
-                   executor: cf.Executor | None = None) -> tuple[dict[str, Any], list[GameResult]]:
-    """Validate, play every game and summarize."""
+                   executor: cf.Executor | None = None, *, backend: str = "local",
+                   address: str | None = None) -> tuple[dict[str, Any], list[GameResult]]:
+    """Validate, play every game and summarize. ``backend="ray"`` plays them on a new local Ray of ``jobs``
+    CPUs (0: every core), or on the Ray cluster at ``address``; the report is the same either way."""
+    check_backend(backend, address)
     config.validate()
-    results = run_tasks(config.tasks(), jobs, on_result, executor)
+    if backend == "ray":
+        from muggins.sim.ray_backend import run_tasks_ray  # imports ray only when asked for
+
+        results = run_tasks_ray(config.tasks(), on_result, address=address,
+                                num_cpus=None if address is not None or jobs == 0 else jobs)
+    else:
+        results = run_tasks(config.tasks(), jobs, on_result, executor)
     return summarize(config, results), results
 
 
