@@ -55,8 +55,8 @@ game still going after ``MAX_MOVES`` moves of the engine ends there (nobody wins
 :class:`EngineBot` seats one of our bots (``make_bot``) as an OpenSpiel bot. For IS-MCTS use OpenSpiel's
 Python one (``open_spiel.python.algorithms.ismcts``): the C++ ``pyspiel.ISMCTSBot`` resamples through
 ``State::ResampleFromInfostate``, which OpenSpiel does not pass on to a Python state (it crashes).
-OpenSpiel keeps each registered factory past the interpreter's end, so this module holds them too
-(``_FACTORIES``): a factory freed there would crash Python at exit.
+OpenSpiel keeps what makes each registered game past the interpreter's end: each game is registered as
+a class of its own (a class is never freed at exit; a plain function would be, and crash Python).
 """
 
 from __future__ import annotations
@@ -739,9 +739,23 @@ class EngineBot(pyspiel.Bot):  # type: ignore[misc]
         pass
 
 
-# OpenSpiel keeps each factory in a C++ table that is destroyed after the interpreter: a factory nothing in
-# Python refers to would be freed then, without the interpreter's lock (a crash at exit). This keeps them.
-_FACTORIES: dict[str, Callable[..., MugginsGame]] = {}
+# OpenSpiel keeps what makes each game in a C++ table that is destroyed after the interpreter. A plain
+# function there would be freed then, when the interpreter is gone (a crash at exit: clearing the modules
+# drops every reference Python had). A class refers to itself (its method resolution order), so it is never
+# freed at exit: each game is registered as a class of its own, as OpenSpiel's Python games are.
+_CLASSES: dict[str, type[MugginsGame]] = {}
+
+
+def _game_class(game: str) -> type[MugginsGame]:
+    """A subclass of :class:`MugginsGame` made for ``game``, the form OpenSpiel calls with the parameters."""
+
+    def __init__(self: MugginsGame, params: dict[str, Any] | None = None) -> None:
+        try:
+            MugginsGame.__init__(self, params, game=game)
+        except RulesError as e:
+            raise OpenSpielError(str(e)) from None
+
+    return type(f"MugginsGame_{game_name(game)}", (MugginsGame,), {"__init__": __init__})
 
 
 def register_all() -> list[str]:
@@ -753,13 +767,6 @@ def register_all() -> list[str]:
         names.append(name)
         if name in known:
             continue
-
-        def factory(params: dict[str, Any] | None = None, _game: str = spec.name) -> MugginsGame:
-            try:
-                return MugginsGame(params, game=_game)
-            except RulesError as e:
-                raise OpenSpielError(str(e)) from None
-
-        _FACTORIES[name] = factory
-        pyspiel.register_game(_game_type(spec, "points"), factory)
+        cls = _CLASSES[name] = _game_class(spec.name)
+        pyspiel.register_game(_game_type(spec, "points"), cls)
     return names
