@@ -32,10 +32,7 @@ from muggins.sim.ray_backend import (
     ray_session,
     run_tasks_ray,
 )
-from muggins.sim.tournament import BackendError, Config, Task, run_tasks, run_tournament
-
-# Figures measured with a clock: they differ between any two runs, whatever the backend.
-TIMED = ("seconds_per_move", "search_iterations_per_second")
+from muggins.sim.tournament import BackendError, Config, Task, run_tasks, run_tournament, without_timing
 
 SMALL = {  # two bots, three duplicate deals (six games), short targets
     "dominoes": Config("dominoes", "muggins", 2, ("random", "greedy"), games=6, seed=7, options=(("target", "60"),)),
@@ -47,12 +44,6 @@ def _app() -> typer.Typer:
     app = typer.Typer()
     app.command()(tournament_command)
     return app
-
-
-def untimed(report: dict[str, Any]) -> dict[str, Any]:
-    out = dict(report)
-    out["bots"] = [{k: v for k, v in b.items() if k not in TIMED} for b in report["bots"]]
-    return out
 
 
 def outcome(r: GameResult) -> tuple[Any, ...]:
@@ -78,7 +69,7 @@ def test_python_function_gives_the_local_report(local_ray: ModuleType, game: str
     seen: list[GameResult] = []
     local, local_results = run_tournament(cfg)
     remote, remote_results = run_tournament(cfg, jobs=2, on_result=seen.append, backend="ray")
-    assert untimed(remote) == untimed(local)
+    assert without_timing(remote) == without_timing(local)  # the clock figures differ between any two runs
     assert [outcome(r) for r in remote_results] == [outcome(r) for r in local_results]
     assert len(seen) == len(cfg.tasks())  # every game reported as its chunk finished
     assert {r.bots[0] for r in remote_results} == {"random", "greedy"}  # both orientations played
@@ -93,8 +84,15 @@ def test_cli_gives_the_local_json(local_ray: ModuleType, game: str) -> None:
     assert local.exit_code == 0, local.output
     assert remote.exit_code == 0, remote.output
     a, b = json.loads(local.stdout), json.loads(remote.stdout)
-    assert untimed(b) == untimed(a)
+    assert without_timing(b) == without_timing(a)
     assert b["game"] == game and b["pairs"][0]["games"] == 6 and b["seed"] == 11
+    # --no-timing leaves the clock figures out: the very same JSON text from both backends
+    plain = [*args, "--no-timing"]
+    local = CliRunner().invoke(_app(), plain)
+    remote = CliRunner().invoke(_app(), [*plain, "--backend", "ray", "--jobs", "2"])
+    assert local.exit_code == 0 and remote.exit_code == 0, local.output + remote.output
+    assert remote.stdout == local.stdout
+    assert "seconds_per_move" not in local.stdout and '"win_rate"' in local.stdout
 
 
 def test_results_come_back_in_task_order_whatever_the_chunks(local_ray: ModuleType) -> None:

@@ -128,6 +128,27 @@ def test_cli_json(tmp_path: Path) -> None:
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_cli_no_timing_gives_the_same_json_every_run() -> None:
+    """The clock figures aside, a report depends only on the configuration and the seed: with --no-timing two
+    runs print the very same JSON, and the table shows "-" where a clock figure would be."""
+    args = ["--bots", "random,greedy", "--games", "2", "--seed", "9", "--option", "target=40", "--no-timing"]
+    first = CliRunner().invoke(_app(), [*args, "--json"])
+    second = CliRunner().invoke(_app(), [*args, "--json"])
+    assert first.exit_code == 0 and second.exit_code == 0, first.output + second.output
+    assert first.stdout == second.stdout
+    report = json.loads(first.stdout)
+    jsonschema.validate(report, REPORT_SCHEMA)
+    assert all("seconds_per_move" not in b and "search_iterations_per_second" not in b for b in report["bots"])
+    timed = json.loads(CliRunner().invoke(_app(), [*args[:-1], "--json"]).stdout)
+    assert all(b["seconds_per_move"] > 0 for b in timed["bots"])
+    table = CliRunner().invoke(_app(), args, env={"COLUMNS": "80"})
+    assert table.exit_code == 0 and "ms/move" in table.stdout
+    lines = table.stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if "ms/move" in line)
+    row = next(line for line in lines[start:] if line.startswith("│ greedy"))
+    assert [c.strip() for c in row.split("│")[5:7]] == ["-", "-"]  # ms/move and search it/s
+
+
 def _fits_80(text: str) -> None:
     assert text.strip()
     for line in text.splitlines():

@@ -25,7 +25,15 @@ from muggins.core.errors import MugginsError, RulesError
 from muggins.core.rules import all_games, default_game, get_game
 from muggins.sim.driver import GameResult
 from muggins.sim.report import PlotError, plot_ratings, print_report
-from muggins.sim.tournament import BACKENDS, BackendError, Config, check_backend, parse_options, run_tournament
+from muggins.sim.tournament import (
+    BACKENDS,
+    BackendError,
+    Config,
+    check_backend,
+    parse_options,
+    run_tournament,
+    without_timing,
+)
 
 
 def tournament_command(
@@ -50,6 +58,10 @@ def tournament_command(
     option: list[str] = typer.Option(None, "--option", "-o",
                                      help="Rule override key=value, e.g. target=200 (repeatable)."),
     as_json: bool = typer.Option(False, "--json", help="Print the report as a JSON object."),
+    timing: bool = typer.Option(True, "--timing/--no-timing",
+                                help="Report the measured seconds per move and search speed; these clock "
+                                     "figures differ from run to run, the rest of the report is the same for "
+                                     "the same seed on any backend."),
     plot: Path = typer.Option(None, "--plot", help="Write a PNG of the ratings to this file."),
 ) -> None:
     """Play a duplicate round robin between bots and report win rates, ratings and muggins figures."""
@@ -90,6 +102,8 @@ def tournament_command(
             fail(str(e))
         except (BotError, MugginsError) as e:
             fail(str(e), code=1)
+    if not timing:
+        report = without_timing(report)
     if plot is not None:
         try:
             plot_ratings(report, plot)

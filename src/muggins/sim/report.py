@@ -100,9 +100,10 @@ def muggins_table(report: dict[str, Any]) -> Table:
     for header in ("unclaimed", "stolen", "false calls", "ms/move", "search it/s"):
         _number_column(t, header)
     for b, _ in _by_rating(report):
-        it = b["search_iterations_per_second"]
+        it = b.get("search_iterations_per_second")  # the clock figures are left out by --no-timing
+        spm = b.get("seconds_per_move")
         t.add_row(Text(label[b["bot"]]), f"{b['unclaimed_per_game']:.1f}", f"{b['stolen_per_game']:.1f}",
-                  f"{b['false_calls_per_game']:.2f}", f"{1000 * b['seconds_per_move']:.1f}",
+                  f"{b['false_calls_per_game']:.2f}", "-" if spm is None else f"{1000 * spm:.1f}",
                   f"{it:.0f}" if it else "-")
     return t
 

@@ -283,6 +283,17 @@ def summarize(config: Config, results: Iterable[GameResult], rating_rounds: int 
     }
 
 
+TIMING_FIELDS = ("seconds_per_move", "search_iterations_per_second")  # clock figures: they vary run to run
+
+
+def without_timing(report: dict[str, Any]) -> dict[str, Any]:
+    """``report`` less its clock figures (:data:`TIMING_FIELDS` of each bot): what remains depends only on
+    the configuration and the seed, the same on every backend and every run."""
+    out = dict(report)
+    out["bots"] = [{k: v for k, v in b.items() if k not in TIMING_FIELDS} for b in report["bots"]]
+    return out
+
+
 def check_backend(backend: str, address: str | None = None) -> None:
     """Raise :class:`BackendError` for an unknown backend, or an address given to the local one."""
     if backend not in BACKENDS:
