@@ -70,8 +70,11 @@ def test_a_whole_game_against_bots(server: tuple[str, Any], browser: Any, shots:
     assert manual == (preset != "four-hand")
     assert page.is_visible("#claim-box") is False  # the game is over: nothing left to announce
     if manual:
-        assert t.wrong >= 1 and t.announced >= 1, t
-        assert any("announced" in x for x in lines)
+        # the player announces a wrong amount on every third of his own scoring plays, the first among them;
+        # how many he had depends on the deal (the bots may win a short game first)
+        k = player.scoring_plays
+        assert t.wrong == (k + 2) // 3 and t.announced >= k - t.wrong, (k, t)
+        assert any("announced" in x for x in lines)  # the bots announce theirs
         assert t.calls == t.misses_seen, t  # an attentive player calls on every miss the page lets him
         if t.calls:
             assert any(x.startswith("You called Muggins!") and " took " in x for x in lines), lines
