@@ -8,15 +8,16 @@ the mask is the legal actions of the agent about to act (all zeros for the other
 over). **Actions** are ``Discrete(N)``, ``N = num_distinct_actions() + 1``: the game's integer actions
 (docs/actions.md), and one more, the last id, **"let it go"**: decline to call Muggins!.
 
-**The muggins window.** When a scoring move leaves points unclaimed, a window opens and seats the game
-does not wait for may act: the scorer's opponents may call Muggins!, and the scorer may claim late when
-the rules let him. Every such seat is asked in turn, in seat order from the scorer on (so a late claim is
-offered first), before the seat the game waits for. An asked seat calls (a muggins id, with or without an
-amount), claims late (a claim id), or lets it go (the last id, legal only for a seat asked so); then the
-seat the game waits for moves, and its mask lets it call too. Any move that changes the game asks the
-seats still allowed to act again (a late claim changes what may be called). Where points are scored
-automatically no window opens and "let it go" is never legal. A simultaneous phase (a discard to the crib)
-asks the seats it waits for one at a time, lowest first; a seat's view never shows another's choice.
+**The muggins window.** After a scoring move under the muggins rule a window is open (whether or not points
+were left unclaimed: a call may be false) and seats the game does not wait for may act: the scorer's opponents
+may call Muggins!, and the scorer may claim late when the rules let him. Every such seat is asked in turn, in
+seat order from the scorer on (so a late claim is offered first), before the seat the game waits for. An asked
+seat calls (a muggins id, with or without an amount), claims late (a claim id), or lets it go (the last id,
+legal only for a seat asked so); then the seat the game waits for moves, and its mask lets it call too. Any
+move that changes the game asks the seats still allowed to act again (a late claim changes what may be
+called). Where points are scored automatically no window opens and "let it go" is never legal. A simultaneous
+phase (a discard to the crib) asks the seats it waits for one at a time, lowest first; a seat's view never
+shows another's choice.
 
 **Rewards.** ``reward="points"``: each step, every agent receives the change in its side's score (a
 partner gets the team's), so the cumulative reward an agent reads at its turn is the change since its
@@ -40,6 +41,10 @@ the last seed started (a fresh one if none was given).
 
 **Rendering.** ``render_mode="ansi"``: ``render()`` returns the table as text, drawn by the game's
 registered terminal renderer from the spectator's view.
+
+**Cost.** An observation is encoded only when asked for (``observe``, ``last``). A mask is made once per
+position and kept until the environment or its game changes: asking again (``action_mask``, a wrapper's
+check, ``action_masks()`` of the Gymnasium wrapper after ``step``) returns a copy of the kept one.
 
 Other keyword arguments are the game's rule options (``muggins rules`` lists them).
 """
@@ -119,6 +124,8 @@ class MugginsAECEnv(AECEnv):  # type: ignore[misc]
         self._declined: set[int] = set()
         self._steps = 0
         self._seen: list[int] = [0] * n
+        self._changes = 0  # bumped by every change the environment makes: part of the key of the kept masks
+        self._kept: dict[str, tuple[tuple[Any, ...], np.ndarray]] = {}
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
@@ -151,6 +158,7 @@ class MugginsAECEnv(AECEnv):  # type: ignore[misc]
         self.infos = {a: {} for a in self.agents}
         self._declined = set()
         self._steps = 0
+        self._changes += 1
         self._seen = self.game_state.scores()
         self._skip_agent_selection = None
         self.agent_selection = self.possible_agents[self._next_seat()]
@@ -195,6 +203,7 @@ class MugginsAECEnv(AECEnv):  # type: ignore[misc]
                 raise IllegalAction(f"player_{seat} cannot let it go (action {i}): it is asked to let a muggins "
                                     "window go only while the game does not wait for it")
             self._declined.add(seat)
+            self._changes += 1
             return
         self.apply_action(seat, self.game_state.action_from_id(seat, i))
 
@@ -202,6 +211,7 @@ class MugginsAECEnv(AECEnv):  # type: ignore[misc]
         """Apply a game action for ``seat`` (what a bot chose); the asked seats are asked afresh."""
         self.game_state.apply(seat, action)
         self._declined.clear()
+        self._changes += 1
 
     def let_it_go(self, seat: int) -> None:
         """``seat``, asked about the window, lets it go (what a bot that does not call chose)."""
@@ -211,6 +221,7 @@ class MugginsAECEnv(AECEnv):  # type: ignore[misc]
         """Rewards, ends and the next agent after an action of the selected agent."""
         st = self.game_state
         self._steps += 1
+        self._changes += 1
         scores = st.scores()
         over = st.is_over()
         for i, a in enumerate(self.possible_agents):
@@ -234,21 +245,36 @@ class MugginsAECEnv(AECEnv):  # type: ignore[misc]
 
     # --- what an agent sees -------------------------------------------------------------------------
     def action_mask(self, agent: str) -> np.ndarray:
-        """1 for each id ``agent`` may take now; all zeros unless it is the agent about to act."""
-        mask = np.zeros(self.num_game_actions + 1, dtype=np.int8)
-        seat = self._seat[agent]
-        if (agent != self.agent_selection or self.game_state.is_over()
-                or self.terminations.get(agent) or self.truncations.get(agent)):
-            return mask
-        mask[:-1] = np.frombuffer(self.game_state.legal_action_mask(seat), dtype=np.int8)
-        if seat in self.optional_seats():
-            mask[-1] = 1
-        return mask
+        """1 for each id ``agent`` may take now; all zeros unless it is the agent about to act. Made once
+        per position and kept (a caller gets a copy): ``observe`` and then ``action_masks()`` of the
+        Gymnasium wrapper, or a wrapper's check, ask the engine once."""
+        st = self.game_state
+        history = st.history
+        # everything the mask depends on: the environment's changes, the game's (changed directly too),
+        # whose turn it is, whether the agent is done (a wrapper may end the episode)
+        key = (self._changes, id(st), st._ver, len(history), history[-1] if history else None,
+               self.agent_selection, self.terminations.get(agent), self.truncations.get(agent))
+        kept = self._kept.get(agent)
+        if kept is None or kept[0] != key:
+            kept = self._kept[agent] = (key, self._make_mask(agent))
+        return kept[1].copy()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """The agent's observation, encoded afresh (it is asked for once a turn), and its mask."""
         obs = self.encoder.encode(self.game_state, self._seat[agent])
         np.clip(obs, -1.0, 1.0, out=obs)
         return {"observation": obs, "action_mask": self.action_mask(agent)}
+
+    def _make_mask(self, agent: str) -> np.ndarray:
+        st = self.game_state
+        if (agent != self.agent_selection or st.is_over()
+                or self.terminations.get(agent) or self.truncations.get(agent)):
+            return np.zeros(self.num_game_actions + 1, dtype=np.int8)
+        seat = self._seat[agent]
+        mask = np.empty(self.num_game_actions + 1, dtype=np.int8)
+        mask[:-1] = np.frombuffer(st.legal_action_mask(seat), dtype=np.int8)
+        mask[-1] = 1 if seat in self.optional_seats() else 0
+        return mask
 
     def action_name(self, i: int, seat: int | None = None) -> str:
         """The text of action id ``i`` for ``seat`` (the agent about to act by default), for logs."""
