@@ -10,28 +10,15 @@ from typing import Any
 
 import pytest
 
-from tests.toy import toy_registered
+from tests.toy import collect_with_toy, in_folder, toy_registered
 
 HERE = Path(__file__).resolve().parent
-
-
-def _in_suite(path: Any) -> bool:
-    p = Path(str(path)).resolve()
-    return p == HERE or HERE in p.parents
-
-
-@pytest.hookimpl(hookwrapper=True)
-def pytest_make_collect_report(collector: pytest.Collector) -> Generator[None, Any, None]:
-    if not _in_suite(collector.path):
-        yield
-        return
-    with toy_registered():
-        yield
+pytest_make_collect_report = collect_with_toy(HERE)
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None, Any, None]:
-    if not _in_suite(item.path):  # a hook of this file sees every test of the run: only the suite's get the toy
+    if not in_folder(item.path, HERE):  # a hook of this file sees every test of the run: only the suite's get the toy
         yield
         return
     with toy_registered():

@@ -4,30 +4,16 @@ registry and the generic encoder alone."""
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from muggins.core.rules import all_games, get_game
-from tests.toy import toy_registered
+from tests.toy import collect_with_toy, toy_registered
 
 HERE = Path(__file__).resolve().parent
-
-
-def _here(path: Any) -> bool:
-    p = Path(str(path)).resolve()
-    return p == HERE or HERE in p.parents
-
-
-@pytest.hookimpl(hookwrapper=True)
-def pytest_make_collect_report(collector: pytest.Collector) -> Generator[None, Any, None]:
-    if not _here(collector.path):
-        yield
-        return
-    with toy_registered():
-        yield
+pytest_make_collect_report = collect_with_toy(HERE)
 
 
 @pytest.fixture(autouse=True)
