@@ -1,0 +1,219 @@
+"""The native cribbage engine (cards/cribbage/native.pyx) against the pure one, move by move.
+
+Lockstep: a random legal id is applied to both engines; after every move their legal id sets (both seats),
+scores, phase, turn, count, dealer, hand number, every seat's cards, the crib and the starter must agree.
+Chance is shared by feeding: after the pure engine draws a deal or a cut (the outcomes its Chance records),
+the same cards are fed to the native engine before it applies the move, so the native engine plays the deal,
+the cut, his heels and the change of dealer itself. ``from_state`` is checked at every step as well (a copy
+taken from the pure state must equal the native engine that played there).
+
+Skips when the native module is not built (fails instead under CI=true: tests/conftest.py).
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+
+import pytest
+
+from muggins._accel import load_native
+from muggins.cards.cribbage.game import CribbageState
+from muggins.cards.cribbage.rules import PRESETS
+from muggins.cards.cribbage.show import score_show
+from muggins.cards.dealing import CARD_BY_TEXT, DECK
+from muggins.core.chance import Chance
+from muggins.core.errors import GameOver, IllegalAction, NotYourTurn, UnknownAction
+
+native = load_native("muggins.cards.cribbage.native")
+pytestmark = pytest.mark.skipif(native is None, reason="the native cribbage module is not built "
+                                "(python setup.py build_ext --inplace)")
+
+SUPPORTED = ("cribbage", "cribbage-61")
+
+
+def _ids(state: CribbageState, seat: int) -> list[int]:
+    return [i for i, b in enumerate(state.legal_action_mask(seat)) if b]
+
+
+def _idx(cards: list) -> list[int]:
+    return sorted(c.index for c in cards)
+
+
+def _same(state: CribbageState, nat: object, where: str) -> None:
+    over = state.is_over()
+    assert nat.is_over() == over, where
+    assert list(nat.side_scores()) == state.side_scores(), where
+    assert nat.phase() == ("over" if over else state.phase), where
+    assert nat.waiting_for() == state.waiting_for(), where
+    if over:
+        assert nat.winner() == state.side_of(min(state.winners())), where
+        return
+    if state.phase in ("play", "show"):
+        assert nat.turn() == state.turn, where
+    assert nat.count() == state.count, where
+    assert nat.dealer() == state.dealer, where
+    assert nat.hand_no() == state.hand_no, where
+    assert nat.starter() == (state.starter.index if state.starter is not None else -1), where
+    assert nat.crib() == _idx(state.crib), where
+    for s in range(2):
+        assert nat.held(s) == _idx(state.hands[s]), where
+        assert nat.kept(s) == _idx(state.kept[s]), where
+        assert nat.legal_ids(s) == _ids(state, s), where
+
+
+def _feed(nat: object, outcome: dict) -> None:
+    """Give the native engine a chance outcome the pure engine drew."""
+    if outcome["kind"] == "deal":
+        hands = [[CARD_BY_TEXT[t].index for t in h] for h in outcome["hands"]]
+        nat.feed_deal(hands, [CARD_BY_TEXT[t].index for t in outcome["pack"]])
+    elif outcome["kind"] == "starter":
+        nat.feed_cut(outcome["cut"])
+
+
+def lockstep(preset: str, seed: int, resync_check: bool = True) -> int:
+    """One random game in both engines; returns the moves played."""
+    state = CribbageState.new(PRESETS[preset], 2, Chance(seed))
+    nat = native.NativeCribbage.from_state(state)
+    seen = len(state.chance.outcomes)
+    rng = random.Random(seed)
+    moves = 0
+    _same(state, nat, "start")
+    while not state.is_over():
+        seat = rng.choice(sorted(state.waiting_for()))  # both seats discard, in either order
+        i = rng.choice(_ids(state, seat))
+        state.apply(seat, state.action_from_id(seat, i))
+        for outcome in state.chance.outcomes[seen:]:
+            _feed(nat, outcome)
+        seen = len(state.chance.outcomes)
+        nat.apply_id(seat, i)
+        moves += 1
+        where = f"{preset} seed {seed} move {moves}: seat {seat} id {i}"
+        _same(state, nat, where)
+        if resync_check:
+            _same(state, native.NativeCribbage.from_state(state), where + " (from_state)")
+    assert max(nat.side_scores()) >= PRESETS[preset].target
+    return moves
+
+
+@pytest.mark.parametrize("preset", SUPPORTED)
+def test_random_games_in_lockstep(preset: str) -> None:
+    for seed in range(20):
+        lockstep(preset, 1000 + seed, resync_check=seed % 4 == 0)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", SUPPORTED)
+def test_many_random_games_in_lockstep(preset: str) -> None:
+    for seed in range(300):
+        lockstep(preset, 50_000 + seed)
+
+
+def test_show_scores_match_show_py() -> None:
+    rng = random.Random(7)
+    for k in range(4000):
+        five = rng.sample(DECK, 5)
+        hand, starter = five[:4], five[4]
+        crib = k % 2 == 1
+        assert native.show_points([c.index for c in hand], starter.index, crib) == \
+            score_show(hand, starter, crib), (hand, starter, crib)
+
+
+def test_show_known_hands() -> None:
+    c = {t: CARD_BY_TEXT[t].index for t in ("5C", "5D", "5H", "5S", "JS", "2H", "4H", "6H", "8H", "KH")}
+    assert native.show_points([c["5C"], c["5D"], c["5H"], c["JS"]], c["5S"]) == 29
+    assert native.show_points([c["2H"], c["4H"], c["6H"], c["8H"]], c["KH"]) == 5  # flush of five, no fifteen
+    assert native.show_points([c["2H"], c["4H"], c["6H"], c["8H"]], c["KH"], True) == 5
+    # 2+8+5 and 4+6+5, the run 4-5-6; a crib flush needs the starter's suit too
+    assert native.show_points([c["2H"], c["4H"], c["6H"], c["8H"]], c["5C"], True) == 7
+    assert native.show_points([c["2H"], c["4H"], c["6H"], c["8H"]], c["5C"]) == 11
+    with pytest.raises(ValueError):
+        native.show_points([c["5C"], c["5C"], c["5H"], c["JS"]], c["5S"])
+
+
+def test_unsupported_presets_say_why() -> None:
+    for preset, words in (("three-hand", "3 players"), ("four-hand", "4 players"), ("five-card", "five-card"),
+                          ("cribbage-muggins", "manual claims")):
+        rules = PRESETS[preset]
+        state = CribbageState.new(rules, rules.players, Chance(1))
+        with pytest.raises(NotImplementedError, match=words) as e:
+            native.NativeCribbage.from_state(state)
+        assert preset in str(e.value)
+        with pytest.raises(NotImplementedError, match=words):
+            native.random_games_native(rules, 0.01, 1)
+
+
+def _signature(nat: object) -> tuple:
+    return (nat.phase(), nat.turn(), nat.count(), nat.dealer(), nat.hand_no(), nat.side_scores(),
+            nat.starter(), tuple(nat.crib()), *(tuple(nat.held(s)) for s in range(2)))
+
+
+@pytest.mark.parametrize("policy", [0, 1])
+def test_playout_moves_are_legal(policy: int) -> None:
+    """Step a playout one move at a time: each step must reach a position that one legal id reaches. Chance
+    is fed before each step (a random deal and cut), so the playout and the trial moves draw the same."""
+    rng = random.Random(policy)
+    for seed in range(3):
+        nat = native.NativeCribbage(seed=seed)
+        steps = 0
+        while not nat.is_over():
+            cards = rng.sample(range(52), 52)
+            nat.feed_deal([cards[:6], cards[6:12]], cards[12:])
+            nat.feed_cut(rng.randint(4, 36))
+            seat = nat.to_move()
+            reachable = set()
+            for i in nat.legal_ids(seat):
+                c = nat.clone()
+                c.apply_id(seat, i)
+                reachable.add(_signature(c))
+            assert nat.playout(policy, seed * 1000 + steps, 1) == 1
+            assert _signature(nat) in reachable
+            steps += 1
+        assert max(nat.side_scores()) >= 121
+        assert nat.winner() in (0, 1)
+
+
+def test_playout_is_reproducible_and_leaves_clones_alone() -> None:
+    state = CribbageState.new(PRESETS["cribbage"], 2, Chance(5))
+    for _ in range(30):
+        seat = min(state.waiting_for())
+        state.apply(seat, state.legal_actions(seat)[0])
+    nat = native.NativeCribbage.from_state(state)
+    keep = _signature(nat)
+    a, b = nat.clone(), nat.clone()
+    moves = a.playout(0, 42)
+    assert b.playout(0, 42) == moves and _signature(a) == _signature(b)
+    assert a.is_over() and moves > 0
+    assert _signature(nat) == keep
+    c = nat.clone()
+    assert c.playout(1, 3, max_moves=5) == 5 and not c.is_over()
+    with pytest.raises(ValueError):
+        nat.playout(2, 0)
+
+
+def test_bad_moves_raise_and_change_nothing() -> None:
+    nat = native.NativeCribbage(seed=9, dealer=0)
+    keep = _signature(nat)
+    held = nat.held(1)
+    with pytest.raises(UnknownAction):
+        nat.apply_id(1, 5000)
+    with pytest.raises(IllegalAction):
+        nat.apply_id(1, 1326 + held[0])  # a play while discarding
+    foreign = next(a + b * (b - 1) // 2 for a, b in combinations(range(52), 2) if a not in held and b not in held)
+    with pytest.raises(IllegalAction):
+        nat.apply_id(1, foreign)
+    with pytest.raises(NotYourTurn):
+        nat.apply_id(2, nat.legal_ids(1)[0])
+    assert _signature(nat) == keep
+    nat.apply_id(1, nat.legal_ids(1)[0])
+    with pytest.raises(NotYourTurn):
+        nat.apply_id(1, nat.legal_ids(0)[0])  # seat 1 has laid away already
+    nat.playout(0, 1)
+    assert nat.is_over()
+    with pytest.raises(GameOver):
+        nat.apply_id(0, 1378)
+
+
+def test_random_games_native_reports_throughput() -> None:
+    out = native.random_games_native(PRESETS["cribbage-61"], 0.05, 3)
+    assert out["engine"] == "native" and out["games"] > 0 and out["moves"] > 20 * out["games"]
