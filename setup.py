@@ -8,18 +8,26 @@ from pathlib import Path
 from setuptools import setup
 
 
-def _listed(name: str, suffix: str) -> list[str]:
-    """Modules listed as ``name`` in src/muggins/_accel.py (read without importing the package): ACCELERATED
-    (compiled from .py) and NATIVE (native engines, .pyx)."""
+def _accelerated() -> list[str]:
+    """The compiled modules: the one list kept in src/muggins/_accel.py (read without importing the package)."""
     tree = ast.parse(Path(__file__).with_name("src").joinpath("muggins", "_accel.py").read_text())
     for node in tree.body:
-        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == name for t in node.targets):
-            return ["src/" + mod.replace(".", "/") + suffix for mod in ast.literal_eval(node.value)]
-    raise RuntimeError(f"src/muggins/_accel.py defines no {name} list")
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "ACCELERATED" for t in node.targets):
+            return ["src/" + name.replace(".", "/") + ".py" for name in ast.literal_eval(node.value)]
+    raise RuntimeError("src/muggins/_accel.py defines no ACCELERATED list")
 
 
-ACCELERATED = _listed("ACCELERATED", ".py")
-NATIVE = _listed("NATIVE", ".pyx")
+def _native() -> list[str]:
+    """The native engines (Cython .pyx with no Python twin): the NATIVE list of src/muggins/_accel.py."""
+    tree = ast.parse(Path(__file__).with_name("src").joinpath("muggins", "_accel.py").read_text())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "NATIVE" for t in node.targets):
+            return ["src/" + name.replace(".", "/") + ".pyx" for name in ast.literal_eval(node.value)]
+    raise RuntimeError("src/muggins/_accel.py defines no NATIVE list")
+
+
+ACCELERATED = _accelerated()
+NATIVE = _native()
 
 ext_modules = []
 try:
@@ -28,7 +36,7 @@ try:
     ext_modules = cythonize(ACCELERATED + NATIVE, compiler_directives={"language_level": 3, "binding": False},
                             include_path=["src"], quiet=True)
     for ext in ext_modules:
-        ext.optional = True  # a failed compile leaves the pure-Python engine in use
+        ext.optional = True  # a failed compile leaves the pure-Python module (or engine) in use
 except Exception as exc:  # pragma: no cover - depends on the build machine
     print(f"muggins: building without compiled speed-ups ({exc})")
 

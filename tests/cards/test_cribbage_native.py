@@ -12,8 +12,10 @@ Skips when the native module is not built (fails instead under CI=true: tests/co
 
 from __future__ import annotations
 
+import json
 import random
 from itertools import combinations
+from pathlib import Path
 
 import pytest
 
@@ -217,3 +219,28 @@ def test_bad_moves_raise_and_change_nothing() -> None:
 def test_random_games_native_reports_throughput() -> None:
     out = native.random_games_native(PRESETS["cribbage-61"], 0.05, 3)
     assert out["engine"] == "native" and out["games"] > 0 and out["moves"] > 20 * out["games"]
+
+
+def test_build_status_and_setup_list_the_native_module() -> None:
+    from muggins import _accel
+
+    assert _accel.build_status()["native"]["muggins.cards.cribbage.native"] == "built"
+    setup = (Path(__file__).resolve().parents[2] / "setup.py").read_text()
+    assert "_native()" in setup and "ACCELERATED + NATIVE" in setup
+
+
+def test_bench_reports_the_native_engine_beside_the_protocol() -> None:
+    from typer.testing import CliRunner
+
+    from muggins.cli.main import app
+
+    res = CliRunner().invoke(app, ["bench", "--game", "cribbage", "--seconds", "0.05", "--runs", "1", "--json"])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.output)
+    assert out["engine"].startswith("protocol") and out["games_per_second"] > 0
+    assert "native" in out["native"]["engine"] and out["native"]["games_per_second"] > 0
+    res = CliRunner().invoke(app, ["bench", "--game", "cribbage", "--preset", "five-card", "--seconds", "0.05",
+                                   "--runs", "1", "--json"])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.output)
+    assert "games_per_second" not in out["native"] and "five-card" in out["native"]["reason"]
