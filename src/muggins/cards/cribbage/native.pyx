@@ -78,19 +78,27 @@ cdef inline int card_value(int c) noexcept nogil:
     return 10 if r > 10 else r
 
 
+cdef extern from *:
+    """
+    #if defined(__GNUC__) || defined(__clang__)
+    #define MG_CTZ(x) __builtin_ctzll(x)
+    #define MG_POPCOUNT(x) __builtin_popcountll(x)
+    #else
+    static int MG_CTZ(unsigned long long x) { int i = 0; while (!((x >> i) & 1)) i++; return i; }
+    static int MG_POPCOUNT(unsigned long long x) { int n = 0; while (x) { x &= x - 1; n++; } return n; }
+    #endif
+    """
+    int MG_CTZ(unsigned long long x) noexcept nogil
+    int MG_POPCOUNT(unsigned long long x) noexcept nogil
+
+
 cdef inline int popcount(uint64_t m) noexcept nogil:
-    cdef int n = 0
-    while m:
-        m &= m - 1
-        n += 1
-    return n
+    return MG_POPCOUNT(m)
 
 
 cdef inline int lowbit(uint64_t m) noexcept nogil:
-    cdef int i = 0
-    while not (m >> i) & 1:
-        i += 1
-    return i
+    """The lowest set bit of a non-empty mask."""
+    return MG_CTZ(m)
 
 
 cdef inline uint64_t fitting(uint64_t held, int count) noexcept nogil:
