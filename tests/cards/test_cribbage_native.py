@@ -2,7 +2,7 @@
 
 Lockstep: a random legal id is applied to both engines; after every move their legal id sets (both seats),
 scores, phase, turn, count, dealer, hand number, every seat's cards, the crib and the starter must agree.
-Chance is shared by feeding: after the pure engine draws a deal or a cut (the outcomes its Chance records),
+Chance is shared by feeding: after the pure engine draws a deal or a cut (the outcomes its Chance gives out),
 the same cards are fed to the native engine before it applies the move, so the native engine plays the deal,
 the cut, his heels and the change of dealer itself. ``from_state`` is checked at every step as well (a copy
 taken from the pure state must equal the native engine that played there).
@@ -12,6 +12,7 @@ Skips when the native module is not built (fails instead under CI=true: tests/co
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from itertools import combinations
@@ -20,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from muggins._accel import load_native
-from muggins.cards.cribbage.game import CribbageState
+from muggins.cards.cribbage.game import CribbageState, stacked
 from muggins.cards.cribbage.rules import PRESETS
 from muggins.cards.cribbage.show import score_show
 from muggins.cards.dealing import CARD_BY_TEXT, DECK
@@ -73,29 +74,38 @@ def _feed(nat: object, outcome: dict) -> None:
         nat.feed_cut(outcome["cut"])
 
 
-def lockstep(preset: str, seed: int, resync_check: bool = True) -> int:
-    """One random game in both engines; returns the moves played."""
-    state = CribbageState.new(PRESETS[preset], 2, Chance(seed))
+def lockstep(preset: str, seed: int, resync_check: bool = True, greedy: float = 0.0,
+             target: int = 0, start: CribbageState | None = None) -> CribbageState:
+    """One game in both engines, random moves (or, with probability ``greedy``, the native greedy policy's
+    choice); ``target`` overrides the preset's; ``start`` is a game to begin from instead of a new one.
+    Returns the pure engine's finished game."""
+    rules = PRESETS[preset] if not target else dataclasses.replace(PRESETS[preset], target=target)
+    state = start if start is not None else CribbageState.new(rules, 2, Chance(seed))
     nat = native.NativeCribbage.from_state(state)
-    seen = len(state.chance.outcomes)
+    nat.seed(seed)
+    seen = state.chance.position  # outcomes may be recorded ahead (a stacked deal): feed what was drawn
     rng = random.Random(seed)
     moves = 0
     _same(state, nat, "start")
     while not state.is_over():
-        seat = rng.choice(sorted(state.waiting_for()))  # both seats discard, in either order
-        i = rng.choice(_ids(state, seat))
+        if greedy and rng.random() < greedy:
+            seat = nat.to_move()
+            i = nat.choose_id(1)
+        else:
+            seat = rng.choice(sorted(state.waiting_for()))  # both seats discard, in either order
+            i = rng.choice(_ids(state, seat))
         state.apply(seat, state.action_from_id(seat, i))
-        for outcome in state.chance.outcomes[seen:]:
+        for outcome in state.chance.outcomes[seen:state.chance.position]:
             _feed(nat, outcome)
-        seen = len(state.chance.outcomes)
+        seen = state.chance.position
         nat.apply_id(seat, i)
         moves += 1
         where = f"{preset} seed {seed} move {moves}: seat {seat} id {i}"
         _same(state, nat, where)
         if resync_check:
             _same(state, native.NativeCribbage.from_state(state), where + " (from_state)")
-    assert max(nat.side_scores()) >= PRESETS[preset].target
-    return moves
+    assert max(nat.side_scores()) >= rules.target
+    return state
 
 
 @pytest.mark.parametrize("preset", SUPPORTED)
@@ -104,11 +114,34 @@ def test_random_games_in_lockstep(preset: str) -> None:
         lockstep(preset, 1000 + seed, resync_check=seed % 4 == 0)
 
 
+def test_greedy_choices_in_lockstep() -> None:
+    """The greedy policy's ids are legal for the pure engine and steer games elsewhere (more pegging)."""
+    for seed in range(6):
+        lockstep("cribbage", 2000 + seed, resync_check=False, greedy=0.7)
+
+
+def test_short_targets_end_on_every_kind_of_step() -> None:
+    """Small targets end games on his heels, the play, a go and the show alike: the end must agree too."""
+    ends = set()
+    for target in (2, 3, 5, 9, 17, 31):
+        for seed in range(12):
+            state = lockstep("cribbage", 3000 + 100 * target + seed, resync_check=seed % 3 == 0, target=target)
+            ends.add(next(e.data["reason"] for e in reversed(state.log) if e.kind == "score"))
+    for dealer in (0, 1):  # a jack turned up wins a game to 2 for the dealer at the cut
+        rules = dataclasses.replace(PRESETS["cribbage"], target=2)
+        deal = stacked(rules, [["AC", "2D", "3H", "4S", "5C", "6D"], ["7H", "8S", "9C", "TD", "QH", "KS"]],
+                       "JH", dealer=dealer)
+        state = lockstep("cribbage", 7 + dealer, target=2, start=deal)
+        assert state.winners() == {dealer}
+        ends.add(next(e.data["reason"] for e in reversed(state.log) if e.kind == "score"))
+    assert {"his heels", "play", "go", "hand", "crib"} <= ends
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("preset", SUPPORTED)
 def test_many_random_games_in_lockstep(preset: str) -> None:
     for seed in range(300):
-        lockstep(preset, 50_000 + seed)
+        lockstep(preset, 50_000 + seed, greedy=0.5 if seed % 2 else 0.0)
 
 
 def test_show_scores_match_show_py() -> None:

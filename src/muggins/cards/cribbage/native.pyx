@@ -756,6 +756,14 @@ cdef class NativeCribbage:
     def crib(self) -> list:
         return _cards(self.g.crib)
 
+    def choose_id(self, policy: object = 0) -> int:
+        """The id ``policy`` (0 random, 1 greedy) picks for the seat to move (``to_move``), drawing from the
+        game's generator; -1 once the game is over. Changes nothing else."""
+        cdef int p = _policy(policy)
+        if self.g.phase == PH_OVER:
+            return -1
+        return choose(&self.g, to_move(&self.g), p)
+
     def playout(self, policy: object = 0, seed: int = 0, max_moves: int = 1 << 30) -> int:
         """Play on in C, from here, until the game is over or ``max_moves`` moves were made; both seats use
         ``policy`` (0 random, 1 greedy), chance and choices are drawn from ``seed``. Returns the moves made.
