@@ -16,6 +16,8 @@ Contenders (each plays whole games, 121 up, uniform random legal moves, chance b
 * ``openspiel_python_loop``: the usual Python loop over a pyspiel state (``legal_actions``,
   ``chance_outcomes``, ``apply_action``).
 
+Apart: native rollouts as a search would run them (``clone`` + ``playout`` from a mid-hand position).
+
 Time is CPU time of this process (``time.process_time``). The process pins itself to one core (core 1, as
 ``taskset -c 1`` would; ``--core -1`` leaves it alone).
 
@@ -102,6 +104,28 @@ def openspiel_python_games(seconds: float, seed: int) -> dict[str, float]:
     return {"games": games, "seconds": dt, "games_per_second": games / dt, "actions_per_game": moves / games}
 
 
+def native_playouts(seconds: float, seed: int) -> dict[str, float]:
+    """Rollouts as a search would run them: from one mid-hand position (seat 0 to play, a few cards down),
+    ``clone()`` then ``playout()`` to the end of the game, one Python call pair per rollout."""
+    mod = load_native("muggins.cards.cribbage.native")
+    if mod is None:
+        raise SystemExit("the native cribbage module is not built: python setup.py build_ext --inplace")
+    root = mod.NativeCribbage(seed=seed)
+    while root.phase() != "play" or root.count() < 10:
+        root.playout(0, seed, 1)
+    clock = time.process_time
+    start = clock()
+    n = moves = 0
+    while True:
+        for _ in range(100):
+            moves += root.clone().playout(0, seed + n)
+            n += 1
+        if clock() - start >= seconds:
+            break
+    dt = clock() - start
+    return {"playouts": n, "seconds": dt, "playouts_per_second": n / dt, "moves_per_second": moves / dt}
+
+
 CONTENDERS: dict[str, tuple[str, Callable[[float, int], dict[str, float]]]] = {
     "native": ("ours, native C engine (random_games_native)", native_games),
     "protocol": ("ours, CribbageState through the protocol (muggins.perf.random_play)", protocol_games),
@@ -127,6 +151,7 @@ def main() -> None:
         for key, (_, fn) in CONTENDERS.items():
             runs[key].append(fn(args.seconds, 100 + r)["games_per_second"])
     medians = {k: statistics.median(v) for k, v in runs.items()}
+    rollouts = [native_playouts(args.seconds, 100 + r) for r in range(args.repeats)]
     out: dict[str, Any] = {
         "game": "cribbage (two players, 121 up), uniform random legal moves, whole games",
         "seconds_per_measurement": args.seconds, "repeats": args.repeats,
@@ -134,6 +159,10 @@ def main() -> None:
         "build": build_status()["mode"],
         "games_per_second": {k: {"engine": CONTENDERS[k][0], "median": medians[k],
                                  "runs": [round(x, 1) for x in runs[k]]} for k in CONTENDERS},
+        "native_playouts_from_a_position": {
+            "what": "clone() + playout(random) from one mid-hand position to the end of the game",
+            "playouts_per_second": statistics.median(x["playouts_per_second"] for x in rollouts),
+            "moves_per_second": statistics.median(x["moves_per_second"] for x in rollouts)},
         "ratios": {
             "native_over_openspiel_cpp": medians["native"] / medians["openspiel_cpp"],
             "native_over_protocol": medians["native"] / medians["protocol"],

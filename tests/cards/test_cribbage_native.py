@@ -176,6 +176,8 @@ def test_unsupported_presets_say_why() -> None:
         assert preset in str(e.value)
         with pytest.raises(NotImplementedError, match=words):
             native.random_games_native(rules, 0.01, 1)
+    with pytest.raises(TypeError, match="CribbageState"):
+        native.NativeCribbage.from_state(object())
 
 
 def _signature(nat: object) -> tuple:

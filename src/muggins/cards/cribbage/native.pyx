@@ -590,6 +590,10 @@ cdef class NativeCribbage:
     def from_state(state: object) -> NativeCribbage:
         """The position of a pure ``CribbageState`` at any point (hidden cards included); later chance
         comes from the native generator (seed 0) unless fed."""
+        from muggins.cards.cribbage.game import CribbageState
+
+        if not isinstance(state, CribbageState):
+            raise TypeError(f"from_state takes a CribbageState, not {type(state).__name__}")
         check_rules(state.rules, state.num_players)
         cdef NativeCribbage n = NativeCribbage.__new__(NativeCribbage)
         cdef Game* g = &n.g
