@@ -21,6 +21,10 @@ ACCELERATED = ("muggins.core.chance", "muggins.core.claims", "muggins.core.proto
                "muggins.dominoes.state", "muggins.cards.deck", "muggins.cards.muggins31.state",
                "muggins.cards.cribbage.pegging", "muggins.cards.cribbage.show", "muggins.cards.cribbage.game")
 
+#: Native engines: Cython modules with no Python twin (a pure engine of their own is the reference). They
+#: are optional: without a build, ``load_native`` gives None and callers keep to the pure engine.
+NATIVE = ("muggins.cards.cribbage.native",)
+
 _ROOT = Path(__file__).resolve().parent
 
 
@@ -72,6 +76,33 @@ def install() -> None:
         sys.meta_path.insert(0, _FreshSourceFinder(os.environ.get("MUGGINS_PURE_PYTHON", "") not in ("", "0")))
 
 
+def _native_state(name: str) -> str:
+    """"built", "stale" (its .pyx or .pxd changed after the build) or "not built"."""
+    source = _ROOT.joinpath(*name.split(".")[1:]).with_suffix(".pyx")
+    compiled = [p for suffix in importlib.machinery.EXTENSION_SUFFIXES
+                if (p := source.with_name(source.stem + suffix)).exists()]
+    if not compiled:
+        return "not built"
+    sources = [p for p in (source, source.with_suffix(".pxd")) if p.exists()]
+    if sources and any(c.stat().st_mtime < max(p.stat().st_mtime for p in sources) for c in compiled):
+        return "stale"
+    return "built"
+
+
+def load_native(name: str) -> ModuleType | None:
+    """The native module ``name`` (one of NATIVE) if it is built and not older than its source, else None.
+    ``MUGGINS_PURE_PYTHON`` does not turn it off: it has no Python source to fall back on, and the
+    differential tests compare it with the pure engine."""
+    import importlib
+
+    if name not in NATIVE or _native_state(name) != "built":
+        return None
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
+
+
 def build_status() -> dict[str, object]:
     """Which build runs: ``mode`` is "compiled" (every accelerated module compiled), "pure" (none) or
     "partial", with the reason the compiled modules are not used (``MUGGINS_PURE_PYTHON``, a stale build,
@@ -95,7 +126,8 @@ def build_status() -> dict[str, object]:
         elif len(built) < len(ACCELERATED):
             missing = [source_path(n) for n in ACCELERATED if n not in built]
             reason = f"not compiled: {', '.join(missing)}"
-    return {"mode": mode, "reason": reason, "modules": modules}
+    return {"mode": mode, "reason": reason, "modules": modules,
+            "native": {name: _native_state(name) for name in NATIVE}}
 
 
 def describe_build() -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import statistics
 
 import typer
 from rich.console import Console
@@ -33,6 +34,7 @@ def bench_command(
         result = median_runs(random_play, runs, game=game, preset=preset, players=players,
                              seconds=seconds, options=opts)
         extra = _extra(game, seconds, runs)
+        native = _native(game, preset, players, opts, seconds, runs)
         if search:
             from muggins.sim.bench import search_speed
 
@@ -43,9 +45,12 @@ def bench_command(
     spec = get_game(game)
     from muggins._accel import build_status, describe_build
 
+    build = build_status()
     out = {"game": game, "preset": preset or spec.default_preset,
            "players": players or spec.default_players, "seconds_per_run": seconds,
-           "build": build_status(), **result, **extra}
+           "build": build, "engine": f"protocol ({build['mode']} build)", **result, **extra}
+    if native is not None:
+        out["native"] = native
     if as_json:
         typer.echo(json.dumps(out, indent=1))
         return
@@ -60,9 +65,47 @@ def bench_command(
             runs_k = k.replace("_per_second", "_per_second_runs")
             runs_v: list[float] = out.get(runs_k, [])  # type: ignore[assignment]
             t.add_row(k, f"{v:,.0f}", ", ".join(f"{x:,.0f}" for x in runs_v))
+    if native is not None and "games_per_second" in native:
+        for k in ("games_per_second", "moves_per_second"):
+            t.add_row(f"native {k}", f"{native[k]:,.0f}", ", ".join(f"{x:,.0f}" for x in native[k + "_runs"]))
     console = Console()
     console.print(t)
+    if native is not None:
+        console.print(f"Engines: rates through the protocol ({mode} build); "
+                      + (f"native rows: {native['engine']}." if "games_per_second" in native
+                         else f"no native figure: {native['reason']}."), highlight=False)
     console.print(f"Build: {describe_build()}.", highlight=False)
+
+
+#: Games with a native engine: its module (one of _accel.NATIVE) and its whole-games throughput function.
+NATIVE_BENCH = {"cribbage": ("muggins.cards.cribbage.native", "random_games_native")}
+
+
+def _native(game: str, preset: str | None, players: int | None, options: dict[str, object], seconds: float,
+            runs: int) -> dict[str, object] | None:
+    """Whole random games per second of the game's native engine (median of ``runs``), or why there is no
+    figure (not built, or rules it does not play); None for a game without a native engine."""
+    if game not in NATIVE_BENCH:
+        return None
+    from muggins._accel import build_status, load_native
+
+    name, fn = NATIVE_BENCH[game]
+    mod = load_native(name)
+    if mod is None:
+        return {"engine": name, "reason": f"{name} is {build_status()['native'][name]}"}  # type: ignore[index]
+    spec = get_game(game)
+    rules = spec.rules(preset, options)
+    try:
+        if players is not None and players != rules.players:
+            raise NotImplementedError(f"{name} plays two players only")
+        results = [getattr(mod, fn)(rules, seconds, seed) for seed in range(runs)]
+    except NotImplementedError as e:
+        return {"engine": name, "reason": str(e)}
+    out: dict[str, object] = {"engine": f"{name} (C, random legal moves, native deals)", "runs": runs}
+    for k in ("games_per_second", "moves_per_second"):
+        out[k] = statistics.median(r[k] for r in results)
+        out[k + "_runs"] = [round(r[k], 1) for r in results]
+    return out
 
 
 def _extra(game: str, seconds: float, runs: int) -> dict[str, object]:

@@ -1,0 +1,835 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Two-player six-card cribbage in C data, for playouts and throughput (RULES.md §5; the pure engine in
+game.py is the reference and the differential test holds this one to it move by move).
+
+A game is one C struct: cards are 0..51 in pack order ((rank - 1) x 4 + suit, suits C D H S), hands,
+kept hands and the crib are 64-bit masks, the current series is a fixed array of ranks, the undealt pack
+a fixed array in deal order (the starter is ``pack[cut]``, as in the pure engine). Moves are the integer
+ids of docs/actions.md (automatic scoring: discard 0-1325, play 1326 + card, go 1378, count hand 1379,
+count crib 1380). Chance (the deal, the cut) comes from a splitmix64 generator of the game's own, so
+runs are reproducible, or from outcomes fed in with :meth:`NativeCribbage.feed_deal` and
+:meth:`NativeCribbage.feed_cut` to follow another engine's deals.
+
+Supported: two players, six cards, automatic scoring (presets ``cribbage`` and ``cribbage-61``, any
+target). Not supported (``NotImplementedError``): three or four players, five-card cribbage, the muggins
+rule (manual claims). Nothing here keeps an event log or the muggins window: scores and positions only.
+"""
+
+from libc.stdint cimport uint64_t
+from libc.time cimport clock, clock_t, CLOCKS_PER_SEC
+
+from muggins.core.errors import GameOver, IllegalAction, NotYourTurn, UnknownAction
+
+__all__ = ["NUM_IDS", "NativeCribbage", "check_rules", "random_games_native", "show_points"]
+
+cdef enum:
+    PH_DISCARD = 0
+    PH_PLAY = 1
+    PH_SHOW = 2
+    PH_OVER = 3
+    ID_PLAY = 1326
+    ID_GO = 1378
+    ID_COUNT_HAND = 1379
+    ID_COUNT_CRIB = 1380
+    N_IDS = 1381
+    PACK = 40   # undealt cards after a two-player deal
+    POLICY_RANDOM = 0
+    POLICY_GREEDY = 1
+
+NUM_IDS = N_IDS
+_PHASES = ("discard", "play", "show", "over")
+_PEG_PAIRS = (0, 0, 2, 6, 12)
+
+cdef struct Game:
+    uint64_t held[2]      # the cards each seat holds now
+    uint64_t kept[2]      # the hand each seat kept for the show (0 until it discards)
+    uint64_t crib
+    int scores[2]
+    int target
+    int dealer
+    int phase
+    int turn              # the seat to play or count (-1 while discarding or once over)
+    int count
+    int to_discard        # bit mask of the seats still to lay away
+    int ranks[16]         # ranks of the current series (at most 8 cards with two players)
+    int nranks
+    int gone              # bit mask of the seats that said go in this series
+    int last              # the seat that laid the last card of this series (-1: none)
+    int show_i            # 0 pone's hand, 1 dealer's hand, 2 the crib
+    int starter           # -1 until cut
+    int cut
+    int pack[PACK]
+    int winner            # -1 until over
+    int hand_no
+    int feed_cut          # a fed cut position, -1: none
+    int feed_deal         # 1: feed_cards holds the next deal
+    int feed_cards[52]    # seat 0's six, seat 1's six, the pack in order
+    uint64_t rng
+
+
+# ------------------------------------------------------------------------------------------ helpers ----
+
+cdef inline int card_rank(int c) noexcept nogil:
+    return (c >> 2) + 1
+
+
+cdef inline int card_value(int c) noexcept nogil:
+    cdef int r = (c >> 2) + 1
+    return 10 if r > 10 else r
+
+
+cdef extern from *:
+    """
+    #if defined(__GNUC__) || defined(__clang__)
+    #define MG_CTZ(x) __builtin_ctzll(x)
+    #define MG_POPCOUNT(x) __builtin_popcountll(x)
+    #else
+    static int MG_CTZ(unsigned long long x) { int i = 0; while (!((x >> i) & 1)) i++; return i; }
+    static int MG_POPCOUNT(unsigned long long x) { int n = 0; while (x) { x &= x - 1; n++; } return n; }
+    #endif
+    """
+    int MG_CTZ(unsigned long long x) noexcept nogil
+    int MG_POPCOUNT(unsigned long long x) noexcept nogil
+
+
+cdef inline int popcount(uint64_t m) noexcept nogil:
+    return MG_POPCOUNT(m)
+
+
+cdef inline int lowbit(uint64_t m) noexcept nogil:
+    """The lowest set bit of a non-empty mask."""
+    return MG_CTZ(m)
+
+
+cdef inline uint64_t fitting(uint64_t held, int count) noexcept nogil:
+    """The cards of ``held`` that keep the count at most 31: ranks 1..room sit at indices 0..4 room - 1."""
+    cdef int room = 31 - count
+    if room >= 10:
+        return held
+    if room <= 0:
+        return 0
+    return held & ((<uint64_t>1 << (4 * room)) - 1)
+
+
+cdef inline uint64_t next_u64(Game* g) noexcept nogil:
+    """splitmix64: small, fast, and the same stream on every machine."""
+    g.rng += <uint64_t>0x9E3779B97F4A7C15
+    cdef uint64_t z = g.rng
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
+    return z ^ (z >> 31)
+
+
+cdef inline int below(Game* g, int n) noexcept nogil:
+    """A number 0..n-1 (multiply-shift: the bias of a 32-bit draw is far below anything measured here)."""
+    return <int>(((next_u64(g) >> 32) * <uint64_t>n) >> 32)
+
+
+cdef int peg_points(const int* ranks, int n, int count) noexcept nogil:
+    """What the last card of the series scores: 15 or 31, the tail of equal ranks, the longest run tail
+    (pegging.peg_parts, the same backward scan)."""
+    cdef int total = 2 if (count == 15 or count == 31) else 0
+    cdef int last = ranks[n - 1]
+    cdef int i = n - 2
+    cdef int k, r, lo, hi, best, length
+    cdef int seen
+    if i >= 0 and ranks[i] == last:
+        k = 2
+        i -= 1
+        while i >= 0 and ranks[i] == last:
+            k += 1
+            i -= 1
+        return total + (2 if k == 2 else 6 if k == 3 else 12)
+    if n < 3:
+        return total
+    seen = 1 << last
+    lo = last
+    hi = last
+    best = 0
+    length = 1
+    while i >= 0:
+        r = ranks[i]
+        if seen & (1 << r):
+            break
+        seen |= 1 << r
+        length += 1
+        if r < lo:
+            lo = r
+        elif r > hi:
+            hi = r
+        if length >= 3 and hi - lo == length - 1:
+            best = length
+        i -= 1
+    return total + best
+
+
+cdef int rank_points(const int* cards, int n) noexcept nogil:
+    """Fifteens, pairs and runs of ``n`` (4 or 5) cards: subset sums built one card at a time, pairs by
+    rank counts, runs as stretches of consecutive held ranks times the ways to pick one card of each."""
+    cdef int sums[32]
+    cdef int counts[15]
+    cdef int i, m, pts = 0, r, length, ways
+    sums[0] = 0
+    for i in range(n):
+        for m in range(1 << i):
+            sums[(1 << i) | m] = sums[m] + card_value(cards[i])
+    for m in range(1, 1 << n):
+        if sums[m] == 15:
+            pts += 2
+    for i in range(15):
+        counts[i] = 0
+    for i in range(n):
+        counts[card_rank(cards[i])] += 1
+    for r in range(1, 14):
+        pts += counts[r] * (counts[r] - 1)
+    r = 1
+    while r <= 13:
+        if counts[r] == 0:
+            r += 1
+            continue
+        length = 0
+        ways = 1
+        while r <= 13 and counts[r] > 0:
+            length += 1
+            ways *= counts[r]
+            r += 1
+        if length >= 3:
+            pts += length * ways
+    return pts
+
+
+cdef int show_score(uint64_t hand, int starter, bint is_crib) noexcept nogil:
+    """A shown hand or crib of four cards with the starter (show.score_show): fifteens, pairs, runs, the
+    flush (four in hand, five with the starter; the crib only with all five) and his nobs."""
+    cdef int cards[5]
+    cdef int n = 0, s0, suit
+    cdef uint64_t m = hand
+    cdef bint flush = True
+    while m:
+        cards[n] = lowbit(m)
+        m &= m - 1
+        n += 1
+    cards[n] = starter
+    cdef int pts = rank_points(cards, n + 1)
+    s0 = cards[0] & 3
+    for suit in range(1, n):
+        if (cards[suit] & 3) != s0:
+            flush = False
+    if flush:
+        if (starter & 3) == s0:
+            pts += n + 1
+        elif not is_crib:
+            pts += n
+    if (hand >> (40 + (starter & 3))) & 1:  # the jack (indices 40-43) of the starter's suit
+        pts += 1
+    return pts
+
+
+cdef int kept_score(uint64_t hand) noexcept nogil:
+    """What four kept cards are worth before the cut (the greedy discard): fifteens, pairs, runs, flush."""
+    cdef int cards[4]
+    cdef int n = 0
+    cdef uint64_t m = hand
+    while m:
+        cards[n] = lowbit(m)
+        m &= m - 1
+        n += 1
+    cdef int pts = rank_points(cards, n)
+    if (cards[0] & 3) == (cards[1] & 3) == (cards[2] & 3) == (cards[3] & 3):
+        pts += 4
+    return pts
+
+
+# ------------------------------------------------------------------------------------- the game ----
+
+cdef inline void award(Game* g, int side, int points) noexcept nogil:
+    g.scores[side] += points
+    if points > 0 and g.scores[side] >= g.target and g.phase != PH_OVER:
+        g.phase = PH_OVER
+        g.winner = side
+        g.turn = -1
+
+
+cdef void deal(Game* g) noexcept nogil:
+    """A new hand: six cards each from the dealer's left, the dealer last, the rest is the pack."""
+    cdef int deck[52]
+    cdef int i, j, t, k, seat
+    g.hand_no += 1
+    g.held[0] = 0
+    g.held[1] = 0
+    if g.feed_deal:
+        g.feed_deal = 0
+        for i in range(6):
+            g.held[0] |= <uint64_t>1 << g.feed_cards[i]
+            g.held[1] |= <uint64_t>1 << g.feed_cards[6 + i]
+        for i in range(PACK):
+            g.pack[i] = g.feed_cards[12 + i]
+    else:
+        for i in range(52):
+            deck[i] = i
+        for i in range(51, 0, -1):
+            j = below(g, i + 1)
+            t = deck[i]
+            deck[i] = deck[j]
+            deck[j] = t
+        k = 0
+        for i in range(6):
+            for seat in range(1, 3):
+                g.held[(g.dealer + seat) & 1] |= <uint64_t>1 << deck[k]
+                k += 1
+        for i in range(PACK):
+            g.pack[i] = deck[12 + i]
+    g.kept[0] = 0
+    g.kept[1] = 0
+    g.crib = 0
+    g.starter = -1
+    g.cut = -1
+    g.to_discard = 3
+    g.phase = PH_DISCARD
+    g.turn = -1
+    g.count = 0
+    g.nranks = 0
+    g.gone = 0
+    g.last = -1
+    g.show_i = 0
+
+
+cdef void cut_starter(Game* g) noexcept nogil:
+    """The pone cuts (at least four cards each side: positions 4-36 of 40); a jack is his heels, 2 to
+    the dealer at once."""
+    cdef int k
+    if g.feed_cut >= 0:
+        k = g.feed_cut
+        g.feed_cut = -1
+    else:
+        k = 4 + below(g, PACK - 7)
+    g.cut = k
+    g.starter = g.pack[k]
+    g.phase = PH_PLAY
+    g.turn = (g.dealer + 1) & 1
+    if card_rank(g.starter) == 11:
+        award(g, g.dealer, 2)
+
+
+cdef void end_series(Game* g, int last) noexcept nogil:
+    g.count = 0
+    g.nranks = 0
+    g.gone = 0
+    g.last = -1
+    cdef int t = last
+    cdef int k
+    for k in range(2):
+        t = (t + 1) & 1
+        if g.held[t]:
+            g.turn = t
+            return
+    g.phase = PH_SHOW
+    g.show_i = 0
+    g.turn = (g.dealer + 1) & 1
+
+
+cdef inline int next_active(Game* g, int seat) noexcept nogil:
+    cdef int o = seat ^ 1
+    if g.held[o] and not (g.gone >> o) & 1:
+        return o
+    return -1
+
+
+cdef void do_discard(Game* g, int seat, int a, int b) noexcept nogil:
+    cdef uint64_t both = (<uint64_t>1 << a) | (<uint64_t>1 << b)
+    g.held[seat] &= ~both
+    g.kept[seat] = g.held[seat]
+    g.crib |= both
+    g.to_discard &= ~(1 << seat)
+    if not g.to_discard:
+        cut_starter(g)
+
+
+cdef void do_play(Game* g, int seat, int card) noexcept nogil:
+    g.held[seat] &= ~(<uint64_t>1 << card)
+    g.count += card_value(card)
+    g.ranks[g.nranks] = card_rank(card)
+    g.nranks += 1
+    g.last = seat
+    cdef int pts = peg_points(g.ranks, g.nranks, g.count)
+    cdef int nxt = -1
+    if g.count < 31:
+        nxt = next_active(g, seat)
+        if nxt < 0:
+            if fitting(g.held[seat], g.count):
+                nxt = seat
+            else:
+                pts += 1  # nobody can follow: the go (or last card) comes with this card
+    if pts:
+        award(g, seat, pts)
+        if g.phase == PH_OVER:
+            return
+    if nxt < 0:
+        end_series(g, seat)
+    else:
+        g.turn = nxt
+
+
+cdef void do_go(Game* g, int seat) noexcept nogil:
+    cdef int t
+    if seat == g.last:  # every other player has gone: the last card's player takes the point
+        award(g, seat, 1)
+        if g.phase != PH_OVER:
+            end_series(g, seat)
+        return
+    g.gone |= 1 << seat
+    t = next_active(g, seat)
+    g.turn = t if t >= 0 else g.last
+
+
+cdef void do_count(Game* g, int seat) noexcept nogil:
+    cdef bint crib = g.show_i == 2
+    award(g, seat, show_score(g.crib if crib else g.kept[seat], g.starter, crib))
+    if g.phase == PH_OVER:
+        return
+    g.show_i += 1
+    if g.show_i == 1:
+        g.turn = g.dealer
+    elif g.show_i == 2:
+        g.turn = g.dealer
+    else:
+        g.dealer ^= 1
+        deal(g)
+
+
+cdef inline void unrank_pair(int i, int* a, int* b) noexcept nogil:
+    """The cards c1 < c2 of discard id i = c1 + c2 (c2 - 1) / 2."""
+    cdef int c2 = 1
+    while (c2 + 1) * c2 // 2 <= i:
+        c2 += 1
+    a[0] = i - c2 * (c2 - 1) // 2
+    b[0] = c2
+
+
+cdef inline int to_move(Game* g) noexcept nogil:
+    if g.phase == PH_OVER:
+        return -1
+    if g.phase == PH_DISCARD:
+        return 0 if g.to_discard & 1 else 1
+    return g.turn
+
+
+cdef int legal_check(Game* g, int seat, int i) noexcept nogil:
+    """0 if ``seat`` may use id ``i`` now; else why not: 1 over, 2 not this seat's move, 3 not legal."""
+    cdef int a, b
+    cdef uint64_t fit
+    if g.phase == PH_OVER:
+        return 1
+    if g.phase == PH_DISCARD:
+        if not (g.to_discard >> seat) & 1:
+            return 2
+        if i >= ID_PLAY:
+            return 3
+        unrank_pair(i, &a, &b)
+        if not ((g.held[seat] >> a) & 1 and (g.held[seat] >> b) & 1):
+            return 3
+        return 0
+    if seat != g.turn:
+        return 2
+    if g.phase == PH_PLAY:
+        fit = fitting(g.held[seat], g.count)
+        if i == ID_GO:
+            return 0 if not fit else 3
+        if ID_PLAY <= i < ID_GO and (fit >> (i - ID_PLAY)) & 1:
+            return 0
+        return 3
+    if i == (ID_COUNT_CRIB if g.show_i == 2 else ID_COUNT_HAND):
+        return 0
+    return 3
+
+
+cdef void apply_legal(Game* g, int seat, int i) noexcept nogil:
+    cdef int a, b
+    if g.phase == PH_DISCARD:
+        unrank_pair(i, &a, &b)
+        do_discard(g, seat, a, b)
+    elif g.phase == PH_PLAY:
+        if i == ID_GO:
+            do_go(g, seat)
+        else:
+            do_play(g, seat, i - ID_PLAY)
+    else:
+        do_count(g, seat)
+
+
+cdef inline int nth_bit(uint64_t m, int k) noexcept nogil:
+    while k > 0:
+        m &= m - 1
+        k -= 1
+    return lowbit(m)
+
+
+cdef int choose(Game* g, int seat, int policy) noexcept nogil:
+    """The id a policy picks for ``seat`` now: uniform over the legal ids (random), or the most points at
+    once, the first of equals (greedy: the discard keeping the best four cards, the card pegging most)."""
+    cdef uint64_t held, fit, m, keep
+    cdef int a, b, i, j, n, best, pts, c, pick
+    cdef int cards[6]
+    if g.phase == PH_SHOW:
+        return ID_COUNT_CRIB if g.show_i == 2 else ID_COUNT_HAND
+    if g.phase == PH_DISCARD:
+        held = g.held[seat]
+        n = 0
+        m = held
+        while m:
+            cards[n] = lowbit(m)
+            m &= m - 1
+            n += 1
+        if policy == POLICY_RANDOM:
+            pick = below(g, n * (n - 1) // 2)
+            a = 0
+            b = 1
+            while pick >= n - 1 - a:  # walk the pairs (a, b) of positions in order
+                pick -= n - 1 - a
+                a += 1
+            b = a + 1 + pick
+        else:
+            best = -1
+            a = 0
+            b = 1
+            for i in range(n):
+                for j in range(i + 1, n):
+                    keep = held & ~((<uint64_t>1 << cards[i]) | (<uint64_t>1 << cards[j]))
+                    pts = kept_score(keep)
+                    if pts > best:
+                        best = pts
+                        a = i
+                        b = j
+        return cards[a] + cards[b] * (cards[b] - 1) // 2
+    fit = fitting(g.held[seat], g.count)
+    if not fit:
+        return ID_GO
+    if policy == POLICY_RANDOM:
+        return ID_PLAY + nth_bit(fit, below(g, popcount(fit)))
+    best = -1
+    pick = lowbit(fit)
+    m = fit
+    while m:
+        c = lowbit(m)
+        m &= m - 1
+        g.ranks[g.nranks] = card_rank(c)
+        pts = peg_points(g.ranks, g.nranks + 1, g.count + card_value(c))
+        if pts > best:
+            best = pts
+            pick = c
+    return ID_PLAY + pick
+
+
+cdef long run_playout(Game* g, int policy, long max_moves) noexcept nogil:
+    cdef long moves = 0
+    cdef int seat
+    while g.phase != PH_OVER and moves < max_moves:
+        seat = to_move(g)
+        apply_legal(g, seat, choose(g, seat, policy))
+        moves += 1
+    return moves
+
+
+cdef void seed_game(Game* g, uint64_t seed) noexcept nogil:
+    g.rng = seed
+    next_u64(g)
+
+
+cdef void new_game(Game* g, int target, int dealer) noexcept nogil:
+    g.scores[0] = 0
+    g.scores[1] = 0
+    g.target = target
+    g.winner = -1
+    g.hand_no = 0
+    g.feed_cut = -1
+    g.feed_deal = 0
+    g.dealer = dealer if dealer >= 0 else below(g, 2)
+    deal(g)
+
+
+# ------------------------------------------------------------------------------------ Python face ----
+
+def check_rules(rules: object, num_players: int = 2) -> None:
+    """Raise NotImplementedError naming what the native engine does not support in ``rules``."""
+    missing = []
+    if num_players != 2 or getattr(rules, "players", 2) != 2:
+        missing.append(f"{num_players if num_players != 2 else rules.players} players (two only)")
+    if getattr(rules, "five_card", False):
+        missing.append("five-card cribbage")
+    if getattr(rules, "claims", "auto") != "auto":
+        missing.append("manual claims (the muggins rule)")
+    if missing:
+        raise NotImplementedError(f"native cribbage does not support preset {getattr(rules, 'preset', '?')!r}: "
+                                  + ", ".join(missing) + "; it plays the two-player six-card game with "
+                                  "automatic scoring (presets cribbage, cribbage-61)")
+
+
+cdef int _policy(object policy) except -1:
+    if policy in (0, "random"):
+        return POLICY_RANDOM
+    if policy in (1, "greedy"):
+        return POLICY_GREEDY
+    raise ValueError(f"policy is 0 (random) or 1 (greedy), not {policy!r}")
+
+
+cdef class NativeCribbage:
+    """One two-player cribbage game in C data; integer ids in and out (see the module docstring)."""
+
+    cdef Game g
+
+    def __init__(self, target: int = 121, seed: int = 0, dealer: int = -1) -> None:
+        """A new game to ``target``, its deals drawn from ``seed``; ``dealer`` -1 draws the first dealer."""
+        if not 1 <= target <= 1000:
+            raise ValueError(f"target is 1-1000, not {target}")
+        if dealer not in (-1, 0, 1):
+            raise ValueError(f"dealer is 0, 1 or -1 (drawn), not {dealer}")
+        seed_game(&self.g, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
+        new_game(&self.g, target, dealer)
+
+    @staticmethod
+    def from_state(state: object) -> NativeCribbage:
+        """The position of a pure ``CribbageState`` at any point (hidden cards included); later chance
+        comes from the native generator (seed 0) unless fed."""
+        from muggins.cards.cribbage.game import CribbageState
+
+        if not isinstance(state, CribbageState):
+            raise TypeError(f"from_state takes a CribbageState, not {type(state).__name__}")
+        check_rules(state.rules, state.num_players)
+        cdef NativeCribbage n = NativeCribbage.__new__(NativeCribbage)
+        cdef Game* g = &n.g
+        seed_game(g, 0)
+        g.feed_cut = -1
+        g.feed_deal = 0
+        g.target = state.rules.target
+        g.hand_no = state.hand_no
+        g.dealer = state.dealer
+        phase = state.phase
+        if state.is_over():
+            phase = "over"
+        if phase not in _PHASES:
+            raise NotImplementedError(f"native cribbage cannot take a state in phase {phase!r}")
+        g.phase = _PHASES.index(phase)
+        sc = state.side_scores()
+        g.scores[0] = sc[0]
+        g.scores[1] = sc[1]
+        winners = sorted(state.winners())
+        g.winner = state.side_of(winners[0]) if state.is_over() and winners else -1
+        g.turn = state.turn if g.phase in (PH_PLAY, PH_SHOW) else -1
+        g.count = state.count
+        g.to_discard = state._to_discard
+        for s in range(2):
+            g.held[s] = _mask(state.hands[s])
+            g.kept[s] = _mask(state.kept[s])
+        g.crib = _mask(state.crib)
+        pack = [c.index for c in state.pack]
+        if len(pack) != PACK:
+            raise NotImplementedError(f"a two-player pack holds {PACK} undealt cards, not {len(pack)}")
+        for i in range(PACK):
+            g.pack[i] = pack[i]
+        g.starter = state.starter.index if state.starter is not None else -1
+        g.cut = state._cut
+        ranks = list(state._ranks)
+        g.nranks = len(ranks)
+        for i in range(len(ranks)):
+            g.ranks[i] = ranks[i]
+        g.gone = state._gone
+        g.last = state._last
+        g.show_i = state._show_i if g.phase == PH_SHOW else 0
+        return n
+
+    def seed(self, seed: int) -> None:
+        """Draw later chance (deals, cuts) from ``seed``."""
+        seed_game(&self.g, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
+
+    def feed_deal(self, hands: object, pack: object) -> None:
+        """Make the next deal this one: ``hands`` six card indices per seat, ``pack`` the other 40 in order
+        (another engine's outcome, to follow its game)."""
+        cards = [int(c) for h in hands for c in h] + [int(c) for c in pack]
+        if len(hands) != 2 or any(len(h) != 6 for h in hands) or sorted(cards) != list(range(52)):
+            raise ValueError("a deal is two hands of six cards and a pack of 40, every card once")
+        for i in range(52):
+            self.g.feed_cards[i] = cards[i]
+        self.g.feed_deal = 1
+
+    def feed_cut(self, k: int) -> None:
+        """Make the next cut turn ``pack[k]`` (4 <= k <= 36)."""
+        if not 4 <= k <= PACK - 4:
+            raise ValueError(f"a cut leaves four cards each side: 4-{PACK - 4}, not {k}")
+        self.g.feed_cut = k
+
+    def clone(self) -> NativeCribbage:
+        cdef NativeCribbage c = NativeCribbage.__new__(NativeCribbage)
+        c.g = self.g
+        return c
+
+    def legal_ids(self, int seat) -> list:
+        """The ids ``seat`` may use now, ascending (``state.legal_action_mask`` in automatic scoring)."""
+        cdef Game* g = &self.g
+        cdef uint64_t held, fit, m, rest
+        cdef int a, b
+        out = []
+        if not 0 <= seat < 2 or g.phase == PH_OVER:
+            return out
+        if g.phase == PH_DISCARD:
+            if (g.to_discard >> seat) & 1:
+                held = g.held[seat]
+                m = held
+                while m:  # ids c1 + c2 (c2 - 1) / 2 ascend with c2, then c1
+                    b = lowbit(m)
+                    m &= m - 1
+                    rest = held & ((<uint64_t>1 << b) - 1)
+                    while rest:
+                        a = lowbit(rest)
+                        rest &= rest - 1
+                        out.append(a + b * (b - 1) // 2)
+            return out
+        if seat != g.turn:
+            return out
+        if g.phase == PH_PLAY:
+            fit = fitting(g.held[seat], g.count)
+            if not fit:
+                return [ID_GO]
+            while fit:
+                out.append(ID_PLAY + lowbit(fit))
+                fit &= fit - 1
+            return out
+        return [ID_COUNT_CRIB if g.show_i == 2 else ID_COUNT_HAND]
+
+    def apply_id(self, seat: int, i: int) -> None:
+        """Apply id ``i`` for ``seat``, or raise (GameOver, NotYourTurn, UnknownAction, IllegalAction)
+        leaving the game unchanged."""
+        if not 0 <= seat < 2:
+            raise NotYourTurn(f"there is no seat {seat} in a two-player game")
+        if not 0 <= i < N_IDS:
+            raise UnknownAction(f"cribbage ids run 0-{N_IDS - 1}; {i} is none")
+        why = legal_check(&self.g, seat, i)
+        if why == 1:
+            raise GameOver("the game is over")
+        if why == 2:
+            raise NotYourTurn(f"seat {seat} has no move now (to move: seat {to_move(&self.g)})")
+        if why == 3:
+            raise IllegalAction(f"id {i} is not a legal move of seat {seat} now")
+        apply_legal(&self.g, seat, i)
+
+    def to_move(self) -> int:
+        """The seat to act (while discarding, the first that still has to lay away); -1 once over."""
+        return to_move(&self.g)
+
+    def waiting_for(self) -> frozenset:
+        if self.g.phase == PH_OVER:
+            return frozenset()
+        if self.g.phase == PH_DISCARD:
+            return frozenset(s for s in range(2) if (self.g.to_discard >> s) & 1)
+        return frozenset((self.g.turn,))
+
+    def is_over(self) -> bool:
+        return self.g.phase == PH_OVER
+
+    def winner(self) -> int:
+        """The winning side (= seat), -1 while the game goes on."""
+        return self.g.winner
+
+    def side_scores(self) -> tuple:
+        return (self.g.scores[0], self.g.scores[1])
+
+    def phase(self) -> str:
+        return _PHASES[self.g.phase]
+
+    def turn(self) -> int:
+        return self.g.turn
+
+    def dealer(self) -> int:
+        return self.g.dealer
+
+    def hand_no(self) -> int:
+        return self.g.hand_no
+
+    def count(self) -> int:
+        return self.g.count
+
+    def starter(self) -> int:
+        return self.g.starter
+
+    def held(self, int seat) -> list:
+        """The card indices ``seat`` holds now, ascending."""
+        return _cards(self.g.held[seat & 1])
+
+    def kept(self, int seat) -> list:
+        return _cards(self.g.kept[seat & 1])
+
+    def crib(self) -> list:
+        return _cards(self.g.crib)
+
+    def choose_id(self, policy: object = 0) -> int:
+        """The id ``policy`` (0 random, 1 greedy) picks for the seat to move (``to_move``), drawing from the
+        game's generator; -1 once the game is over. Changes nothing else."""
+        cdef int p = _policy(policy)
+        if self.g.phase == PH_OVER:
+            return -1
+        return choose(&self.g, to_move(&self.g), p)
+
+    def playout(self, policy: object = 0, seed: int = 0, max_moves: int = 1 << 30) -> int:
+        """Play on in C, from here, until the game is over or ``max_moves`` moves were made; both seats use
+        ``policy`` (0 random, 1 greedy), chance and choices are drawn from ``seed``. Returns the moves made.
+        The game itself moves on: clone first to keep the position."""
+        cdef int p = _policy(policy)
+        cdef long cap = max_moves
+        cdef long done
+        if cap < 0:
+            raise ValueError("max_moves cannot be negative")
+        seed_game(&self.g, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
+        with nogil:
+            done = run_playout(&self.g, p, cap)
+        return done
+
+
+cdef uint64_t _mask(object cards) except? 0:
+    cdef uint64_t m = 0
+    for c in cards:
+        m |= <uint64_t>1 << <int>c.index
+    return m
+
+
+cdef list _cards(uint64_t m):
+    out = []
+    while m:
+        out.append(lowbit(m))
+        m &= m - 1
+    return out
+
+
+def show_points(hand: object, starter: int, crib: bool = False) -> int:
+    """Points of four card indices with the starter index, counted in C (as show.score_show)."""
+    cdef uint64_t m = 0
+    cards = [int(c) for c in hand]
+    if len(cards) != 4 or len(set(cards + [starter])) != 5 or not all(0 <= c < 52 for c in cards + [starter]):
+        raise ValueError("a show is four different cards 0-51 and a starter not among them")
+    for c in cards:
+        m |= <uint64_t>1 << c
+    return show_score(m, starter, crib)
+
+
+def random_games_native(rules: object, seconds: float = 1.0, seed: int = 0, policy: object = 0) -> dict:
+    """Whole games from native deals with ``policy`` (uniform random by default) for about ``seconds`` of
+    CPU time on this core: the throughput figure of ``muggins bench`` and benchmarks/."""
+    check_rules(rules, getattr(rules, "players", 2))
+    cdef int p = _policy(policy)
+    cdef Game g
+    cdef long games = 0, moves = 0
+    cdef int target = rules.target
+    cdef clock_t start = clock()
+    cdef clock_t limit = <clock_t>(seconds * CLOCKS_PER_SEC)
+    cdef clock_t now
+    seed_game(&g, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
+    with nogil:
+        while True:
+            new_game(&g, target, -1)
+            moves += run_playout(&g, p, 1 << 30)
+            games += 1
+            if (games & 63) == 0:
+                now = clock()
+                if now - start >= limit:
+                    break
+    elapsed = (now - start) / <double>CLOCKS_PER_SEC
+    return {"engine": "native", "games": games, "moves": moves, "seconds": elapsed,
+            "games_per_second": games / elapsed, "moves_per_second": moves / elapsed}
