@@ -202,7 +202,8 @@ class GameSpec:
     ``muggins bench`` adds; ``move_hint`` ends the terminal's help on typing a move; ``default`` makes the
     game the one played when none is named (else the first registered); ``observation`` is the import path
     of the encoder class that turns a seat's view into numbers for learning (None: the generic one, see
-    :mod:`muggins.rl.observation`)."""
+    :mod:`muggins.rl.observation`); ``drills`` are import paths of the counting drills ``muggins train``
+    offers (see :mod:`muggins.train`)."""
 
     name: str
     title: str
@@ -223,6 +224,7 @@ class GameSpec:
     move_hint: str = ""
     default: bool = False
     observation: str | None = None
+    drills: tuple[str, ...] = ()
 
     def pieces(self, n: int) -> str:
         """``"1 tile"``, ``"3 cards"``."""

@@ -40,6 +40,7 @@ SPEC = register(GameSpec(
     heuristics="muggins.bots.heuristics.dominoes",
     move_hint="a tile alone when it fits in one place",
     default=True,
+    drills=("muggins.dominoes.drills:CountDrill",),
 ))
 
 __all__ = ["SPEC", "DominoRules", "DominoState", "Tile", "full_set", "parse_tile"]

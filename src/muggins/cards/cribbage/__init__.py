@@ -24,6 +24,7 @@ SPEC = register(GameSpec(
     commands=(GameCommand("cribbage", "muggins.cards.cribbage.cli:cribbage_app",
                           "Cribbage tools: count a show hand with its explanation."),),
     benchmarks=("muggins.cards.cribbage.show:benchmark",),
+    drills=("muggins.cards.cribbage.drills:ShowDrill",),
 ))
 
 __all__ = ["SPEC", "CribbageRules", "CribbageState", "stacked"]

@@ -29,6 +29,7 @@ SPEC = register(GameSpec(
     observation="muggins.cards.muggins31.observation:CardMugginsEncoder",
     piece_noun=("card", "cards"),
     heuristics="muggins.bots.heuristics.card_muggins",
+    drills=("muggins.cards.muggins31.drills:PeggingDrill",),
 ))
 
 __all__ = ["SPEC", "CardMugginsRules", "CardMugginsState"]

@@ -1,0 +1,54 @@
+"""The Cribbage counting drill: a hand (or the crib) and the starter from a real deal; count the show."""
+
+from __future__ import annotations
+
+import random
+
+from muggins.cards.cribbage import SPEC
+from muggins.cards.cribbage.game import CribbageState
+from muggins.cards.cribbage.show import explain_show, score_show
+from muggins.cards.deck import Card
+from muggins.train import Question, random_play
+from muggins.tui.render_cards import card, cards
+
+MAX_SHOW = 29  # the most a hand can make
+
+
+class ShowDrill:
+    """Count a hand of four with the starter, and one time in three the crib (whose flush needs all five
+    cards). The hands are those of a real game dealt and played at random up to the show; the answer is the
+    engine's show scorer, and the breakdown is its explanation."""
+
+    name = "show"
+    title = "Cribbage: count the show"
+
+    def __init__(self, preset: str | None = None) -> None:
+        self.rules = SPEC.rules(preset)
+
+    def position(self, rng: random.Random) -> CribbageState:
+        """A real two-hand game played at random to the start of a show."""
+        while True:
+            st = SPEC.new(self.rules, 2, seed=rng.getrandbits(32))
+            assert isinstance(st, CribbageState)
+            for _ in random_play(st, rng):
+                if st.phase == "show" and not st.is_over():
+                    return st
+
+    def pick(self, st: CribbageState, rng: random.Random) -> tuple[tuple[Card, ...], Card, bool]:
+        """The cards to count (a seat's kept hand, or the crib), the starter, and whether it is the crib."""
+        assert st.starter is not None
+        crib = rng.random() < 1 / 3
+        held = st.crib if crib else st.kept[rng.randrange(st.num_players)]
+        return tuple(held), st.starter, crib
+
+    def make(self, rng: random.Random) -> Question:
+        held, starter, crib = self.pick(self.position(rng), rng)
+        shown = explain_show(held, starter, crib)
+        what = "The crib" if crib else "The hand"
+        body = [f"{SPEC.title}: the show", "", f"  Starter:   {card(starter.text, False)}",
+                f"  {what + ':':<10} {cards([c.text for c in held], False)}"]
+        if crib:
+            body += ["", "  (a crib's flush needs all five cards)"]
+        why = tuple(f"{points:>3}  {item}" for item, points in shown.items) + (f'"{shown.text}"',)
+        return Question("\n".join(body), f"What does {what.lower()} count?", score_show(held, starter, crib),
+                        why, MAX_SHOW)
