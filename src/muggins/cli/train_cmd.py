@@ -132,10 +132,10 @@ def _stats(console: Console, only: RegisteredDrill | None) -> None:
     sessions, bad = read_sessions()
     path = results_path()
     if bad:
-        console.print(Text(f"({bad} damaged line(s) of {path} skipped)", style="yellow"))
+        console.print(Text(f"({bad} damaged line(s) of {path} skipped)", style="yellow"), soft_wrap=True)
     sessions = [s for s in sessions if s.answers and (only is None or s.drill == only.key)]
     if not sessions:
-        console.print(f"No training recorded yet in {path}: run 'muggins train'.", highlight=False)
+        console.print(f"No training recorded yet in {path}: run 'muggins train'.", soft_wrap=True)
         return
     titles = {d.key: d.title for d in registered_drills().values()}
     for key in dict.fromkeys(s.drill for s in sessions):
@@ -228,7 +228,7 @@ def train_command(
                 _stats(console, chosen)
             if plot is not None:
                 n = _plot(chosen, plot)
-                console.print(f"Wrote {plot} ({n} session(s)).")
+                console.print(f"Wrote {plot} ({n} session(s)).", soft_wrap=True)
             return
         if chosen is None:
             try:
@@ -240,6 +240,6 @@ def train_command(
         console.print(Text(_summary(session), style="bold"))
         if session.answers:
             path = append_session(session)
-            console.print(f"Saved to {path} (seed {used}).")
+            console.print(f"Saved to {path} (seed {used}).", soft_wrap=True)
     except MugginsError as e:
         fail(str(e))
