@@ -95,7 +95,7 @@ def test_the_domino_count_is_the_engines() -> None:
         st = d.position(random.Random(seed))
         q = d.make(random.Random(seed))
         assert q.answer == st.count == _double_ends_count(st.view(None)), seed
-        assert 2 <= len(st.layout()) and not st.is_over()
+        assert len(st.layout()) >= 2 and not st.is_over()
         assert q.why[-1].startswith(f"The count is {st.count}:")
         assert (f"scores {score_table(d.rules.score_fn)[st.count]}" in q.why[-1]) == \
             bool(score_table(d.rules.score_fn)[st.count])
@@ -192,7 +192,7 @@ def test_a_count_is_read(text: str, value: int) -> None:
 @pytest.mark.parametrize(("text", "why"), [("abc", "not a number"), ("-1", "never negative"),
                                            ("99999999999999999999", "more than any count"),
                                            ("30", "more than any count"), ("", "whole number"),
-                                           ("１２", "not a number"), ("1.5", "not a number")])
+                                           ("\uff11\uff12", "not a number"), ("1.5", "not a number")])
 def test_a_bad_answer_says_what_to_type(text: str, why: str) -> None:
     with pytest.raises(BadAnswer, match=why):
         parse_answer(text, 29)
