@@ -40,7 +40,7 @@ class CountDrill:
                               [str(e["on"]) for e in v["open_ends"] if e.get("on")])
         points = score_table(self.rules.score_fn)[st.count]
         scores = f"it scores {points}" if points else "it scores nothing"
-        why = (f"Open ends: {open_ends_text(v)} (a double at an end counts both halves)",
+        why = (f"Open ends: {open_ends_text(dict(v))} (a double at an end counts both halves)",
                f"The count is {st.count}: under the {self.rules.preset} rules {scores}.")
         body = "\n".join([f"{SPEC.title}, {self.rules.preset} rules; the last tile played: "
                           f"{v['layout'][-1]['tile']}", "", *drawing])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 from muggins.cards.cribbage import SPEC
 from muggins.cards.cribbage.game import CribbageState
@@ -12,6 +13,7 @@ from muggins.train import Question, random_play
 from muggins.tui.render_cards import card, cards
 
 MAX_SHOW = 29  # the most a hand can make
+CARD_TEXT = re.compile(r"\b[A2-9TJQK][CDHS]\b")
 
 
 class ShowDrill:
@@ -46,9 +48,10 @@ class ShowDrill:
         shown = explain_show(held, starter, crib)
         what = "The crib" if crib else "The hand"
         body = [f"{SPEC.title}: the show", "", f"  Starter:   {card(starter.text, False)}",
-                f"  {what + ':':<10} {cards([c.text for c in held], False)}"]
+                f"  {what + ':':<10} {cards([c.text for c in sorted(held)], False)}"]
         if crib:
             body += ["", "  (a crib's flush needs all five cards)"]
-        why = tuple(f"{points:>3}  {item}" for item, points in shown.items) + (f'"{shown.text}"',)
+        why = tuple(CARD_TEXT.sub(lambda m: card(m.group(0), False), f"{points:>3}  {item}")
+                    for item, points in shown.items) + (f'"{shown.text}"',)
         return Question("\n".join(body), f"What does {what.lower()} count?", score_show(held, starter, crib),
                         why, MAX_SHOW)
