@@ -214,8 +214,9 @@ def train_command(
 ) -> None:
     """Counting drills on positions of real games: answer, see the true count and why, and keep a record.
 
-    Type the count and Enter; q quits (what was answered is kept), as does Ctrl-D. The record is one JSON
-    line per session in the user's data directory (MUGGINS_DATA_DIR overrides it)."""
+    Type the count and Enter; q quits (what was answered is kept), as does Ctrl-D.
+
+    The record is one JSON line per session in the user's data directory (MUGGINS_DATA_DIR overrides it)."""
     if not 1 <= rounds <= MAX_ROUNDS:
         fail(f"--rounds must be from 1 to {MAX_ROUNDS}; got {rounds}")
     if seed is not None and seed < 0:
