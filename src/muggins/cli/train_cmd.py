@@ -184,7 +184,7 @@ def _plot(only: RegisteredDrill | None, out: Path) -> int:
     speed.set_ylim(bottom=0)
     for ax in (acc, speed):
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    speed.set_xlabel("session")
+    speed.set_xlabel("session (of each drill, oldest first)")
     acc.legend()
     acc.set_title("Counting drills")
     fig.tight_layout()
