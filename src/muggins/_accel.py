@@ -20,6 +20,8 @@ from types import ModuleType
 ACCELERATED = ("muggins.core.chance", "muggins.core.claims", "muggins.core.protocol", "muggins.dominoes.tiles",
                "muggins.dominoes.state", "muggins.cards.deck", "muggins.cards.muggins31.state",
                "muggins.cards.cribbage.pegging", "muggins.cards.cribbage.show", "muggins.cards.cribbage.game")
+# native engines compiled from .pyx: no pure twin, used only where asked for (playouts, ``muggins bench``)
+NATIVE = ("muggins.dominoes.native",)
 
 _ROOT = Path(__file__).resolve().parent
 
@@ -35,6 +37,31 @@ def _paths(name: str) -> tuple[Path, list[Path]]:
 def source_path(name: str) -> str:
     """The source file of an accelerated module, relative to the project root (``setup.py`` compiles it)."""
     return "src/" + name.replace(".", "/") + ".py"
+
+
+def native_state(name: str) -> str:
+    """"built", "stale" (its .pyx changed after it was compiled) or "not built"."""
+    source, compiled = _paths(name)
+    source = source.with_suffix(".pyx")
+    if not compiled:
+        return "not built"
+    if source.exists() and any(c.stat().st_mtime < source.stat().st_mtime for c in compiled):
+        return "stale"
+    return "built"
+
+
+def load_native(name: str) -> tuple[ModuleType | None, str | None]:
+    """The native module ``name`` and None, or None and why it cannot be used (a stale build is refused:
+    it would run old code)."""
+    state = native_state(name)
+    if state != "built":
+        src = source_path(name)[:-3] + ".pyx"
+        why = "not built" if state == "not built" else f"stale build ({src} changed after it was compiled)"
+        return None, f"{why}: python setup.py build_ext --inplace, or pip install again"
+    try:
+        return importlib.import_module(name), None
+    except ImportError as e:  # pragma: no cover - a broken build
+        return None, f"cannot import {name}: {e}"
 
 
 def compiled_in_use(name: str) -> bool:
@@ -75,7 +102,8 @@ def install() -> None:
 def build_status() -> dict[str, object]:
     """Which build runs: ``mode`` is "compiled" (every accelerated module compiled), "pure" (none) or
     "partial", with the reason the compiled modules are not used (``MUGGINS_PURE_PYTHON``, a stale build,
-    not built) and the state of each module. ``muggins bench`` and ``muggins --version`` report it."""
+    not built) and the state of each module; ``native`` gives the state of each native engine (built, stale,
+    not built). ``muggins bench`` and ``muggins --version`` report it."""
     import importlib
 
     for name in ACCELERATED:
@@ -95,7 +123,7 @@ def build_status() -> dict[str, object]:
         elif len(built) < len(ACCELERATED):
             missing = [source_path(n) for n in ACCELERATED if n not in built]
             reason = f"not compiled: {', '.join(missing)}"
-    return {"mode": mode, "reason": reason, "modules": modules}
+    return {"mode": mode, "reason": reason, "modules": modules, "native": {n: native_state(n) for n in NATIVE}}
 
 
 def describe_build() -> str:
