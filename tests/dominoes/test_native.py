@@ -259,3 +259,23 @@ def test_native_games_are_whole_games() -> None:
         assert max(nat.side_scores()) >= rules.target and len(nat.winners()) == 1
     out = native.random_play_native(rules, 2, 0.05, seed=1)
     assert out["games"] >= 1 and out["moves"] > out["games"] * 10
+
+
+def test_bench_reports_the_native_engine_beside_the_protocol() -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from muggins.cli.main import app
+
+    res = CliRunner().invoke(app, ["bench", "--seconds", "0.05", "--runs", "1", "--json"])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.output)
+    assert out["native"]["engine"].startswith("muggins.dominoes.native")
+    assert out["native"]["moves_per_second"] > 0 and out["moves_per_second"] > 0
+    assert out["build"]["native"] == {"muggins.dominoes.native": "built"}
+    res = CliRunner().invoke(app, ["bench", "--seconds", "0.05", "--runs", "1"])
+    assert res.exit_code == 0 and "Native engine muggins.dominoes.native" in res.output
+    res = CliRunner().invoke(app, ["bench", "-p", "five-up", "--seconds", "0.05", "--runs", "1", "--json"])
+    out = json.loads(res.output)
+    assert "native" not in out and "all_doubles" in out["native_unavailable"]
