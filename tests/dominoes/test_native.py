@@ -192,6 +192,10 @@ def test_illegal_ids_are_refused_and_change_nothing() -> None:
         nat.apply_id(0, nat.num_distinct_actions())
     with pytest.raises(NoSuchSeat):
         nat.apply_id(2, legal[0])
+    with pytest.raises(NoSuchSeat):
+        nat.legal_ids(2)
+    with pytest.raises(TypeError, match="from_state"):
+        native.NativeDominoes()
     if nat.window() is None:
         with pytest.raises(ClaimError):
             nat.apply_id(other, nat.num_distinct_actions() - 1)

@@ -11,6 +11,11 @@ are native (they need not match the pure engine's Chance). :meth:`NativeDominoes
 tile of the boneyard, as the pure engine does (so a state read with :meth:`NativeDominoes.from_state` draws
 the same tiles); :meth:`NativeDominoes.playout` draws a tile at random from it (the boneyard is unseen, so
 any order is as likely: repeated playouts from one sampled world see different draws).
+
+Presets played (with every player count the pure engine allows them): muggins, muggins-spinner, all-fives,
+sniff, all-threes, fives-and-threes, odd-primes, block-muggins. Not yet: five-up (every double a spinner),
+seven-toed-pete (lead restriction, extra turn), seven-rocks (partnerships), merry-go-round (the spinner
+filled first, the set double forced). :func:`unsupported` says exactly which option stops a game.
 """
 
 from libc.stdint cimport uint64_t
@@ -907,6 +912,10 @@ cdef class NativeDominoes:
     cdef _RulesBox box
     cdef object rules
 
+    def __init__(self) -> None:
+        raise TypeError("make a native game with NativeDominoes.new(rules, players, seed) or "
+                        "NativeDominoes.from_state(state)")
+
     @staticmethod
     def new(rules: object, num_players: int, seed: int = 0) -> NativeDominoes:
         """A new game dealt natively (NotImplementedError for rules out of scope)."""
@@ -1075,6 +1084,8 @@ cdef class NativeDominoes:
         cdef int moves[MAXMOVES]
         cdef Rules* r = &self.box.r
         cdef int nm, i, mv, w = r.width, draw = r.ntiles * r.slots
+        if type(seat) is not int or not 0 <= seat < r.n:
+            raise NoSuchSeat(f"there is no seat {seat!r}; seats are 0 to {r.n - 1}")
         if self.g.over:
             return []
         nm = regular(&self.g, r, seat, moves)
