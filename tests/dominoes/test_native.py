@@ -118,6 +118,8 @@ def lockstep(preset: str, players: int, seed: int, max_actions: int = 1500, **op
         check_same(state, nat)
         if state.is_over() or len(state.history) >= max_actions:
             return len(state.history)
+        if len(state.history) % 25 == 24:  # the state played along is the state read afresh
+            check_same(state, native.NativeDominoes.from_state(state))
         seat, i = pick(rng, state, nat)
         hand = state.hand_no
         state.apply(seat, state.action_from_id(seat, i))
