@@ -11,9 +11,6 @@ from muggins.core.rules import get_game
 
 OPTIONAL = ("muggins", "claim")
 
-# the games with a native engine (muggins._accel.NATIVE): its module, which plays whole games natively
-NATIVE_ENGINES = {"dominoes": "muggins.dominoes.native"}
-
 
 def random_play(game: str, preset: str | None, players: int | None, seconds: float, seed: int = 0,
                 options: dict[str, Any] | None = None) -> dict[str, float]:
@@ -59,6 +56,15 @@ def median_runs(fn: Any, runs: int, **kw: Any) -> dict[str, Any]:
     return out
 
 
+def native_engine(game: str) -> str | None:
+    """The native engine of ``game`` (a module of ``muggins._accel.NATIVE`` in the game's own package), or
+    None."""
+    from muggins._accel import NATIVE
+
+    package = get_game(game).state_type.__module__.rpartition(".")[0]
+    return next((name for name in NATIVE if name.rpartition(".")[0] == package), None)
+
+
 def native_random_play(game: str, preset: str | None, players: int | None, seconds: float, runs: int,
                        options: dict[str, Any] | None = None) -> tuple[dict[str, Any] | None, str | None]:
     """The native engine's random play (whole games dealt and played in C, median of ``runs``), the
@@ -66,7 +72,7 @@ def native_random_play(game: str, preset: str | None, players: int | None, secon
     for the game, not built, or rules out of its scope)."""
     from muggins._accel import load_native
 
-    name = NATIVE_ENGINES.get(game)
+    name = native_engine(game)
     if name is None:
         return None, f"no native engine for {game}"
     mod, why = load_native(name)

@@ -11,7 +11,7 @@ from rich.table import Table
 from muggins.cli.common import fail, parse_options
 from muggins.core.errors import RulesError
 from muggins.core.rules import default_game, get_game, load_object
-from muggins.perf import NATIVE_ENGINES, median_runs, native_random_play, random_play
+from muggins.perf import median_runs, native_engine, native_random_play, random_play
 
 
 def bench_command(
@@ -36,7 +36,7 @@ def bench_command(
         native, no_native = native_random_play(game, preset, players, seconds, runs, opts)
         if native is not None:
             extra["native"] = native
-        elif game in NATIVE_ENGINES:
+        elif native_engine(game) is not None:
             extra["native_unavailable"] = no_native
         if search:
             from muggins.sim.bench import search_speed
@@ -70,7 +70,7 @@ def bench_command(
     console.print(f"Build: {describe_build()}.", highlight=False)
     nat = out.get("native")
     if isinstance(nat, dict):
-        ratio = nat["moves_per_second"] / out["moves_per_second"]  # type: ignore[operator]
+        ratio = nat["moves_per_second"] / out["moves_per_second"]
         console.print(f"Native engine {nat['engine']}: {nat['moves_per_second']:,.0f} moves/s, "
                       f"{nat['games_per_second']:,.0f} games/s ({ratio:,.0f}x the protocol figure above).",
                       highlight=False)
