@@ -391,7 +391,7 @@ cdef int hand_pips(Game* g, Rules* r, int seat) noexcept nogil:
     return p
 
 
-cdef void lot_key_tiles(Game* g, Rules* r, int k, int* tiles) noexcept nogil:
+cdef void sample_tiles(Game* g, Rules* r, int k, int* tiles) noexcept nogil:
     """``k`` distinct tiles at random (a partial Fisher-Yates over the set)."""
     cdef int perm[MAXTILES]
     cdef int i, j, tmp
@@ -417,7 +417,7 @@ cdef int lot(Game* g, Rules* r, int seats, int lightest) noexcept nogil:
             if seats >> s & 1:
                 who[k] = s
                 k += 1
-        lot_key_tiles(g, r, k, tiles)
+        sample_tiles(g, r, k, tiles)
         for i in range(k):
             t = tiles[i]
             keys[i] = (r.hi[t] + r.lo[t]) * 64 + (r.hi[t] if r.lot_high_end else 0)
