@@ -8,32 +8,23 @@ from pathlib import Path
 from setuptools import setup
 
 
-def _accelerated() -> list[str]:
-    """The compiled modules: the one list kept in src/muggins/_accel.py (read without importing the package)."""
+def _accelerated(name: str = "ACCELERATED", suffix: str = ".py") -> list[str]:
+    """The compiled modules: the lists kept in src/muggins/_accel.py (read without importing the package):
+    ``ACCELERATED`` compiled from their .py sources, ``NATIVE`` from .pyx (native code with no pure twin)."""
     tree = ast.parse(Path(__file__).with_name("src").joinpath("muggins", "_accel.py").read_text())
     for node in tree.body:
-        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "ACCELERATED" for t in node.targets):
-            return ["src/" + name.replace(".", "/") + ".py" for name in ast.literal_eval(node.value)]
-    raise RuntimeError("src/muggins/_accel.py defines no ACCELERATED list")
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == name for t in node.targets):
+            return ["src/" + mod.replace(".", "/") + suffix for mod in ast.literal_eval(node.value)]
+    raise RuntimeError(f"src/muggins/_accel.py defines no {name} list")
 
 
-def _native() -> list[str]:
-    """The native engines (Cython .pyx with no Python twin): the NATIVE list of src/muggins/_accel.py."""
-    tree = ast.parse(Path(__file__).with_name("src").joinpath("muggins", "_accel.py").read_text())
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "NATIVE" for t in node.targets):
-            return ["src/" + name.replace(".", "/") + ".pyx" for name in ast.literal_eval(node.value)]
-    raise RuntimeError("src/muggins/_accel.py defines no NATIVE list")
-
-
-ACCELERATED = _accelerated()
-NATIVE = _native()
+ACCELERATED = _accelerated() + _accelerated("NATIVE", ".pyx")
 
 ext_modules = []
 try:
     from Cython.Build import cythonize
 
-    ext_modules = cythonize(ACCELERATED + NATIVE, compiler_directives={"language_level": 3, "binding": False},
+    ext_modules = cythonize(ACCELERATED, compiler_directives={"language_level": 3, "binding": False},
                             include_path=["src"], quiet=True)
     for ext in ext_modules:
         ext.optional = True  # a failed compile leaves the pure-Python module (or engine) in use

@@ -43,9 +43,9 @@ from muggins.perf import random_play
 
 
 def native_games(seconds: float, seed: int) -> dict[str, float]:
-    mod = load_native("muggins.cards.cribbage.native")
+    mod, why = load_native("muggins.cards.cribbage.native")
     if mod is None:
-        raise SystemExit("the native cribbage module is not built: python setup.py build_ext --inplace")
+        raise SystemExit(f"the native cribbage module: {why}")
     out: dict[str, float] = mod.random_games_native(PRESETS["cribbage"], seconds, seed)
     return out
 
@@ -107,9 +107,9 @@ def openspiel_python_games(seconds: float, seed: int) -> dict[str, float]:
 def native_playouts(seconds: float, seed: int) -> dict[str, float]:
     """Rollouts as a search would run them: from one mid-hand position (seat 0 to play, a few cards down),
     ``clone()`` then ``playout()`` to the end of the game, one Python call pair per rollout."""
-    mod = load_native("muggins.cards.cribbage.native")
+    mod, why = load_native("muggins.cards.cribbage.native")
     if mod is None:
-        raise SystemExit("the native cribbage module is not built: python setup.py build_ext --inplace")
+        raise SystemExit(f"the native cribbage module: {why}")
     root = mod.NativeCribbage(seed=seed)
     while root.phase() != "play" or root.count() < 10:
         root.playout(0, seed, 1)

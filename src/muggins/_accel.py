@@ -20,10 +20,10 @@ from types import ModuleType
 ACCELERATED = ("muggins.core.chance", "muggins.core.claims", "muggins.core.protocol", "muggins.dominoes.tiles",
                "muggins.dominoes.state", "muggins.cards.deck", "muggins.cards.muggins31.state",
                "muggins.cards.cribbage.pegging", "muggins.cards.cribbage.show", "muggins.cards.cribbage.game")
-
-#: Native engines: Cython modules with no Python twin (a pure engine of their own is the reference). They
-#: are optional: without a build, ``load_native`` gives None and callers keep to the pure engine.
-NATIVE = ("muggins.cards.cribbage.native",)
+#: Native engines compiled from .pyx: no Python twin (the pure engine of their game is the reference), used
+#: only where asked for (playouts, ``muggins bench``). Optional: without a build ``load_native`` says why and
+#: callers keep to the pure engine.
+NATIVE = ("muggins.dominoes.native", "muggins.cards.cribbage.native")
 
 _ROOT = Path(__file__).resolve().parent
 
@@ -39,6 +39,31 @@ def _paths(name: str) -> tuple[Path, list[Path]]:
 def source_path(name: str) -> str:
     """The source file of an accelerated module, relative to the project root (``setup.py`` compiles it)."""
     return "src/" + name.replace(".", "/") + ".py"
+
+
+def native_state(name: str) -> str:
+    """"built", "stale" (its .pyx changed after it was compiled) or "not built"."""
+    source, compiled = _paths(name)
+    source = source.with_suffix(".pyx")
+    if not compiled:
+        return "not built"
+    if source.exists() and any(c.stat().st_mtime < source.stat().st_mtime for c in compiled):
+        return "stale"
+    return "built"
+
+
+def load_native(name: str) -> tuple[ModuleType | None, str | None]:
+    """The native module ``name`` and None, or None and why it cannot be used (a stale build is refused:
+    it would run old code)."""
+    state = native_state(name)
+    if state != "built":
+        src = source_path(name)[:-3] + ".pyx"
+        why = "not built" if state == "not built" else f"stale build ({src} changed after it was compiled)"
+        return None, f"{why}: python setup.py build_ext --inplace, or pip install again"
+    try:
+        return importlib.import_module(name), None
+    except ImportError as e:  # pragma: no cover - a broken build
+        return None, f"cannot import {name}: {e}"
 
 
 def compiled_in_use(name: str) -> bool:
@@ -76,37 +101,11 @@ def install() -> None:
         sys.meta_path.insert(0, _FreshSourceFinder(os.environ.get("MUGGINS_PURE_PYTHON", "") not in ("", "0")))
 
 
-def _native_state(name: str) -> str:
-    """"built", "stale" (its .pyx or .pxd changed after the build) or "not built"."""
-    source = _ROOT.joinpath(*name.split(".")[1:]).with_suffix(".pyx")
-    compiled = [p for suffix in importlib.machinery.EXTENSION_SUFFIXES
-                if (p := source.with_name(source.stem + suffix)).exists()]
-    if not compiled:
-        return "not built"
-    sources = [p for p in (source, source.with_suffix(".pxd")) if p.exists()]
-    if sources and any(c.stat().st_mtime < max(p.stat().st_mtime for p in sources) for c in compiled):
-        return "stale"
-    return "built"
-
-
-def load_native(name: str) -> ModuleType | None:
-    """The native module ``name`` (one of NATIVE) if it is built and not older than its source, else None.
-    ``MUGGINS_PURE_PYTHON`` does not turn it off: it has no Python source to fall back on, and the
-    differential tests compare it with the pure engine."""
-    import importlib
-
-    if name not in NATIVE or _native_state(name) != "built":
-        return None
-    try:
-        return importlib.import_module(name)
-    except ImportError:
-        return None
-
-
 def build_status() -> dict[str, object]:
     """Which build runs: ``mode`` is "compiled" (every accelerated module compiled), "pure" (none) or
     "partial", with the reason the compiled modules are not used (``MUGGINS_PURE_PYTHON``, a stale build,
-    not built) and the state of each module. ``muggins bench`` and ``muggins --version`` report it."""
+    not built) and the state of each module; ``native`` gives the state of each native engine (built, stale,
+    not built). ``muggins bench`` and ``muggins --version`` report it."""
     import importlib
 
     for name in ACCELERATED:
@@ -126,8 +125,7 @@ def build_status() -> dict[str, object]:
         elif len(built) < len(ACCELERATED):
             missing = [source_path(n) for n in ACCELERATED if n not in built]
             reason = f"not compiled: {', '.join(missing)}"
-    return {"mode": mode, "reason": reason, "modules": modules,
-            "native": {name: _native_state(name) for name in NATIVE}}
+    return {"mode": mode, "reason": reason, "modules": modules, "native": {n: native_state(n) for n in NATIVE}}
 
 
 def describe_build() -> str:

@@ -54,3 +54,39 @@ def median_runs(fn: Any, runs: int, **kw: Any) -> dict[str, Any]:
             out[key] = statistics.median(r[key] for r in results)
             out[key.replace("_per_second", "_per_second_runs")] = [round(r[key], 1) for r in results]
     return out
+
+
+def native_engine(game: str) -> str | None:
+    """The native engine of ``game`` (a module of ``muggins._accel.NATIVE`` in the game's own package), or
+    None."""
+    from muggins._accel import NATIVE
+
+    package = get_game(game).state_type.__module__.rpartition(".")[0]
+    return next((name for name in NATIVE if name.rpartition(".")[0] == package), None)
+
+
+def native_random_play(game: str, preset: str | None, players: int | None, seconds: float, runs: int,
+                       options: dict[str, Any] | None = None) -> tuple[dict[str, Any] | None, str | None]:
+    """The native engine's random play (whole games dealt and played in C, median of ``runs``), the
+    figure beside :func:`random_play`'s: (figures, None), or (None, why there is none: no native engine
+    for the game, not built, or rules out of its scope)."""
+    from muggins._accel import load_native
+
+    name = native_engine(game)
+    if name is None:
+        return None, f"no native engine for {game}"
+    mod, why = load_native(name)
+    if mod is None:
+        return None, f"{name} {why}"
+    spec = get_game(game)
+    rules = spec.rules(preset, options)
+    n = players if players is not None else spec.default_players
+    out_of_scope = mod.unsupported(rules, n)
+    if out_of_scope is not None:
+        return None, f"{name} does not play {out_of_scope}"
+    results = [mod.random_play_native(rules, n, seconds, seed=i) for i in range(runs)]
+    out: dict[str, Any] = {"engine": f"{name} (C, compiled with Cython)", "runs": runs}
+    for key in ("moves_per_second", "games_per_second"):
+        out[key] = statistics.median(r[key] for r in results)
+        out[key.replace("_per_second", "_per_second_runs")] = [round(r[key], 1) for r in results]
+    return out, None

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import statistics
 
 import typer
 from rich.console import Console
@@ -12,7 +11,7 @@ from rich.table import Table
 from muggins.cli.common import fail, parse_options
 from muggins.core.errors import RulesError
 from muggins.core.rules import default_game, get_game, load_object
-from muggins.perf import median_runs, random_play
+from muggins.perf import median_runs, native_engine, native_random_play, random_play
 
 
 def bench_command(
@@ -34,7 +33,11 @@ def bench_command(
         result = median_runs(random_play, runs, game=game, preset=preset, players=players,
                              seconds=seconds, options=opts)
         extra = _extra(game, seconds, runs)
-        native = _native(game, preset, players, opts, seconds, runs)
+        native, no_native = native_random_play(game, preset, players, seconds, runs, opts)
+        if native is not None:
+            extra["native"] = native
+        elif native_engine(game) is not None:
+            extra["native_unavailable"] = no_native
         if search:
             from muggins.sim.bench import search_speed
 
@@ -49,8 +52,6 @@ def bench_command(
     out = {"game": game, "preset": preset or spec.default_preset,
            "players": players or spec.default_players, "seconds_per_run": seconds,
            "build": build, "engine": f"protocol ({build['mode']} build)", **result, **extra}
-    if native is not None:
-        out["native"] = native
     if as_json:
         typer.echo(json.dumps(out, indent=1))
         return
@@ -65,47 +66,20 @@ def bench_command(
             runs_k = k.replace("_per_second", "_per_second_runs")
             runs_v: list[float] = out.get(runs_k, [])  # type: ignore[assignment]
             t.add_row(k, f"{v:,.0f}", ", ".join(f"{x:,.0f}" for x in runs_v))
-    if native is not None and "games_per_second" in native:
+    nat = out.get("native")
+    if isinstance(nat, dict):
         for k in ("games_per_second", "moves_per_second"):
-            t.add_row(f"native {k}", f"{native[k]:,.0f}", ", ".join(f"{x:,.0f}" for x in native[k + "_runs"]))
+            t.add_row(f"native {k}", f"{nat[k]:,.0f}", ", ".join(f"{x:,.0f}" for x in nat[k + "_runs"]))
     console = Console()
     console.print(t)
-    if native is not None:
-        console.print(f"Engines: rates through the protocol ({mode} build); "
-                      + (f"native rows: {native['engine']}." if "games_per_second" in native
-                         else f"no native figure: {native['reason']}."), highlight=False)
     console.print(f"Build: {describe_build()}.", highlight=False)
-
-
-#: Games with a native engine: its module (one of _accel.NATIVE) and its whole-games throughput function.
-NATIVE_BENCH = {"cribbage": ("muggins.cards.cribbage.native", "random_games_native")}
-
-
-def _native(game: str, preset: str | None, players: int | None, options: dict[str, object], seconds: float,
-            runs: int) -> dict[str, object] | None:
-    """Whole random games per second of the game's native engine (median of ``runs``), or why there is no
-    figure (not built, or rules it does not play); None for a game without a native engine."""
-    if game not in NATIVE_BENCH:
-        return None
-    from muggins._accel import build_status, load_native
-
-    name, fn = NATIVE_BENCH[game]
-    mod = load_native(name)
-    if mod is None:
-        return {"engine": name, "reason": f"{name} is {build_status()['native'][name]}"}  # type: ignore[index]
-    spec = get_game(game)
-    rules = spec.rules(preset, options)
-    try:
-        if players is not None and players != rules.players:
-            raise NotImplementedError(f"{name} plays two players only")
-        results = [getattr(mod, fn)(rules, seconds, seed) for seed in range(runs)]
-    except NotImplementedError as e:
-        return {"engine": name, "reason": str(e)}
-    out: dict[str, object] = {"engine": f"{name} (C, random legal moves, native deals)", "runs": runs}
-    for k in ("games_per_second", "moves_per_second"):
-        out[k] = statistics.median(r[k] for r in results)
-        out[k + "_runs"] = [round(r[k], 1) for r in results]
-    return out
+    if isinstance(nat, dict):
+        ratio = nat["moves_per_second"] / out["moves_per_second"]
+        console.print(f"Native engine {nat['engine']}: {nat['moves_per_second']:,.0f} moves/s, "
+                      f"{nat['games_per_second']:,.0f} games/s ({ratio:,.0f}x the protocol figure above).",
+                      highlight=False)
+    elif "native_unavailable" in out:
+        console.print(f"Native engine: none measured ({out['native_unavailable']}).", highlight=False)
 
 
 def _extra(game: str, seconds: float, runs: int) -> dict[str, object]:

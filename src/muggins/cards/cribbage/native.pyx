@@ -833,3 +833,19 @@ def random_games_native(rules: object, seconds: float = 1.0, seed: int = 0, poli
     elapsed = (now - start) / <double>CLOCKS_PER_SEC
     return {"engine": "native", "games": games, "moves": moves, "seconds": elapsed,
             "games_per_second": games / elapsed, "moves_per_second": moves / elapsed}
+
+
+def unsupported(rules: object, num_players: int) -> object:
+    """Why the native engine cannot play ``rules`` with ``num_players`` (None: it can): the interface every
+    native engine gives ``muggins.perf.native_random_play``."""
+    try:
+        check_rules(rules, num_players)
+    except NotImplementedError as e:
+        return str(e)
+    return None
+
+
+def random_play_native(rules: object, num_players: int, seconds: float, seed: int = 0) -> dict:
+    """Whole random games for about ``seconds`` of CPU time (``muggins bench``'s native figure)."""
+    check_rules(rules, num_players)
+    return random_games_native(rules, seconds, seed)

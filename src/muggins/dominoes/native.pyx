@@ -1,0 +1,1210 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""A native domino engine for playouts: one game held in C data (hands as bitmasks, the layout in fixed
+arrays, actions as the integer ids of docs/actions.md), played without returning to Python.
+
+The reference is :mod:`muggins.dominoes.state`; this mirrors its rules for the ``muggins`` preset family
+(see :func:`unsupported` for the exact scope) and is checked against it move by move by
+tests/dominoes/test_native.py. It keeps no event log: it is for rollouts, not records.
+
+Chance comes from a small PRNG of its own (splitmix64), so a playout is reproducible from its seed. Deals
+are native (they need not match the pure engine's Chance). :meth:`NativeDominoes.apply_id` draws the last
+tile of the boneyard, as the pure engine does (so a state read with :meth:`NativeDominoes.from_state` draws
+the same tiles); :meth:`NativeDominoes.playout` draws a tile at random from it (the boneyard is unseen, so
+any order is as likely: repeated playouts from one sampled world see different draws).
+
+Presets played (with every player count the pure engine allows them): muggins, muggins-spinner, all-fives,
+sniff, all-threes, fives-and-threes, odd-primes, block-muggins. Not yet: five-up (every double a spinner),
+seven-toed-pete (lead restriction, extra turn), seven-rocks (partnerships), merry-go-round (the spinner
+filled first, the set double forced). :func:`unsupported` says exactly which option stops a game.
+"""
+
+from libc.stdint cimport uint64_t
+from libc.time cimport clock, CLOCKS_PER_SEC
+
+from muggins.core.errors import ClaimError, GameOver, IllegalAction, NoSuchSeat, UnknownAction
+
+cdef enum:
+    MAXTILES = 56      # a double-9 set has 55 tiles: a hand is one 64-bit mask
+    MAXPLACES = 8      # free places of a layout: 2 on a line, 4 with one spinner
+    MAXMOVES = 256     # legal regular moves of one seat at once (tiles x places)
+    TABLE = 256        # counts scored by table; a one-spinner double-9 layout counts at most 90
+    K_NONDOUBLE = 0
+    K_CROSS = 2
+    K_SPINNER = 3
+    # out bonus
+    OB_PER_OPP = 0
+    OB_TOTAL = 1
+    OB_RAW = 2
+    OB_PER5 = 3
+    OB_LARGEST = 4
+    OB_SUBTRACT = 5
+    OB_CHIP = 6
+    OB_PRIME = 7
+    OB_NONE = 8
+    # blocked
+    BL_OPP = 0
+    BL_DIFF = 1
+    BL_CASCADE = 2
+    BL_NONE = 3
+    BL_SUBTRACT = 4
+    # round mode
+    RM_PER_HAND = 0
+    RM_NET = 1
+    RM_NONE = 2
+    # blocked tie
+    BT_NOBODY = 0
+    BT_SPLIT = 1
+    BT_ALL = 2
+    # first lead / next lead
+    FL_LOT_HEAVIEST = 0
+    FL_LOT_LIGHTEST = 1
+    FL_HIGHEST_DOUBLE = 2
+    NL_WINNER_ELSE_LOT = 0
+    NL_ROTATE = 1
+    NL_LOWEST = 2
+    # muggins outcome, false call
+    MO_STEAL = 0
+    MO_FORFEIT = 1
+    MO_STEAL_DEDUCT = 2
+    FC_NONE = 0
+    FC_DEDUCT = 1
+    FC_AWARD = 2
+
+
+cdef struct Rules:
+    int n, top, ntiles, each
+    int manual, lenient
+    int spins, sides_first, sniff_ends
+    int draw_limit, reserve
+    int first_lead, lot_high_end, next_lead
+    int out_bonus, blocked, round_mode, round_to, blocked_tie, per_unit, double_once
+    int target, exact_target, no_win_on_down, end_of_hand, entry, tie_break
+    int muggins_rule, over_claim_penalty, false_call, false_call_points
+    int B, slots, width, play_stop, mug_start, claim_start, size
+    int table[TABLE]
+    int hi[MAXTILES]
+    int lo[MAXTILES]
+    uint64_t by_value[16]
+
+
+cdef struct Game:
+    uint64_t hand[4]
+    int bone[MAXTILES]
+    int nbone
+    int turn, lead_phase, count, hand_no
+    int scores[4]
+    int entered[4]
+    int leader, last_out, draws, dead_passes, tiebreak_left
+    int over, winners
+    int nnodes, spinner
+    int kind[MAXTILES]
+    int v0[MAXTILES]
+    int v1[MAXTILES]
+    int nmask[MAXTILES]
+    int nplaces
+    int pnode[MAXPLACES]
+    int pbit[MAXPLACES]
+    int pval[MAXPLACES]
+    int w_open, w_scorer, w_missed, w_may, w_late
+    uint64_t rng
+
+
+# ------------------------------------------------------------------------------------------- PRNG ----
+cdef inline uint64_t next_u64(Game* g) noexcept nogil:
+    """splitmix64: tiny, fast, and the same stream on every machine."""
+    g.rng += <uint64_t>0x9E3779B97F4A7C15
+    cdef uint64_t z = g.rng
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
+    return z ^ (z >> 31)
+
+
+cdef inline int below(Game* g, int k) noexcept nogil:
+    """A uniform integer 0 .. k - 1 (k small: the modulo bias is below 2^-50)."""
+    return <int>(next_u64(g) % <uint64_t>k)
+
+
+cdef inline int popcount64(uint64_t x) noexcept nogil:
+    cdef int c = 0
+    while x:
+        x &= x - 1
+        c += 1
+    return c
+
+
+cdef inline int lowbit(uint64_t x) noexcept nogil:
+    cdef int i = 0
+    while not (x >> i) & 1:
+        i += 1
+    return i
+
+
+# --------------------------------------------------------------------------------------- geometry ----
+cdef inline int pop2(int x) noexcept nogil:
+    return (x & 1) + ((x >> 1) & 1)
+
+
+cdef inline int contribution(int kind, int mask, int v0, int v1, int se) noexcept nogil:
+    """What one layout tile adds to the count (as ``state.contribution``, for the kinds in scope)."""
+    if kind == K_NONDOUBLE:
+        return (0 if mask & 1 else v0) + (0 if mask & 2 else v1)
+    if kind == K_CROSS:
+        return v0 + v0 if pop2(mask & 3) <= 1 else 0
+    if pop2(mask & 3) <= 1:
+        return v0 + v0
+    return v0 * (2 - pop2((mask >> 2) & 3)) if se else 0
+
+
+cdef inline int node_contribution(Game* g, Rules* r, int node) noexcept nogil:
+    return contribution(g.kind[node], g.nmask[node], g.v0[node], g.v1[node], r.sniff_ends)
+
+
+cdef void rebuild_places(Game* g, Rules* r) noexcept nogil:
+    """The free places in numbering order: by layout tile, then slot (``_compute_positions``)."""
+    cdef int node, kind, mask, line, branch, k = 0
+    for node in range(g.nnodes):
+        kind = g.kind[node]
+        mask = g.nmask[node]
+        if kind == K_NONDOUBLE:
+            if mask == 3:
+                continue
+            if not mask & 1:
+                g.pnode[k] = node
+                g.pbit[k] = 1
+                g.pval[k] = g.v0[node]
+                k += 1
+            if not mask & 2:
+                g.pnode[k] = node
+                g.pbit[k] = 2
+                g.pval[k] = g.v1[node]
+                k += 1
+            continue
+        line = mask & 3
+        if line != 3:
+            g.pnode[k] = node
+            g.pbit[k] = 2 if line & 1 else 1
+            g.pval[k] = g.v0[node]
+            k += 1
+        if kind == K_CROSS:
+            continue
+        branch = mask & 12
+        if branch != 12 and (line == 3 or not r.sides_first):
+            g.pnode[k] = node
+            g.pbit[k] = 8 if branch & 4 else 4
+            g.pval[k] = g.v0[node]
+            k += 1
+    g.nplaces = k
+
+
+cdef inline int double_kind(Game* g, Rules* r) noexcept nogil:
+    if not r.spins or g.spinner >= 0:
+        return K_CROSS
+    return K_SPINNER
+
+
+cdef int count_after(Game* g, Rules* r, int t, int k) noexcept nogil:
+    """The count if tile ``t`` were laid on free place ``k`` (-1: led)."""
+    cdef int hi = r.hi[t], lo = r.lo[t]
+    if k < 0:
+        return hi + hi if hi == lo else hi + lo
+    cdef int p = g.pnode[k], v = g.pval[k], kind = g.kind[p], mask = g.nmask[p]
+    cdef int c = g.count - contribution(kind, mask, g.v0[p], g.v1[p], r.sniff_ends) \
+        + contribution(kind, mask | g.pbit[k], g.v0[p], g.v1[p], r.sniff_ends)
+    if hi == lo:
+        return c + contribution(double_kind(g, r), 1, v, v, r.sniff_ends)
+    return c + (lo if v == hi else hi)
+
+
+cdef void place(Game* g, Rules* r, int t, int k) noexcept nogil:
+    """Lay tile ``t`` on free place ``k`` (-1: the lead), as ``DominoState._place``."""
+    cdef int hi = r.hi[t], lo = r.lo[t], nid = g.nnodes, kind, v0, v1, mask, p, v
+    if k < 0:
+        if hi == lo:
+            kind = double_kind(g, r)
+            v0 = hi
+            v1 = hi
+        else:
+            kind = K_NONDOUBLE
+            v0 = hi
+            v1 = lo
+        mask = 0
+    else:
+        p = g.pnode[k]
+        v = g.pval[k]
+        g.count -= node_contribution(g, r, p)
+        g.nmask[p] |= g.pbit[k]
+        g.count += node_contribution(g, r, p)
+        if hi == lo:
+            kind = double_kind(g, r)
+            v0 = v
+            v1 = v
+        else:
+            kind = K_NONDOUBLE
+            v0 = v
+            v1 = lo if v == hi else hi
+        mask = 1
+    if g.spinner < 0 and r.spins and kind == K_SPINNER:
+        g.spinner = nid
+    g.kind[nid] = kind
+    g.v0[nid] = v0
+    g.v1[nid] = v1
+    g.nmask[nid] = mask
+    g.nnodes = nid + 1
+    g.count += node_contribution(g, r, nid)
+    rebuild_places(g, r)
+
+
+# ------------------------------------------------------------------------------------ legal moves ----
+# A regular move is its base in the id numbering: a play is ``tile * slots + slot`` (slot 0 the lead,
+# 1 + k free place k); then DRAW = ntiles * slots and PASS = DRAW + 1.
+
+cdef int regular(Game* g, Rules* r, int seat, int* out) noexcept nogil:
+    """The legal moves of ``seat`` (claims and calls aside), as ``DominoState._regular``."""
+    if g.over or seat != g.turn:
+        return 0
+    cdef int n = 0, k, t, slots = r.slots
+    cdef uint64_t m = g.hand[seat]
+    if g.lead_phase:
+        while m:
+            t = lowbit(m)
+            m &= m - 1
+            out[n] = t * slots
+            n += 1
+    else:
+        for k in range(g.nplaces):
+            m = g.hand[seat] & r.by_value[g.pval[k]]
+            while m:
+                t = lowbit(m)
+                m &= m - 1
+                out[n] = t * slots + 1 + k
+                n += 1
+    if n:
+        return n
+    if g.nbone > r.reserve and not g.lead_phase and g.draws < r.draw_limit:
+        out[0] = r.ntiles * slots
+    else:
+        out[0] = r.ntiles * slots + 1
+    return 1
+
+
+# ----------------------------------------------------------------------------------------- scoring ----
+cdef inline int round_nearest(int p, int unit) noexcept nogil:
+    if unit <= 1:
+        return p
+    if p < 0:
+        return -round_nearest(-p, unit)
+    return unit * ((p + (unit - 1) // 2) // unit)
+
+
+cdef inline int prime_at_most(int n) noexcept nogil:
+    cdef int p, q, ok
+    p = n
+    while p > 1:
+        ok = 1
+        q = 2
+        while q * q <= p:
+            if p % q == 0:
+                ok = 0
+                break
+            q += 1
+        if ok:
+            return p
+        p -= 1
+    return 0
+
+
+cdef void finish(Game* g, int sides) noexcept nogil:
+    g.over = 1
+    g.winners = sides
+    g.w_open = 0
+
+
+cdef inline void check_win(Game* g, Rules* r, int side) noexcept nogil:
+    if not g.over and not r.end_of_hand and g.scores[side] >= r.target:
+        finish(g, 1 << side)
+
+
+cdef int award(Game* g, Rules* r, int side, int points, int check, int down) noexcept nogil:
+    """Credit ``points`` (entry threshold, exact target, no win on the lead), as ``DominoState._award``."""
+    if points == 0:
+        return 0
+    if points > 0 and not g.entered[side]:
+        if points < r.entry:
+            return 0
+        g.entered[side] = 1
+    cdef int new = g.scores[side] + points
+    if points > 0 and r.exact_target and new > r.target:
+        return 0
+    if points > 0 and down and r.no_win_on_down and new >= r.target:
+        return 0
+    g.scores[side] = new
+    if check:
+        check_win(g, r, side)
+    return 1
+
+
+cdef void over_claim(Game* g, Rules* r, int seat, int amount) noexcept nogil:
+    """An over-claim is void; under ``over_claim=opponent_scores`` the next opponent scores it."""
+    if r.over_claim_penalty and r.n > 1:
+        award(g, r, (seat + 1) % r.n, amount, 1, 0)
+
+
+cdef void open_window(Game* g, Rules* r, int seat, int missed, int claim) noexcept nogil:
+    if g.over:
+        return
+    g.w_open = 1
+    g.w_scorer = seat
+    g.w_missed = missed
+    g.w_may = 1 if claim < 0 and r.lenient else 0
+    g.w_late = missed if g.w_may else 0
+
+
+cdef void score_step(Game* g, Rules* r, int seat, int pts, int claim, int down) noexcept nogil:
+    """One scoring step (``GameState._score_step``): ``claim`` -1 says nothing."""
+    cdef int awarded, missed
+    if not r.manual:
+        if pts:
+            award(g, r, seat, pts, 1, down)
+        return
+    if claim < 0:
+        awarded = 0
+        missed = pts
+    elif claim <= pts:
+        awarded = claim
+        missed = pts - claim
+    else:
+        awarded = 0
+        missed = pts
+        over_claim(g, r, seat, claim)
+    if awarded and not g.over:
+        award(g, r, seat, awarded, 1, down)
+    open_window(g, r, seat, missed, claim)
+
+
+cdef int hand_pips(Game* g, Rules* r, int seat) noexcept nogil:
+    cdef uint64_t m = g.hand[seat]
+    cdef int t, p = 0
+    while m:
+        t = lowbit(m)
+        m &= m - 1
+        p += r.hi[t] if (r.double_once and r.hi[t] == r.lo[t]) else r.hi[t] + r.lo[t]
+    return p
+
+
+cdef void sample_tiles(Game* g, Rules* r, int k, int* tiles) noexcept nogil:
+    """``k`` distinct tiles at random (a partial Fisher-Yates over the set)."""
+    cdef int perm[MAXTILES]
+    cdef int i, j, tmp
+    for i in range(r.ntiles):
+        perm[i] = i
+    for i in range(k):
+        j = i + below(g, r.ntiles - i)
+        tmp = perm[i]
+        perm[i] = perm[j]
+        perm[j] = tmp
+        tiles[i] = perm[i]
+
+
+cdef int lot(Game* g, Rules* r, int seats, int lightest) noexcept nogil:
+    """Each of the seats of mask ``seats`` draws a tile; the heaviest (lightest) leads; ties draw again."""
+    cdef int tiles[4]
+    cdef int keys[4]
+    cdef int who[4]
+    cdef int k, i, s, t, best, tied
+    while True:
+        k = 0
+        for s in range(r.n):
+            if seats >> s & 1:
+                who[k] = s
+                k += 1
+        sample_tiles(g, r, k, tiles)
+        for i in range(k):
+            t = tiles[i]
+            keys[i] = (r.hi[t] + r.lo[t]) * 64 + (r.hi[t] if r.lot_high_end else 0)
+        best = keys[0]
+        for i in range(1, k):
+            if (keys[i] < best) if lightest else (keys[i] > best):
+                best = keys[i]
+        tied = 0
+        for i in range(k):
+            if keys[i] == best:
+                tied |= 1 << who[i]
+        if popcount64(<uint64_t>tied) == 1:
+            return lowbit(<uint64_t>tied)
+        seats = tied
+
+
+cdef void start_hand(Game* g, Rules* r) noexcept nogil:
+    """A new hand (``DominoState._start_hand``): its leader, a native deal."""
+    cdef int n = r.n, leader = -1, lot_seats = 0, lightest = 0, s, i, j, tmp, low, t, best
+    cdef int tiles[MAXTILES]
+    g.hand_no += 1
+    if g.hand_no == 1:
+        if r.first_lead == FL_LOT_HEAVIEST or r.first_lead == FL_LOT_LIGHTEST:
+            lot_seats = (1 << n) - 1
+            lightest = r.first_lead == FL_LOT_LIGHTEST
+    elif r.next_lead == NL_WINNER_ELSE_LOT:
+        if g.last_out >= 0:
+            leader = g.last_out
+        else:
+            lot_seats = (1 << n) - 1
+            lightest = r.first_lead == FL_LOT_LIGHTEST
+    elif r.next_lead == NL_ROTATE:
+        leader = (g.leader + 1) % n
+    else:
+        low = g.scores[0]
+        for s in range(1, n):
+            if g.scores[s] < low:
+                low = g.scores[s]
+        for s in range(n):
+            if g.scores[s] == low:
+                lot_seats |= 1 << s
+        if popcount64(<uint64_t>lot_seats) == 1:
+            leader = lowbit(<uint64_t>lot_seats)
+            lot_seats = 0
+    if lot_seats:
+        leader = lot(g, r, lot_seats, lightest)
+    for i in range(r.ntiles):
+        tiles[i] = i
+    for i in range(r.ntiles - 1, 0, -1):
+        j = below(g, i + 1)
+        tmp = tiles[i]
+        tiles[i] = tiles[j]
+        tiles[j] = tmp
+    for s in range(n):
+        g.hand[s] = 0
+        for i in range(r.each):
+            g.hand[s] |= (<uint64_t>1) << tiles[s * r.each + i]
+    g.nbone = 0
+    for i in range(n * r.each, r.ntiles):
+        g.bone[g.nbone] = tiles[i]
+        g.nbone += 1
+    if leader < 0:  # the highest double leads; with no double, the heaviest tile
+        best = -1
+        for s in range(n):
+            for t in range(r.ntiles):
+                if g.hand[s] >> t & 1 and r.hi[t] == r.lo[t] and r.hi[t] > best:
+                    best = r.hi[t]
+                    leader = s
+        if best < 0:
+            best = -1
+            for s in range(n):
+                for t in range(r.ntiles):
+                    if g.hand[s] >> t & 1 and (r.hi[t] + r.lo[t]) * 64 + r.hi[t] > best:
+                        best = (r.hi[t] + r.lo[t]) * 64 + r.hi[t]
+                        leader = s
+    g.leader = leader
+    g.turn = leader
+    g.lead_phase = 1
+    g.draws = 0
+    g.dead_passes = 0
+    g.last_out = -1
+    g.nnodes = 0
+    g.nplaces = 0
+    g.spinner = -1
+    g.count = 0
+
+
+cdef void after_hand(Game* g, Rules* r) noexcept nogil:
+    cdef int s, top, leaders, nlead
+    if g.over:
+        return
+    if r.end_of_hand:
+        if g.tiebreak_left > 0:
+            g.tiebreak_left -= 1
+        if g.tiebreak_left == 0:
+            top = g.scores[0]
+            for s in range(1, r.n):
+                if g.scores[s] > top:
+                    top = g.scores[s]
+            if top >= r.target:
+                leaders = 0
+                nlead = 0
+                for s in range(r.n):
+                    if g.scores[s] == top:
+                        leaders |= 1 << s
+                        nlead += 1
+                if nlead == 1 or not r.tie_break:
+                    finish(g, leaders)
+                    return
+                g.tiebreak_left = r.n
+    start_hand(g, r)
+
+
+cdef void end_by_domino(Game* g, Rules* r, int seat, int pts, int claim, int lead) noexcept nogil:
+    """Going out (``DominoState._end_by_domino``, without a muggable bonus)."""
+    cdef int play_points, missed, s, n = r.n, unit = r.round_to, bonus = 0, x, step, t, ob
+    cdef int p[4]
+    cdef uint64_t m
+    if r.manual:
+        if claim < 0:
+            play_points = 0
+            missed = pts
+        elif claim <= pts:
+            play_points = claim
+            missed = pts - claim
+        else:
+            play_points = 0
+            missed = pts
+            over_claim(g, r, seat, claim)
+    else:
+        play_points = pts
+        missed = 0
+    if g.over:
+        return
+    g.last_out = seat
+    for s in range(n):
+        p[s] = hand_pips(g, r, s)
+    ob = r.out_bonus
+    if ob == OB_PER_OPP or ob == OB_PER5:
+        for s in range(n):
+            if s != seat:
+                bonus += round_nearest(p[s], unit)
+        if ob == OB_PER5:
+            bonus //= unit
+    elif ob == OB_TOTAL or ob == OB_RAW:
+        for s in range(n):
+            if s != seat:
+                bonus += p[s]
+        if ob == OB_TOTAL:
+            bonus = round_nearest(bonus, unit)
+    elif ob == OB_LARGEST:
+        x = 0
+        for s in range(n):
+            if s != seat and p[s] > x:
+                x = p[s]
+        bonus = round_nearest(x, unit) // unit
+    elif ob == OB_CHIP:
+        bonus = 1
+    elif ob == OB_PRIME:
+        x = 0
+        for s in range(n):
+            if s != seat:
+                m = g.hand[s]
+                while m:
+                    t = lowbit(m)
+                    m &= m - 1
+                    if r.hi[t] + r.lo[t] > x:
+                        x = r.hi[t] + r.lo[t]
+        bonus = prime_at_most(x)
+    step = play_points + bonus
+    if not (step > 0 and r.exact_target and g.scores[seat] + step > r.target):
+        if play_points:
+            award(g, r, seat, play_points, 0, lead)
+        if bonus:
+            award(g, r, seat, bonus, 0, 0)
+        check_win(g, r, seat)
+    if ob == OB_SUBTRACT:
+        for s in range(n):
+            if p[s] and not g.over:
+                award(g, r, s, -round_nearest(p[s], unit), 1, 0)
+    if r.manual:
+        open_window(g, r, seat, missed, claim)
+    after_hand(g, r)
+
+
+cdef int take(Rules* r, int* p, int s, int against, int difference) noexcept nogil:
+    """What the lightest seat ``s`` takes from the seats of mask ``against`` (``_end_blocked.take``)."""
+    cdef int o, v = 0, unit = r.round_to
+    if r.round_mode == RM_PER_HAND:
+        for o in range(r.n):
+            if against >> o & 1:
+                v += round_nearest(p[o], unit)
+        if difference:
+            v -= round_nearest(p[s], unit)
+    else:
+        for o in range(r.n):
+            if against >> o & 1:
+                v += p[o]
+        if difference:
+            v -= p[s]
+        if r.round_mode == RM_NET:
+            v = round_nearest(v, unit)
+    if v < 0:
+        v = 0
+    return v // (unit if r.per_unit else 1)
+
+
+cdef void end_blocked(Game* g, Rules* r) noexcept nogil:
+    cdef int s, o, n = r.n, low, lightest = 0, nlight = 0, heavier = 0, first = -1, share, i, j, tmp
+    cdef int p[4]
+    cdef int order[4]
+    cdef int diff = r.blocked == BL_DIFF
+    cdef int div = r.round_to if r.per_unit else 1
+    g.last_out = -1
+    for s in range(n):
+        p[s] = hand_pips(g, r, s)
+    low = p[0]
+    for s in range(1, n):
+        if p[s] < low:
+            low = p[s]
+    for s in range(n):
+        if p[s] == low:
+            lightest |= 1 << s
+            nlight += 1
+            if first < 0:
+                first = s
+        else:
+            heavier |= 1 << s
+    if r.blocked == BL_OPP or r.blocked == BL_DIFF:
+        if nlight == 1:
+            award(g, r, first, take(r, p, first, ((1 << n) - 1) & ~(1 << first), diff), 1, 0)
+        elif r.blocked_tie == BT_SPLIT:
+            share = take(r, p, first, heavier, diff) // nlight
+            for s in range(n):
+                if lightest >> s & 1 and not g.over:
+                    award(g, r, s, share, 1, 0)
+        elif r.blocked_tie == BT_ALL:
+            for s in range(n):
+                if lightest >> s & 1 and not g.over:
+                    award(g, r, s, take(r, p, s, heavier, diff), 1, 0)
+    elif r.blocked == BL_CASCADE:
+        for s in range(n):
+            order[s] = s
+        for i in range(1, n):  # a stable insertion sort by pips, as Python's sorted
+            j = i
+            while j > 0 and p[order[j - 1]] > p[order[j]]:
+                tmp = order[j - 1]
+                order[j - 1] = order[j]
+                order[j] = tmp
+                j -= 1
+        for i in range(n):
+            s = order[i]
+            for j in range(n):
+                o = order[j]
+                if p[o] > p[s] and not g.over:
+                    award(g, r, s, (p[o] - p[s]) // div, 1, 0)
+    elif r.blocked == BL_SUBTRACT:
+        for s in range(n):
+            if p[s] and not g.over:
+                award(g, r, s, -round_nearest(p[s], r.round_to), 1, 0)
+    after_hand(g, r)
+
+
+# ------------------------------------------------------------------------------------------- moves ----
+cdef void do_play(Game* g, Rules* r, int seat, int t, int k, int claim) noexcept nogil:
+    g.hand[seat] &= ~((<uint64_t>1) << t)
+    cdef int lead = k < 0
+    place(g, r, t, k)
+    cdef int pts = r.table[g.count]
+    if lead:
+        g.lead_phase = 0
+    g.draws = 0
+    g.dead_passes = 0
+    if not g.hand[seat]:
+        end_by_domino(g, r, seat, pts, claim, lead)
+        return
+    score_step(g, r, seat, pts, claim, lead)
+    if g.over:
+        return
+    g.turn = (seat + 1) % r.n
+
+
+cdef void do_draw(Game* g, Rules* r, int seat, int pick) noexcept nogil:
+    """Draw from the boneyard: its last tile (``pick`` 0, as the pure engine) or one at random."""
+    cdef int i = g.nbone - 1, t
+    if pick:
+        i = below(g, g.nbone)
+    t = g.bone[i]
+    g.bone[i] = g.bone[g.nbone - 1]
+    g.nbone -= 1
+    g.hand[seat] |= (<uint64_t>1) << t
+    g.draws += 1
+
+
+cdef void do_pass(Game* g, Rules* r, int seat) noexcept nogil:
+    cdef int dead = g.nbone <= r.reserve or r.draw_limit == 0
+    g.draws = 0
+    if dead:
+        g.dead_passes += 1
+        if g.dead_passes >= r.n:  # every hand holds tiles until one goes out
+            end_blocked(g, r)
+            return
+    else:
+        g.dead_passes = 0
+    g.turn = (seat + 1) % r.n
+
+
+cdef void apply_regular(Game* g, Rules* r, int seat, int move, int claim, int pick) noexcept nogil:
+    """Close any open window (every move does), then make ``move`` (a legal one) with ``claim``."""
+    g.w_open = 0
+    cdef int draw = r.ntiles * r.slots
+    if move < draw:
+        do_play(g, r, seat, move // r.slots, move % r.slots - 1, claim)
+    elif move == draw:
+        do_draw(g, r, seat, pick)
+    else:
+        do_pass(g, r, seat)
+
+
+cdef int greedy_pick(Game* g, Rules* r, int* moves, int nm) noexcept nogil:
+    """The highest-scoring play of ``moves`` (ties broken at random); draw or pass when that is all."""
+    cdef int i, best = -1, pts, ties = 0, pick = 0, draw = r.ntiles * r.slots
+    for i in range(nm):
+        if moves[i] >= draw:
+            return i
+        pts = r.table[count_after(g, r, moves[i] // r.slots, moves[i] % r.slots - 1)]
+        if pts > best:
+            best = pts
+            ties = 1
+            pick = i
+        elif pts == best:
+            ties += 1
+            if below(g, ties) == 0:
+                pick = i
+    return pick
+
+
+cdef int run_playout(Game* g, Rules* r, int policy, long max_moves) noexcept nogil:
+    """Play until the game ends or ``max_moves``: random (0) or greedy (1) moves, true claims, no calls."""
+    cdef int moves[MAXMOVES]
+    cdef int nm, i, mv, seat, claim, draw = r.ntiles * r.slots
+    cdef long made = 0
+    while not g.over and made < max_moves:
+        seat = g.turn
+        nm = regular(g, r, seat, moves)
+        if policy == 1:
+            i = greedy_pick(g, r, moves, nm)
+        else:
+            i = below(g, nm) if nm > 1 else 0
+        mv = moves[i]
+        claim = -1
+        if r.manual and mv < draw:
+            claim = r.table[count_after(g, r, mv // r.slots, mv % r.slots - 1)]
+        apply_regular(g, r, seat, mv, claim, 1)
+        made += 1
+    return <int>made
+
+
+# ------------------------------------------------------------------------------------------ Python ----
+_OPTIONS: dict[str, dict[str, int]] = {
+    "first_lead": {"lot_heaviest": FL_LOT_HEAVIEST, "lot_lightest": FL_LOT_LIGHTEST,
+                   "highest_double": FL_HIGHEST_DOUBLE},
+    "next_lead": {"winner_else_lot": NL_WINNER_ELSE_LOT, "rotate_left": NL_ROTATE, "alternate": NL_ROTATE,
+                  "lowest_score": NL_LOWEST},
+    "spinner": {"none": 0, "first_double": 1},
+    "draw": {"until_playable": 1 << 30, "none": 0},
+    "out_bonus": {"per_opponent_round5": OB_PER_OPP, "total_round5": OB_TOTAL, "raw": OB_RAW, "per5": OB_PER5,
+                  "largest_hand_per5": OB_LARGEST, "subtract_own": OB_SUBTRACT, "chip_out_1": OB_CHIP,
+                  "heaviest_tile_prime": OB_PRIME, "none": OB_NONE},
+    "blocked": {"lightest_takes_opponents": BL_OPP, "lightest_takes_difference": BL_DIFF,
+                "cascade": BL_CASCADE, "no_winner": BL_NONE, "none": BL_NONE, "subtract_own": BL_SUBTRACT},
+    "round_mode": {"per_hand": RM_PER_HAND, "net": RM_NET, "none": RM_NONE},
+    "blocked_tie": {"nobody": BT_NOBODY, "split": BT_SPLIT, "all_tied_score": BT_ALL},
+    "muggins": {"steal": MO_STEAL, "forfeit": MO_FORFEIT, "steal_and_deduct": MO_STEAL_DEDUCT},
+    "false_call_penalty": {"none": FC_NONE, "deduct": FC_DEDUCT, "award": FC_AWARD},
+}
+# options that must keep one value (the reference engine's other values are not mirrored yet)
+_FIXED: dict[str, object] = {"lead_must_be": "any", "spinner_fill_first": False, "voluntary_draw": False,
+                             "knocking": False, "extra_turn": "none", "mug_bonus": False}
+
+
+def unsupported(rules: object, num_players: int) -> str | None:
+    """Why the native engine cannot play ``rules`` with ``num_players`` (None: it can). The scope: 2-4
+    players without partnerships, a double-6 or double-9 set, spinner none or first_double, draw
+    until_playable or none, the lead any tile, no knocking, extra turn, voluntary draw, Merry-Go-Round
+    or muggable bonus; every score function, out bonus, blocked rule, target rule, claim mode and
+    muggins option."""
+    if not 2 <= num_players <= 4:
+        return f"{num_players} players (the native engine plays 2 to 4)"
+    if getattr(rules, "partnerships") and num_players == 4:
+        return "partnerships=True with 4 players"
+    if getattr(rules, "tile_set") not in (6, 9):
+        return f"tile_set={getattr(rules, 'tile_set')} (the native engine plays double-6 and double-9)"
+    for name, values in _OPTIONS.items():
+        v = getattr(rules, name)
+        if v not in values:
+            return f"{name}={v!r}"
+    for name, v in _FIXED.items():
+        if getattr(rules, name) != v:
+            return f"{name}={getattr(rules, name)!r}"
+    return None
+
+
+cdef class _RulesBox:
+    cdef Rules r
+
+
+cdef dict _RULES_CACHE = {}
+
+
+cdef _RulesBox rules_box(object rules, int n):
+    """The C rules of ``rules`` for ``n`` players, made once per rules object and player count."""
+    key = (id(rules), n)
+    hit = _RULES_CACHE.get(key)
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    why = unsupported(rules, n)
+    if why is not None:
+        raise NotImplementedError(f"the native engine does not play {why}")
+    from muggins.dominoes.scoring import per_unit, score_table
+    from muggins.dominoes.tiles import full_set
+
+    cdef _RulesBox box = _RulesBox()
+    cdef Rules* r = &box.r
+    tiles = full_set(rules.tile_set)
+    r.n = n
+    r.top = rules.tile_set
+    r.ntiles = len(tiles)
+    r.each = rules.tiles_each(n)
+    if r.each * n > r.ntiles:
+        raise NotImplementedError(f"{n} players with {r.each} tiles each need more than the set")
+    r.manual = rules.claims == "manual"
+    r.lenient = rules.claim_timing == "lenient"
+    r.spins = _OPTIONS["spinner"][rules.spinner]
+    r.sides_first = bool(rules.spinner_sides_first)
+    r.sniff_ends = rules.spinner_count == "sniff_ends"
+    r.draw_limit = _OPTIONS["draw"][rules.draw]
+    r.reserve = rules.boneyard_reserve
+    r.first_lead = _OPTIONS["first_lead"][rules.first_lead]
+    r.lot_high_end = rules.lot_tie == "high_end"
+    r.next_lead = _OPTIONS["next_lead"][rules.next_lead]
+    r.out_bonus = _OPTIONS["out_bonus"][rules.out_bonus]
+    r.blocked = _OPTIONS["blocked"][rules.blocked]
+    r.round_mode = _OPTIONS["round_mode"][rules.round_mode]
+    r.round_to = rules.round_to
+    r.blocked_tie = _OPTIONS["blocked_tie"][rules.blocked_tie]
+    r.per_unit = per_unit(rules.score_fn)
+    r.double_once = bool(rules.hand_double_counts_once)
+    r.target = rules.target
+    r.exact_target = bool(rules.exact_target)
+    r.no_win_on_down = bool(rules.no_win_on_down)
+    r.end_of_hand = rules.win_check == "end_of_hand"
+    r.entry = rules.entry_threshold
+    r.tie_break = bool(rules.tie_break_hands)
+    r.muggins_rule = _OPTIONS["muggins"][rules.muggins]
+    r.over_claim_penalty = rules.over_claim == "opponent_scores"
+    r.false_call = _OPTIONS["false_call_penalty"][rules.false_call_penalty]
+    r.false_call_points = rules.false_call_points
+    r.B = int(rules.max_step_points)
+    places = 4 if r.spins else 2
+    r.slots = 1 + places
+    r.width = r.B + 2 if r.manual else 1
+    r.play_stop = r.ntiles * r.slots * r.width
+    r.mug_start = r.play_stop + 3
+    r.claim_start = r.mug_start + r.B + 2
+    r.size = r.claim_start + r.B + 1 if r.manual else r.play_stop + 3
+    table = score_table(rules.score_fn)
+    for i in range(TABLE):
+        r.table[i] = table[i]
+    for v in range(16):
+        r.by_value[v] = 0
+    for t in tiles:
+        r.hi[t.index] = t.hi
+        r.lo[t.index] = t.lo
+        r.by_value[t.hi] |= (<uint64_t>1) << t.index
+        r.by_value[t.lo] |= (<uint64_t>1) << t.index
+    if len(_RULES_CACHE) > 64:
+        _RULES_CACHE.clear()
+    _RULES_CACHE[key] = (rules, box)
+    return box
+
+
+cdef uint64_t mix_seed(object seed):
+    """A 64-bit PRNG state from any Python integer."""
+    return <uint64_t>((int(seed) * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & 0xFFFFFFFFFFFFFFFF)
+
+
+cdef class NativeDominoes:
+    """One domino game in C data. Integers only: seats, action ids (docs/actions.md), scores."""
+
+    cdef Game g
+    cdef _RulesBox box
+    cdef object rules
+
+    def __init__(self) -> None:
+        raise TypeError("make a native game with NativeDominoes.new(rules, players, seed) or "
+                        "NativeDominoes.from_state(state)")
+
+    @staticmethod
+    def new(rules: object, num_players: int, seed: int = 0) -> NativeDominoes:
+        """A new game dealt natively (NotImplementedError for rules out of scope)."""
+        cdef NativeDominoes s = NativeDominoes.__new__(NativeDominoes)
+        s.box = rules_box(rules, num_players)
+        s.rules = rules
+        cdef Rules* r = &s.box.r
+        s.g.rng = mix_seed(seed)
+        for side in range(4):
+            s.g.scores[side] = 0
+            s.g.entered[side] = r.entry == 0
+            s.g.hand[side] = 0
+        s.g.hand_no = 0
+        s.g.leader = -1
+        s.g.last_out = -1
+        s.g.tiebreak_left = 0
+        s.g.over = 0
+        s.g.winners = 0
+        s.g.w_open = 0
+        start_hand(&s.g, r)
+        return s
+
+    @staticmethod
+    def from_state(state: object, seed: int = 0) -> NativeDominoes:
+        """The game of a pure :class:`~muggins.dominoes.state.DominoState` at any point, hidden tiles and
+        all (for sampled worlds); ``seed`` starts the native PRNG. NotImplementedError names an option
+        out of scope."""
+        n = state.num_players
+        cdef NativeDominoes s = NativeDominoes.__new__(NativeDominoes)
+        s.box = rules_box(state.rules, n)
+        s.rules = state.rules
+        cdef Rules* r = &s.box.r
+        cdef Game* g = &s.g
+        if state._knock is not None or state._forced_lead is not None:
+            raise NotImplementedError("the native engine does not play a knock or a forced lead")
+        g.rng = mix_seed(seed)
+        for side in range(4):
+            g.hand[side] = 0
+            g.scores[side] = 0
+            g.entered[side] = 0
+        for seat in range(n):
+            m = 0
+            for t in state.hands[seat]:
+                m |= 1 << t.index
+            g.hand[seat] = m
+        scores = state._scores
+        for side in range(len(scores)):
+            g.scores[side] = scores[side]
+            g.entered[side] = bool(state._entered[side])
+        bone = state.boneyard
+        g.nbone = len(bone)
+        for i in range(g.nbone):
+            g.bone[i] = bone[i].index
+        g.turn = state.turn
+        g.lead_phase = state.phase == "lead"
+        g.count = state.count
+        g.hand_no = state.hand_no
+        g.leader = state._leader
+        g.last_out = state._last_out
+        g.draws = state._draws
+        g.dead_passes = state._dead_passes
+        g.tiebreak_left = state._tiebreak_left
+        g.over = bool(state._over)
+        g.winners = 0
+        for seat in state._winners:
+            g.winners |= 1 << state._side[seat]
+        linfo = state._linfo
+        lmask = state._lmask
+        g.nnodes = len(linfo)
+        for i in range(g.nnodes):
+            kind, v0, v1, _, _ = linfo[i]
+            if kind not in (K_NONDOUBLE, K_CROSS, K_SPINNER):
+                raise NotImplementedError(f"the native engine does not play layout tiles of kind {kind}")
+            g.kind[i] = kind
+            g.v0[i] = v0
+            g.v1[i] = v1
+            g.nmask[i] = lmask[i]
+        g.spinner = state._spinner
+        rebuild_places(g, r)
+        w = state._window
+        g.w_open = w is not None
+        if w is not None:
+            g.w_scorer = w.scorer
+            g.w_missed = w.missed
+            g.w_may = bool(w.may_claim)
+            g.w_late = w.late
+        return s
+
+    def clone(self) -> NativeDominoes:
+        cdef NativeDominoes c = NativeDominoes.__new__(NativeDominoes)
+        c.g = self.g
+        c.box = self.box
+        c.rules = self.rules
+        return c
+
+    def seed(self, seed: int) -> None:
+        """Restart the native PRNG (deals, random draws and moves of playouts)."""
+        self.g.rng = mix_seed(seed)
+
+    # --- reading ------------------------------------------------------------------------------------
+    @property
+    def num_players(self) -> int:
+        return self.box.r.n
+
+    @property
+    def hand_no(self) -> int:
+        return self.g.hand_no
+
+    @property
+    def count(self) -> int:
+        return self.g.count
+
+    def num_distinct_actions(self) -> int:
+        return self.box.r.size
+
+    def to_move(self) -> int:
+        """The seat the game waits for (-1 once it is over)."""
+        return -1 if self.g.over else self.g.turn
+
+    def to_act(self) -> list[int]:
+        """Every seat that may act now: the one waited for, and while a window is open its callers and
+        (when he may still claim) its scorer."""
+        if self.g.over:
+            return []
+        out = {self.g.turn}
+        if self.g.w_open:
+            out.update(s for s in range(self.box.r.n) if s != self.g.w_scorer)
+            if self.g.w_may:
+                out.add(self.g.w_scorer)
+        return sorted(out)
+
+    def is_over(self) -> bool:
+        return bool(self.g.over)
+
+    def side_scores(self) -> list[int]:
+        return [self.g.scores[s] for s in range(self.box.r.n)]
+
+    def winners(self) -> list[int]:
+        return [s for s in range(self.box.r.n) if self.g.winners >> s & 1]
+
+    def hands(self) -> list[list[int]]:
+        """Each seat's tiles by index."""
+        return [[t for t in range(self.box.r.ntiles) if self.g.hand[s] >> t & 1] for s in range(self.box.r.n)]
+
+    def boneyard(self) -> list[int]:
+        """The boneyard's tiles by index, the next drawn by :meth:`apply_id` last."""
+        return [self.g.bone[i] for i in range(self.g.nbone)]
+
+    def window(self) -> tuple[int, int, bool] | None:
+        """The open muggins window as (scorer, missed points, whether he may still claim), or None."""
+        if not self.g.w_open:
+            return None
+        return (self.g.w_scorer, self.g.w_missed, bool(self.g.w_may))
+
+    def points_of(self, i: int) -> int:
+        """The points the play numbered ``i`` makes now (0 for another move)."""
+        cdef Rules* r = &self.box.r
+        if not 0 <= i < r.play_stop:
+            return 0
+        base = i // r.width
+        return r.table[count_after(&self.g, r, base // r.slots, base % r.slots - 1)]
+
+    # --- moves --------------------------------------------------------------------------------------
+    def legal_ids(self, seat: int) -> list[int]:
+        """Every id ``seat`` may use now: the ids ``DominoState.legal_action_mask`` sets."""
+        cdef int moves[MAXMOVES]
+        cdef Rules* r = &self.box.r
+        cdef int nm, i, mv, w = r.width, draw = r.ntiles * r.slots
+        if type(seat) is not int or not 0 <= seat < r.n:
+            raise NoSuchSeat(f"there is no seat {seat!r}; seats are 0 to {r.n - 1}")
+        if self.g.over:
+            return []
+        nm = regular(&self.g, r, seat, moves)
+        out: list[int] = []
+        for i in range(nm):
+            mv = moves[i]
+            if mv < draw:
+                out.extend(range(mv * w, mv * w + w))
+            else:
+                out.append(r.play_stop + mv - draw)
+        if self.g.w_open:
+            if seat != self.g.w_scorer:
+                out.extend(range(r.mug_start, r.mug_start + r.B + 2))
+            elif self.g.w_may:
+                out.extend(range(r.claim_start, r.claim_start + r.B + 1))
+        return sorted(out)
+
+    def apply_id(self, seat: int, i: int) -> None:
+        """Apply the action numbered ``i`` for ``seat``: IllegalAction (a subclass) when it is not legal
+        now, and the state unchanged."""
+        cdef int moves[MAXMOVES]
+        cdef Rules* r = &self.box.r
+        cdef Game* g = &self.g
+        cdef int nm, k, base, code, draw = r.ntiles * r.slots
+        if type(seat) is not int or not 0 <= seat < r.n:
+            raise NoSuchSeat(f"there is no seat {seat!r}; seats are 0 to {r.n - 1}")
+        if g.over:
+            raise GameOver("the game is over")
+        if type(i) is not int or not 0 <= i < r.size:
+            raise UnknownAction(f"there is no action id {i!r}: this game numbers its actions from 0 to "
+                                f"{r.size - 1}")
+        if i < r.mug_start:
+            if i < r.play_stop:
+                base, code = divmod(i, r.width)
+            else:
+                base, code = draw + i - r.play_stop, 0
+            nm = regular(g, r, seat, moves)
+            for k in range(nm):
+                if moves[k] == base:
+                    break
+            else:
+                raise IllegalAction(f"action id {i} is not a legal move of seat {seat} now")
+            apply_regular(g, r, seat, base, code - 1 if r.manual and base < draw else -1, 0)
+        elif i < r.claim_start:
+            if not g.w_open or seat == g.w_scorer:
+                raise ClaimError(f"seat {seat} cannot call muggins now")
+            code = i - r.mug_start
+            self._call(seat, None if code == 0 else code - 1)
+        else:
+            if not g.w_open or seat != g.w_scorer or not g.w_may:
+                raise ClaimError(f"seat {seat} has nothing to claim now")
+            self._late_claim(seat, i - r.claim_start)
+
+    cdef _call(self, int seat, object amount):
+        """A muggins call (``GameState._call`` with ``resolve_call``)."""
+        cdef Rules* r = &self.box.r
+        cdef Game* g = &self.g
+        cdef int missed = g.w_missed, scorer = g.w_scorer, gain
+        g.w_open = 0
+        if missed <= 0 or amount == 0:
+            if r.false_call == FC_DEDUCT:
+                award(g, r, seat, -r.false_call_points, 1, 0)
+            elif r.false_call == FC_AWARD and not g.over:
+                award(g, r, scorer, amount if amount else r.false_call_points, 1, 0)
+            return
+        gain = missed if amount is None else min(<int>amount, missed)
+        if r.muggins_rule == MO_FORFEIT:
+            return
+        if r.muggins_rule == MO_STEAL_DEDUCT:
+            award(g, r, scorer, -gain, 1, 0)
+        if not g.over:
+            award(g, r, seat, gain, 1, 0)
+
+    cdef _late_claim(self, int seat, int amount):
+        """The scorer claims late (``GameState._late_claim``)."""
+        cdef Rules* r = &self.box.r
+        cdef Game* g = &self.g
+        cdef int may = min(g.w_missed, g.w_late) if g.w_may else 0
+        g.w_may = 0
+        g.w_late = 0
+        if amount <= may:
+            g.w_missed -= amount
+            award(g, r, seat, amount, 1, 0)
+        else:
+            over_claim(g, r, seat, amount)
+
+    def playout(self, policy: int = 0, seed: int = 0, max_moves: int = 1 << 30) -> int:
+        """Play on natively: random (0) or greedy (1: the highest-scoring play, ties at random) moves, each
+        play claiming its true points, nobody calling; until the game ends or ``max_moves``. Returns the
+        moves made."""
+        if policy not in (0, 1):
+            raise ValueError("policy is 0 (random) or 1 (greedy)")
+        self.g.rng = mix_seed(seed)
+        cdef long mm = max_moves
+        cdef int made, pol = policy
+        with nogil:
+            made = run_playout(&self.g, &self.box.r, pol, mm)
+        return made
+
+
+def random_play_native(rules: object, players: int, seconds: float, seed: int = 0) -> dict[str, float]:
+    """Whole games dealt and played natively with random moves for about ``seconds`` of CPU time (the
+    figure beside :func:`muggins.perf.random_play`)."""
+    cdef NativeDominoes s
+    cdef long moves = 0, games = 0
+    cdef double start = clock(), stop = start + seconds * CLOCKS_PER_SEC
+    cdef long g = seed
+    template = NativeDominoes.new(rules, players, seed)
+    while True:
+        s = template.clone()
+        s.g.rng = mix_seed(g)
+        s.g.hand_no = 0
+        start_hand(&s.g, &s.box.r)
+        with nogil:
+            moves += run_playout(&s.g, &s.box.r, 0, 1 << 30)
+        games += 1
+        g += 1
+        if clock() >= stop:
+            break
+    elapsed = (clock() - start) / CLOCKS_PER_SEC
+    return {"moves": moves, "games": games, "seconds": elapsed, "moves_per_second": moves / elapsed,
+            "games_per_second": games / elapsed}
