@@ -279,7 +279,7 @@ def test_bench_reports_the_native_engine_beside_the_protocol() -> None:
     out = json.loads(res.output)
     assert out["native"]["engine"].startswith("muggins.dominoes.native")
     assert out["native"]["moves_per_second"] > 0 and out["moves_per_second"] > 0
-    assert out["build"]["native"] == {"muggins.dominoes.native": "built"}
+    assert out["build"]["native"]["muggins.dominoes.native"] == "built"
     res = CliRunner().invoke(app, ["bench", "--seconds", "0.05", "--runs", "1"])
     assert res.exit_code == 0 and "Native engine muggins.dominoes.native" in res.output
     res = CliRunner().invoke(app, ["bench", "-p", "five-up", "--seconds", "0.05", "--runs", "1", "--json"])
