@@ -4,13 +4,29 @@ the score race with each decision's loss (matplotlib, imported only when a plot 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from rich import box
 from rich.console import Console, Group
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
-from muggins.analysis.analyse import TOLERANCE, Analysis
+from muggins.analysis.analyse import DEFAULT_SAMPLES, TOLERANCE, Analysis, analyse_record
+
+
+def run_analysis(record: Any, samples: int = DEFAULT_SAMPLES, seed: int = 0,
+                 console: Console | None = None) -> Analysis:
+    """:func:`analyse_record` with a progress bar on ``console`` (standard error by default; it is gone
+    when the analysis is done)."""
+    with Progress(TextColumn("analysing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console or Console(stderr=True), transient=True) as progress:
+        bar = progress.add_task("analysing", total=None)
+
+        def advance(done: int, total: int) -> None:
+            progress.update(bar, completed=done, total=total)
+
+        return analyse_record(record, samples=samples, seed=seed, progress=advance)
 
 
 def _pct(x: float | None) -> str:

@@ -7,26 +7,13 @@ from pathlib import Path
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from muggins.analysis.analyse import DEFAULT_SAMPLES, Analysis, analyse_record
+from muggins.analysis.analyse import DEFAULT_SAMPLES
 from muggins.analysis.evaluate import AnalysisError
-from muggins.analysis.report import plot, show
+from muggins.analysis.report import plot, run_analysis, show
 from muggins.cli.common import fail
 from muggins.core.errors import RecordError
 from muggins.core.records import load
-
-
-def run_analysis(record: object, samples: int, seed: int, console: Console) -> Analysis:
-    """The analysis with a progress bar on ``console`` (meant for standard error; gone when done)."""
-    with Progress(TextColumn("analysing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=console, transient=True) as progress:
-        bar = progress.add_task("analysing", total=None)
-
-        def advance(done: int, total: int) -> None:
-            progress.update(bar, completed=done, total=total)
-
-        return analyse_record(record, samples=samples, seed=seed, progress=advance)
 
 
 def analyse_command(

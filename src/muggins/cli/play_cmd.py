@@ -6,6 +6,7 @@ asks for the game, preset, seats and hints instead. The table is redrawn with ri
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import typer
@@ -114,5 +115,6 @@ def play_command(
     except MugginsError as e:
         fail(str(e))
     session = Session(st, seat_list, console,
-                      Options(hints=hints, ascii_only=ascii_only, undo=undo, save_to=save_to, hands=hands))
+                      Options(hints=hints, ascii_only=ascii_only, undo=undo, save_to=save_to, hands=hands,
+                              offer_analysis=sys.stdin.isatty() and console.is_terminal))
     session.run()
