@@ -163,7 +163,8 @@ class Analysis:
 
 def player_names(rec: dict[str, Any], seats: int) -> list[str]:
     """The record's player names, "Seat N" for a seat without one."""
-    listed = rec.get("players") if isinstance(rec.get("players"), list) else []
+    players = rec.get("players")
+    listed: list[Any] = players if isinstance(players, list) else []
     out = []
     for seat in range(seats):
         p = listed[seat] if seat < len(listed) else None
@@ -286,7 +287,8 @@ def analyse_record(record: Any, *, samples: int = DEFAULT_SAMPLES, seed: int = 0
         elif sl.kind == "missed_call":
             ss.missed_calls += 1
             ss.missed_call_points += sl.points
-    every = [_moment(x) for x in [*decisions, *slips.out] if (x.loss if isinstance(x, Decision) else x.points) > 0]
+    found: list[Decision | Slip] = [*decisions, *slips.out]
+    every = [_moment(x) for x in found if (x.loss if isinstance(x, Decision) else x.points) > 0]
     every.sort(key=lambda m: (-m["points"], m["action"], m["seat"]))
     for ss in seats:
         ss.turning = [m for m in every if m["seat"] == ss.seat][:TURNING]

@@ -13,7 +13,7 @@ from muggins.analysis.evaluate import AnalysisError
 from muggins.analysis.report import plot, run_analysis, show
 from muggins.cli.common import fail
 from muggins.core.errors import RecordError
-from muggins.core.records import load
+from muggins.core.records import load, start_from_record
 
 
 def analyse_command(
@@ -32,6 +32,7 @@ def analyse_command(
         rec = load(file)
         if not isinstance(rec, dict):
             raise RecordError("a record must be a JSON object")
+        start_from_record(rec)  # a record that cannot even start fails before the progress bar shows
         analysis = run_analysis(rec, samples, seed, Console(stderr=True))
     except (RecordError, AnalysisError) as e:
         fail(f"{file}: {e}")

@@ -25,6 +25,11 @@ def make_console(no_color: bool) -> Console:
     return Console(no_color=no_color or bool(os.environ.get("NO_COLOR")), highlight=False)
 
 
+def at_terminal(console: Console) -> bool:
+    """Both ends are a person's terminal: only then is a question beyond the game worth asking."""
+    return sys.stdin.isatty() and console.is_terminal
+
+
 def _counts(allowed: list[int]) -> str:
     """``[2, 3, 4]`` -> ``"2-4"``; ``[2, 4]`` -> ``"2 or 4"``."""
     if len(allowed) > 2 and allowed == list(range(allowed[0], allowed[-1] + 1)):
@@ -116,5 +121,5 @@ def play_command(
         fail(str(e))
     session = Session(st, seat_list, console,
                       Options(hints=hints, ascii_only=ascii_only, undo=undo, save_to=save_to, hands=hands,
-                              offer_analysis=sys.stdin.isatty() and console.is_terminal))
+                              offer_analysis=at_terminal(console)))
     session.run()

@@ -49,6 +49,7 @@ HELP = ("?", "h", "help")
 # worth a person's moment
 MOVE_REASONS = ("play", "hand", "crib")
 MAX_DIGITS = 18  # an amount longer than this is no amount of points
+ANALYSE_PROMPT = r"Analyse this game? \[y/N] "  # console.input reads markup: the brackets escaped
 
 
 @dataclass
@@ -603,7 +604,7 @@ class Session:
     def offer_analysis(self) -> None:
         """Ask whether to analyse the game just finished (no by default, and at the end of input)."""
         try:
-            answer = self.ask("Analyse this game? [y/N] ").strip().lower()
+            answer = self.ask(ANALYSE_PROMPT).strip().lower()
         except (EOFError, KeyboardInterrupt):
             return
         if answer not in ("y", "yes"):
