@@ -119,6 +119,7 @@ def test_a_move_that_hands_the_next_seat_15_is_a_costly_choice() -> None:
     d = next(d for d in a["decisions"] if d["action"] == index)
     assert d["seat"] == 1 and d["move"] == BAD and d["best"] == SAFE
     assert d["loss"] >= 10 and d["loss"] == pytest.approx(d["best_points"] - d["made_points"], abs=0.02)
+    assert d["accurate"] is False and d["loss"] > 2 * d["error"]
     # the same game with the safe move: no loss at that decision
     st2 = _full_position()
     _move(st2, SAFE)

@@ -22,8 +22,8 @@ JSON form (:meth:`Analysis.to_json`), stable field names (figures rounded to 2 d
 
     {"format": "muggins-analysis", "version": 1, "game", "preset", "players": [names], "sides": [side of
      each seat], "samples", "seed", "rollout", "tolerance", "actions": count, "over", "scores": [by side],
-     "decisions": [{"action", "seat", "move", "best", "made_points", "best_points", "loss",
-                    "options": [{"move", "points"}]}],        # best first
+     "decisions": [{"action", "seat", "move", "best", "made_points", "best_points", "loss", "error",
+                    "accurate", "options": [{"move", "points"}]}],   # options best first
      "slips": [{"action", "seat", "kind", "points", "text"}],
      "seats": [{"seat", "name", "side", "decisions", "accurate", "accuracy", "mean_loss", "choices",
                 "counting", "muggins", "missed_calls", "missed_call_points", "false_calls", "total",
@@ -32,10 +32,15 @@ JSON form (:meth:`Analysis.to_json`), stable field names (figures rounded to 2 d
      "race": [{"action", "sides"}]}                            # side scores after each score event
 
 A *moment* is ``{"action", "seat", "kind", "points", "text"}`` with ``kind`` "choice" or a slip kind.
-``accuracy`` is the share of the seat's decisions within ``tolerance`` (1 point) of the best move found
-(None with no decision); ``total`` adds choices, counting, muggins and false calls (missed calls are
-points not won, listed apart). ``action`` is always the index of an action in the record; a slip's is the
-action whose events revealed it.
+A decision's ``error`` is the standard error of its loss over the shared worlds; it is ``accurate`` when
+its loss is at most ``tolerance`` (1 point) or at most 2 errors (the worlds drawn cannot tell the two moves
+apart: the expected points of a move are noisy, the rest of a hand varies a lot). ``accuracy`` is the
+share of the seat's decisions that are accurate (None with no decision). ``total`` adds choices, counting,
+muggins and false calls (missed calls are points not won, listed apart). ``action`` is always the index of
+an action in the record; a slip's is the action whose events revealed it.
+
+The figures of choices are estimates: a loss of a few points on one decision may be noise (see ``error``);
+the larger losses, and the sums over a game, are what to read.
 """
 
 from __future__ import annotations
@@ -53,8 +58,9 @@ from muggins.core.records import apply_record_action, start_from_record
 
 FORMAT = "muggins-analysis"
 VERSION = 1
-DEFAULT_SAMPLES = 48
+DEFAULT_SAMPLES = 64
 TOLERANCE = 1.0  # a decision within this many points of the best counts as accurate
+NOISE = 2.0  # ... and so does one whose loss is within this many standard errors (noise, not a mistake)
 TURNING = 3  # moments kept per seat
 MOMENTS = 6  # moments kept for the game
 
@@ -74,15 +80,22 @@ class Decision:
     best: str
     made_points: float
     best_points: float
+    error: float
     options: list[tuple[str, float]]
 
     @property
     def loss(self) -> float:
         return max(0.0, self.best_points - self.made_points)
 
+    @property
+    def accurate(self) -> bool:
+        """Within ``TOLERANCE`` of the best move found, or not told apart from it by the worlds drawn."""
+        return self.loss <= max(TOLERANCE, NOISE * self.error)
+
     def to_json(self) -> dict[str, Any]:
         return {"action": self.action, "seat": self.seat, "move": self.move, "best": self.best,
                 "made_points": _r(self.made_points), "best_points": _r(self.best_points), "loss": _r(self.loss),
+                "error": _r(self.error), "accurate": self.accurate,
                 "options": [{"move": m, "points": _r(p)} for m, p in self.options]}
 
 
@@ -274,7 +287,7 @@ def analyse_record(record: Any, *, samples: int = DEFAULT_SAMPLES, seed: int = 0
     for d in decisions:
         ss = seats[d.seat]
         ss.decisions += 1
-        ss.accurate += d.loss <= TOLERANCE
+        ss.accurate += d.accurate
         ss.choices += d.loss
     for sl in slips.out:
         ss = seats[sl.seat]
@@ -305,5 +318,5 @@ def _decide(state: GameState, i: int, seat: int, made: Any, samples: int, seed: 
     if mine is None:  # not one of the regular moves (cannot happen for a move the game accepted)
         return None
     best = ranked[0]
-    return Decision(i, seat, mine.text, best.text, mine.points, best.points,
+    return Decision(i, seat, mine.text, best.text, mine.points, best.points, best.margin(mine),
                     [(m.text, m.points) for m in ranked])

@@ -17,6 +17,7 @@ own at every move and is one to two orders of magnitude slower (``rollout="heuri
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 
@@ -42,13 +43,25 @@ class AnalysisError(MugginsError, ValueError):
 @dataclass(frozen=True)
 class MoveValue:
     """One candidate move: ``action`` (carrying its true claim), its text, and ``points``, its expected net
-    points for the seat's side to the end of the hand (``low``/``high``: the worst and best world)."""
+    points for the seat's side to the end of the hand (``low``/``high``: the worst and best world;
+    ``values``: each world's, in the order of the worlds, the same for every candidate)."""
 
     action: Action
     text: str
     points: float
     low: float
     high: float
+    values: tuple[float, ...] = ()
+
+    def margin(self, other: MoveValue) -> float:
+        """The standard error of ``self.points - other.points`` over the shared worlds (0 with one world):
+        the noise left in a difference between two moves."""
+        d = [a - b for a, b in zip(self.values, other.values, strict=True)]
+        n = len(d)
+        if n < 2:
+            return 0.0
+        mean = sum(d) / n
+        return math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1) / n)
 
 
 def _policy(name: str) -> Policy:
@@ -110,6 +123,7 @@ def rank_moves(state: GameState, seat: int, *, samples: int, seed: int | str,
             c.apply(seat, a)
             playout(c, policy, random.Random(s), start)
             values.append(_net(before, c.side_scores(), side))
-        out.append(MoveValue(a, state.format_action(a), sum(values) / len(values), min(values), max(values)))
+        out.append(MoveValue(a, state.format_action(a), sum(values) / len(values), min(values), max(values),
+                             tuple(values)))
     order = sorted(range(len(out)), key=lambda i: (-out[i].points, i))
     return [out[i] for i in order]

@@ -47,7 +47,7 @@ def render(analysis: Analysis) -> Group:
         t.add_column("points", justify="right")
         mean = s.choices / s.decisions if s.decisions else 0.0
         t.add_row("decisions analysed", str(s.decisions))
-        t.add_row(f"accurate (within {TOLERANCE:g} point of the best)", _pct(s.accuracy))
+        t.add_row(f"accurate (within {TOLERANCE:g} point of the best, or noise)", _pct(s.accuracy))
         t.add_row("points lost to choices", f"{s.choices:.1f} ({mean:.1f} a decision)")
         t.add_row("points lost to counting (unclaimed, over-claims)", str(s.counting))
         t.add_row("points lost to muggins calls", str(s.muggins))
