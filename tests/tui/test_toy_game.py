@@ -31,6 +31,7 @@ PROMPTS = [
     r"Stop the game",  # 4
     pexpect.EOF,  # 5
     pexpect.TIMEOUT,  # 6
+    r"Analyse this game\? \[y/N\] ",  # 7: at the end of a game played at a terminal
 ]
 TOTAL = re.compile(r"Total: (\d+)")
 MOVE = re.compile(r"(\d+)\) add (\d)")
@@ -64,9 +65,14 @@ def test_a_whole_toy_game_at_the_terminal(toy: GameSpec) -> None:
     rng = random.Random(7)
     moves = calls = rounds = silent = 0
     seen_fields = False
+    ended = ""  # the screen before the analysis is offered
     for _ in range(400):
         i = child.expect(PROMPTS)
         screen = ANSI.sub("", child.before or "").replace("\r", "")
+        if i == 7:  # the analysis is offered: decline
+            ended = screen
+            child.sendline("")
+            continue
         if i >= 4:
             break
         if i == 0:
@@ -101,6 +107,6 @@ def test_a_whole_toy_game_at_the_terminal(toy: GameSpec) -> None:
     rest = ANSI.sub("", child.read() if child.isalive() else (child.before or ""))
     child.close()
     assert i == 5, f"the game stopped at prompt {i}"
-    assert "Game over - won by" in rest, rest
+    assert "Game over - won by" in ended, (ended, rest)
     assert moves >= 5 and rounds >= 1 and seen_fields
     assert calls >= 1  # a call was offered after a bot's scoring play and made

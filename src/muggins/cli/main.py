@@ -15,6 +15,7 @@ except RulesError as _e:
     typer.echo(f"Error: {_e}", err=True)
     raise SystemExit(2) from None
 
+from muggins.cli.analyse_cmd import analyse_command
 from muggins.cli.bench_cmd import bench_command
 from muggins.cli.common import Command, Group
 from muggins.cli.play_cmd import play_command
@@ -48,6 +49,7 @@ def _root(
 
 app.command("rules", cls=Command)(rules_command)
 app.command("replay", cls=Command)(replay_command)
+app.command("analyse", cls=Command)(analyse_command)
 app.command("play", cls=Command)(play_command)
 app.command("bench", cls=Command)(bench_command)
 app.command("serve", cls=Command)(serve_command)

@@ -6,6 +6,7 @@ asks for the game, preset, seats and hints instead. The table is redrawn with ri
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import typer
@@ -22,6 +23,11 @@ from muggins.tui.menu import run_menu
 def make_console(no_color: bool) -> Console:
     """A console that honours --no-color and NO_COLOR."""
     return Console(no_color=no_color or bool(os.environ.get("NO_COLOR")), highlight=False)
+
+
+def at_terminal(console: Console) -> bool:
+    """Both ends are a person's terminal: only then is a question beyond the game worth asking."""
+    return sys.stdin.isatty() and console.is_terminal
 
 
 def _counts(allowed: list[int]) -> str:
@@ -114,5 +120,6 @@ def play_command(
     except MugginsError as e:
         fail(str(e))
     session = Session(st, seat_list, console,
-                      Options(hints=hints, ascii_only=ascii_only, undo=undo, save_to=save_to, hands=hands))
+                      Options(hints=hints, ascii_only=ascii_only, undo=undo, save_to=save_to, hands=hands,
+                              offer_analysis=at_terminal(console)))
     session.run()

@@ -49,6 +49,7 @@ HELP = ("?", "h", "help")
 # worth a person's moment
 MOVE_REASONS = ("play", "hand", "crib")
 MAX_DIGITS = 18  # an amount longer than this is no amount of points
+ANALYSE_PROMPT = r"Analyse this game? \[y/N] "  # console.input reads markup: the brackets escaped
 
 
 @dataclass
@@ -93,6 +94,7 @@ class Options:
     undo: bool = False
     save_to: Path | None = None
     hands: int = 0
+    offer_analysis: bool = False  # ask at the end of a finished game whether to analyse it
 
 
 class Quit(Exception):
@@ -596,6 +598,26 @@ class Session:
         saved = self.save_now()
         if saved:
             self.console.print(saved, highlight=False)
+        if st.is_over() and self.opt.offer_analysis:
+            self.offer_analysis()
+
+    def offer_analysis(self) -> None:
+        """Ask whether to analyse the game just finished (no by default, and at the end of input)."""
+        try:
+            answer = self.ask(ANALYSE_PROMPT).strip().lower()
+        except (EOFError, KeyboardInterrupt):
+            return
+        if answer not in ("y", "yes"):
+            return
+        from muggins.analysis.report import run_analysis, show
+
+        record = to_record(self.st, players=[s.to_json() for s in self.seats])
+        try:
+            analysis = run_analysis(record, console=self.console)
+        except KeyboardInterrupt:
+            self.console.print("Analysis stopped.", highlight=False)
+            return
+        show(analysis, self.console)
 
 
 def resume(path: Path, seed: int) -> tuple[GameState, list[Seat]]:
