@@ -44,7 +44,7 @@ def test_the_same_seed_prints_the_same_json() -> None:
 def test_tables_per_seat_and_the_moments() -> None:
     code, out, _ = _run(str(SHORT), "--samples", "2")
     assert code == 0, out
-    assert "A (seat 1)" in out and "B (seat 2)" in out and "Turning moments" in out
+    assert "A (seat 0)" in out and "B (seat 1)" in out and "Turning moments" in out
     assert "A called muggins and took 10" in out
 
 
@@ -105,7 +105,7 @@ def _finished_session(answer: str, offer: bool) -> tuple[list[str], str]:
 def test_the_end_of_a_game_offers_the_analysis() -> None:
     prompts, out = _finished_session("y", offer=True)
     assert prompts[-1] == ANALYSE_PROMPT
-    assert "You (seat 1)" in out and "decisions analysed" in out
+    assert "You (seat 0)" in out and "decisions analysed" in out
 
 
 def test_the_offer_declined_or_not_made() -> None:

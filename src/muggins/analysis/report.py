@@ -41,7 +41,7 @@ def render(analysis: Analysis) -> Group:
                 + ", ".join(map(str, a.scores)))
     parts: list[Text | Table] = [head]
     for s in a.seats:
-        t = Table(title=f"{s.name} (seat {s.seat + 1})", title_justify="left", box=box.SIMPLE_HEAD,
+        t = Table(title=f"{s.name} (seat {s.seat})", title_justify="left", box=box.SIMPLE_HEAD,
                   pad_edge=False, show_header=False)
         t.add_column("what")
         t.add_column("points", justify="right")
