@@ -89,11 +89,18 @@ def terminal_game(case: Case, seed: int, tmp_path: Path) -> None:
     rng = random.Random(seed)
     move_prompt = r"Player (\d+), your move> "
     other_prompt = r"Enter[^\n>]*> "  # every other prompt says what Enter does
+    analyse_prompt = r"Analyse this game\? \[y/N\] "  # the offer at the end of a game played at a terminal
+    offered = False
     try:
         for _ in range(20_000):
-            i = child.expect([move_prompt, other_prompt, pexpect.EOF])
-            if i == 2:
+            i = child.expect([move_prompt, other_prompt, analyse_prompt, pexpect.EOF])
+            if i == 3:
                 break
+            if i == 2:
+                assert mirror.is_over(), "the analysis was offered before the end of the game"
+                offered = True
+                child.sendline("n")
+                continue
             if i == 1:
                 child.sendline("")
                 continue
@@ -114,6 +121,7 @@ def terminal_game(case: Case, seed: int, tmp_path: Path) -> None:
     finally:
         child.close(force=True)
     assert mirror.is_over(), "the terminal stopped before the end of the game"
+    assert offered, "the terminal did not offer to analyse the finished game"
     assert_same_game(replay(load(saved)), mirror, "the terminal's saved record")
 
 
