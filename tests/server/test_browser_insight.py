@@ -12,6 +12,7 @@ import pytest
 
 from tests.server.browser_helpers import (
     DESKTOP,
+    PHONE,
     DomPlayer,
     browser,
     create_table,
@@ -54,7 +55,7 @@ def test_hints_then_the_analysis_of_the_finished_game(quick_server: tuple[str, A
     ctx, page, errors = new_page(browser, DESKTOP)
     table_id = create_table(page, base, "dominoes", "muggins", [None, "beginner"], 30, hints=True)
     take_seat(page, base, table_id, 0, "Ann")
-    spy_ctx, spy, spy_errors = new_page(browser, DESKTOP)
+    spy_ctx, spy, spy_errors = new_page(browser, PHONE)
     spy.goto(f"{base}/t/{table_id}")
     spy.click("#watch")
     spy.wait_for_function("() => last !== null")
@@ -73,6 +74,10 @@ def test_hints_then_the_analysis_of_the_finished_game(quick_server: tuple[str, A
     play_to_the_end([DomPlayer(page, app, table_id, 0, seed=3)], limit_s=45)
     assert page.inner_text("#status").startswith("Game over")
     assert not page.is_visible("#hint-box")
+    page.evaluate("""() => { window.seenStates = [];
+      new MutationObserver(() => window.seenStates.push(document.querySelector('#analysis-state').textContent))
+        .observe(document.querySelector('#analysis-state'),
+                 {childList: true, characterData: true, subtree: true}); }""")
     page.click("#analyse-btn")
     page.wait_for_selector("#analysis .analysis-seats", timeout=30000)
     page.wait_for_function("() => { const i = document.querySelector('#analysis-plot');"
@@ -82,11 +87,15 @@ def test_hints_then_the_analysis_of_the_finished_game(quick_server: tuple[str, A
     assert page.inner_text("#analysis").count("Turning moments") == 1
     assert page.get_attribute("#record-link a", "href") == f"/api/tables/{table_id}/record"
     assert not page.is_visible("#analyse-btn")
+    seen = page.evaluate("window.seenStates")
+    assert seen and all(x.startswith("Analysing…") for x in seen if x), seen  # shown while it ran
     page.screenshot(path=str(shots / "analysis-dominoes.png"), full_page=True)
     # the spectator may analyse the same game: the one kept is shown at once
     spy.wait_for_selector("#analyse-btn:visible")
     spy.click("#analyse-btn")
     spy.wait_for_selector("#analysis .analysis-seats")
+    spy.wait_for_function("() => document.querySelector('#analysis-plot').naturalWidth > 0")
+    spy.screenshot(path=str(shots / "analysis-dominoes-phone.png"), full_page=True)
     assert spy.inner_text(".analysis-seats") == page.inner_text(".analysis-seats").replace("Ann (you)", "Ann")
     assert not errors and not spy_errors, errors + spy_errors
     ctx.close()

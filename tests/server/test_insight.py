@@ -79,6 +79,9 @@ def test_the_table_answers_while_an_analysis_runs(tmp_path: Path) -> None:
         while insight.state_of(tid) == "none" and worker.is_alive():
             time.sleep(0.01)
         assert insight.state_of(tid) == "running"
+        r = c.get(f"/api/tables/{tid}/analysis?wait=0")  # the page's poll: how far it is, at once
+        assert r.status_code == 202 and r.json()["status"] == "running"
+        assert 0 <= r.json()["done"] <= r.json()["total"]
         # a second table is served, and a second ask joins the running analysis rather than starting one
         assert c.get(f"/api/tables/{tid}").json()["status"] == "finished"
         assert c.get("/api/games").status_code == 200

@@ -218,9 +218,14 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
             t.seat_of_token(token)
         return t
 
-    @app.get("/api/tables/{table_id}/analysis")
-    async def analysis(table_id: str, request: Request) -> dict[str, Any]:
-        done = await insight.analysis(watcher(table_id, request))
+    @app.get("/api/tables/{table_id}/analysis", response_model=None)
+    async def analysis(table_id: str, request: Request) -> dict[str, Any] | JSONResponse:
+        """The analysis of a finished game, once it is done; with ``wait=0`` a running one is answered
+        at once with 202 and how far it is (the page polls, showing the progress)."""
+        t = watcher(table_id, request)
+        if request.query_params.get("wait") == "0" and insight.start(t) is not None:
+            return JSONResponse(insight.status(table_id), status_code=202)
+        done = await insight.analysis(t)
         return {**done.data, "plot": f"/api/tables/{table_id}/analysis.png",
                 "record": f"/api/tables/{table_id}/record"}
 

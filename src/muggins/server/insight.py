@@ -18,12 +18,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from muggins.analysis import AnalysisError, analyse_record, rank_moves
+from muggins.analysis.analyse import Progress
 from muggins.core.errors import MugginsError
 from muggins.server.tables import GameTable, TableError
 
 ANALYSIS_SAMPLES = 32     # worlds per decision for the web analysis (the terminal's default is 64)
 ANALYSIS_SEED = 0
 ANALYSIS_CACHE = 64       # analyses kept in memory, the least recently asked for leave first
+MAX_ANALYSES = 2          # analyses computed at once over all tables; more wait their turn
 HINT_SAMPLES = 12         # worlds per hint: a quick estimate while a player waits
 HINT_SEED = 0
 HINT_CACHE = 256
@@ -38,11 +40,11 @@ class Done:
     png: bytes
 
 
-def _analyse(record: dict[str, Any], samples: int, seed: int) -> Done:
+def _analyse(record: dict[str, Any], samples: int, seed: int, progress: Progress) -> Done:
     """In a worker thread: the analysis and its plot."""
     from muggins.analysis.report import plot
 
-    analysis = analyse_record(record, samples=samples, seed=seed)
+    analysis = analyse_record(record, samples=samples, seed=seed, progress=progress)
     fd, path = tempfile.mkstemp(suffix=".png")
     os.close(fd)
     try:
@@ -82,6 +84,8 @@ class Insight:
         self.hint_samples = hint_samples
         self.done: OrderedDict[str, Done] = OrderedDict()
         self.running: dict[str, asyncio.Task[Done]] = {}
+        self.progress: dict[str, tuple[int, int]] = {}  # actions replayed, of how many
+        self.slots = asyncio.Semaphore(MAX_ANALYSES)
         self.hints: OrderedDict[tuple[str, int, int], dict[str, Any]] = OrderedDict()
         self.hint_tasks: dict[tuple[str, int, int], asyncio.Task[dict[str, Any]]] = {}
 
@@ -89,26 +93,47 @@ class Insight:
         """"done", "running" or "none": what the page may show before it asks."""
         return "done" if table_id in self.done else "running" if table_id in self.running else "none"
 
-    async def analysis(self, table: GameTable) -> Done:
-        """The analysis of the table's finished game: the one kept, the one running, or a new one.
+    def status(self, table_id: str) -> dict[str, Any]:
+        """How far the running analysis of a table is: actions replayed of how many (0 of 0 while it
+        waits for its turn)."""
+        done, total = self.progress.get(table_id, (0, 0))
+        return {"status": "running", "done": done, "total": total}
+
+    def start(self, table: GameTable) -> asyncio.Task[Done] | None:
+        """The running analysis of the table's finished game, started if need be; None when it is done.
         TableError 409 for a game not over (its record would show hidden hands in play)."""
-        got = self.done.get(table.id)
-        if got is not None:
-            self.done.move_to_end(table.id)
-            return got
+        if table.id in self.done:
+            return None
         task = self.running.get(table.id)
         if task is None:
             record = table.record()  # raises 409 while the game is not over
-            task = asyncio.create_task(asyncio.to_thread(_analyse, record, self.samples, self.seed))
+            task = asyncio.create_task(self._run(table.id, record))
             self.running[table.id] = task
             task.add_done_callback(lambda t, tid=table.id: self._finished(tid, t))
-        try:
-            return await asyncio.shield(task)
-        except MugginsError as e:
-            raise TableError(f"this game cannot be analysed: {e}", 500) from None
+        return task
+
+    async def _run(self, table_id: str, record: dict[str, Any]) -> Done:
+        def progress(done: int, total: int) -> None:
+            self.progress[table_id] = (done, total)
+
+        async with self.slots:
+            return await asyncio.to_thread(_analyse, record, self.samples, self.seed, progress)
+
+    async def analysis(self, table: GameTable) -> Done:
+        """The analysis of the table's finished game: the one kept, or the running one when it ends."""
+        task = self.start(table)
+        if task is not None:
+            try:
+                await asyncio.shield(task)
+            except MugginsError as e:
+                raise TableError(f"this game cannot be analysed: {e}", 500) from None
+        got = self.done[table.id]
+        self.done.move_to_end(table.id)
+        return got
 
     def _finished(self, table_id: str, task: asyncio.Task[Done]) -> None:
         self.running.pop(table_id, None)
+        self.progress.pop(table_id, None)
         if task.cancelled() or task.exception() is not None:
             return
         self.done[table_id] = task.result()

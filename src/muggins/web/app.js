@@ -460,8 +460,18 @@ async function analyse() {
   $("analyse-btn").disabled = true;
   $("analysis-state").textContent = "Analysing… (every decision is played out over sampled hands)";
   try {
-    const a = await getJSON(`/api/tables/${id}/analysis`);
-    if (tableId !== id) return;
+    let a;
+    for (;;) {  // a running analysis answers 202 with how far it is: shown until it is done
+      const r = await fetch(`/api/tables/${id}/analysis?wait=0`, { headers: authHeaders() });
+      let data = null;
+      try { data = await r.json(); } catch (e) { data = null; }
+      if (!r.ok) throw new Error((data && data.error) || r.statusText || `request failed (${r.status})`);
+      if (tableId !== id) return;
+      if (r.status !== 202) { a = data; break; }
+      $("analysis-state").textContent = data.total
+        ? `Analysing… ${data.done} of ${data.total} actions replayed` : "Analysing… (waiting for its turn)";
+      await new Promise((ok) => setTimeout(ok, 400));
+    }
     $("analysis-state").textContent = "";
     $("analyse-btn").hidden = true;
     $("analysis").replaceChildren(...analysisView(a));
