@@ -104,7 +104,7 @@ def new_page(browser: Any, viewport: dict[str, int] = PHONE) -> tuple[Any, Any, 
 
 
 def create_table(page: Any, base: str, game: str, preset: str, seats: list[str | None],
-                 target: int | None = None, options: str = "") -> str:
+                 target: int | None = None, options: str = "", hints: bool = False) -> str:
     """Create a table through the lobby form; returns its id (the page is left on the join screen)."""
     page.goto(base + "/")
     page.wait_for_selector("#game option", state="attached")
@@ -117,6 +117,8 @@ def create_table(page: Any, base: str, game: str, preset: str, seats: list[str |
         page.fill("#target", str(target))
     page.fill("#grace", "0")
     page.fill("#options", options)
+    if hints:
+        page.check("#hints")
     page.click("#create-btn")
     page.wait_for_selector("#join-title:visible")
     assert "/t/" in page.url, page.inner_text("#create-err")

@@ -66,7 +66,8 @@ def play_command(
     seats: str = typer.Option(None, "--seats",
                               help="Every seat in order, comma separated: you, human (another person at "
                                    "this keyboard) or a bot level; e.g. 'you,expert,human'."),
-    hints: bool = typer.Option(False, "--hints", help="Show the count of the open ends."),
+    hints: bool = typer.Option(False, "--hints", help="Show the count of the open ends, and the move the bot "
+                                                      "would make with its expected points."),
     undo: bool = typer.Option(False, "--undo", help="Allow 'undo' (back to your previous move; bots only)."),
     save_to: Path = typer.Option(None, "--save", help="Write the game record here ('save', quit, or the end)."),
     resume_from: Path = typer.Option(None, "--resume",

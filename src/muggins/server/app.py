@@ -27,6 +27,7 @@ from fastapi.staticfiles import StaticFiles
 from muggins.core.errors import MugginsError
 from muggins.core.rules import GameSpec, all_games, default_game, options_of
 from muggins.server.guard import ORIGINS_ENV, BadRequest, ClientLimits, OriginPolicy, RateLimiter, parse_json
+from muggins.server.insight import ANALYSIS_SAMPLES, Insight
 from muggins.server.store import Store, default_url
 from muggins.server.tables import (
     BOT_LEVELS,
@@ -35,6 +36,7 @@ from muggins.server.tables import (
     DEFAULT_IDLE,
     LIST_LIMIT,
     Connection,
+    GameTable,
     TableError,
     TableManager,
     hash_token,
@@ -91,7 +93,8 @@ def _is_json(content_type: str) -> bool:
 def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BURST, time_scale: float = 1.0,
                allowed_origins: Iterable[str] | None = None, idle_timeout: float = DEFAULT_IDLE,
                tables_per_minute: float = TABLES_PER_MINUTE, tables_burst: float = TABLES_BURST,
-               seats_per_minute: float = SEATS_PER_MINUTE, seats_burst: float = SEATS_BURST) -> FastAPI:
+               seats_per_minute: float = SEATS_PER_MINUTE, seats_burst: float = SEATS_BURST,
+               analysis_samples: int = ANALYSIS_SAMPLES) -> FastAPI:
     """The app, bound to one database (SQLite in the user's data directory when ``db_url`` is None).
 
     ``allowed_origins`` (and the comma-separated environment variable MUGGINS_ALLOWED_ORIGINS) name the
@@ -102,6 +105,7 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
     store = Store(db_url or default_url())
     manager = TableManager(store, time_scale, idle_timeout)
     manager.load()
+    insight = Insight(analysis_samples)
     catalogue = {"games": games_catalogue(), "bots": list(BOT_LEVELS),
                  "defaults": {"grace": DEFAULT_GRACE, "bot_delay": DEFAULT_BOT_DELAY}}
     new_tables = ClientLimits("new tables", tables_per_minute, tables_burst)
@@ -121,11 +125,13 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
         sweep = asyncio.create_task(sweeper())
         yield
         sweep.cancel()
+        insight.cancel()
         manager.shutdown()
         store.close()
 
     app = FastAPI(title="muggins", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.manager = manager
+    app.state.insight = insight
     app.state.store = store
     app.state.origins = policy
 
@@ -194,9 +200,48 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
         token = secrets.token_urlsafe(24)
         t = manager.create(data.get("game", default_game().name), data.get("preset"), data.get("options"),
                            data.get("seats"), data.get("grace", DEFAULT_GRACE),
-                           data.get("bot_delay", DEFAULT_BOT_DELAY), creator_hash=hash_token(token))
+                           data.get("bot_delay", DEFAULT_BOT_DELAY), creator_hash=hash_token(token),
+                           hints=data.get("hints", False))
         # the creator's token removes the table (DELETE); it is given here once and stored hashed
         return {**t.summary(), "creator_token": token}
+
+    def bearer(request: Request) -> str | None:
+        auth = request.headers.get("authorization", "")
+        return auth[7:].strip() if auth[:7].lower() == "bearer " else request.query_params.get("token")
+
+    def watcher(table_id: str, request: Request) -> GameTable:
+        """The table, for a seated player (a seat token given) or a spectator (no token, as anybody may
+        watch a table); a token that is not one of this table's seats is refused."""
+        t = manager.get(table_id)
+        token = bearer(request)
+        if token:
+            t.seat_of_token(token)
+        return t
+
+    @app.get("/api/tables/{table_id}/analysis", response_model=None)
+    async def analysis(table_id: str, request: Request) -> dict[str, Any] | JSONResponse:
+        """The analysis of a finished game, once it is done; with ``wait=0`` a running one is answered
+        at once with 202 and how far it is (the page polls, showing the progress)."""
+        t = watcher(table_id, request)
+        if request.query_params.get("wait") == "0" and insight.start(t) is not None:
+            return JSONResponse(insight.status(table_id), status_code=202)
+        done = await insight.analysis(t)
+        return {**done.data, "plot": f"/api/tables/{table_id}/analysis.png",
+                "record": f"/api/tables/{table_id}/record"}
+
+    @app.get("/api/tables/{table_id}/analysis.png")
+    async def analysis_plot(table_id: str, request: Request) -> Response:
+        done = await insight.analysis(watcher(table_id, request))
+        return Response(done.png, media_type="image/png")
+
+    @app.get("/api/tables/{table_id}/hint")
+    async def hint(table_id: str, request: Request) -> dict[str, Any]:
+        token = bearer(request)
+        if not token:
+            raise TableError("a hint is for a seated player: give the seat token as Authorization: Bearer TOKEN",
+                             401)
+        t = manager.get(table_id)
+        return await insight.hint(t, t.seat_of_token(token))
 
     @app.get("/api/tables/{table_id}")
     async def get_table(table_id: str) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    Boolean,
     Column,
     Engine,
     Float,
@@ -58,9 +59,10 @@ tables_t = Table(
     Column("names", Text, nullable=True),        # the players' names, lower case, one a line: for search
     Column("result", Text, nullable=True),       # JSON {"scores", "winners", "actions"} once it ended
     Column("ended", Float, nullable=True),       # when it finished or was abandoned
+    Column("hints", Boolean, nullable=True),     # the seat to act may ask for a hint (null: off)
 )
 status_index = Index("game_tables_status", tables_t.c.status, tables_t.c.ended)
-ADDED_COLUMNS = ("creator_hash", "names", "result", "ended")
+ADDED_COLUMNS = ("creator_hash", "names", "result", "ended", "hints")
 
 actions_t = Table(
     "game_actions", metadata,
@@ -95,6 +97,7 @@ class StoredTable:
     creator_hash: str | None = None
     result: dict[str, Any] | None = None
     ended: float | None = None
+    hints: bool = False
 
 
 def names_of(seats: list[dict[str, Any]]) -> str:
@@ -168,7 +171,8 @@ class Store:
                 "seed": str(t.seed), "grace": t.grace, "bot_delay": t.bot_delay, "seats": t.seats,
                 "chance": json.dumps(t.chance), "status": t.status, "created": t.created,
                 "creator_hash": t.creator_hash, "names": names_of(t.seats),
-                "result": json.dumps(t.result) if t.result is not None else None, "ended": t.ended}
+                "result": json.dumps(t.result) if t.result is not None else None, "ended": t.ended,
+                "hints": t.hints}
 
     def create_table(self, t: StoredTable) -> None:
         self.create_tables([t])
@@ -237,7 +241,8 @@ class Store:
             num_players=r["num_players"], seed=int(r["seed"]), grace=r["grace"], bot_delay=r["bot_delay"],
             seats=list(r["seats"]), chance=json.loads(r["chance"]), status=r["status"], created=r["created"],
             actions=actions, creator_hash=r["creator_hash"],
-            result=json.loads(r["result"]) if r["result"] else None, ended=r["ended"])
+            result=json.loads(r["result"]) if r["result"] else None, ended=r["ended"],
+            hints=bool(r["hints"]))
 
     def load_all(self) -> list[StoredTable]:
         with self.engine.connect() as conn:

@@ -179,7 +179,8 @@ def stored_summary(s: StoredTable) -> dict[str, Any]:
             "grace": s.grace, "bot_delay": s.bot_delay, "actions": result.get("actions"), "spectators": 0,
             "muggins_rule": muggins_rule_of(s.game, s.preset, s.options), "winners": result.get("winners", []),
             "created": s.created, "ended": s.ended,
-            "record": record_url(s.id) if s.status == "finished" else None, "paused": False}
+            "record": record_url(s.id) if s.status == "finished" else None, "paused": False,
+            "hints": s.hints}
 
 
 def page_renderer(spec: GameSpec) -> str:
@@ -202,6 +203,7 @@ class GameTable:
         self.seed = stored.seed
         self.grace = stored.grace
         self.bot_delay = stored.bot_delay
+        self.hints = stored.hints
         self.created = stored.created
         self.creator_hash = stored.creator_hash
         self.abandoned = stored.status == "abandoned"
@@ -258,7 +260,8 @@ class GameTable:
                 "spectators": sum(1 for c in self.conns if c.seat is None),
                 "muggins_rule": self.muggins_rule, "winners": sorted(self.state.winners()),
                 "created": self.created, "ended": self.ended,
-                "record": record_url(self.id) if status == "finished" else None, "paused": self.paused}
+                "record": record_url(self.id) if status == "finished" else None, "paused": self.paused,
+                "hints": self.hints}
 
     def matches(self, q: str) -> bool:
         """Whether ``q`` (any case) is part of the id, the game, the preset or a player's name."""
@@ -606,8 +609,9 @@ class TableManager:
 
     def create(self, game: Any, preset: Any = None, options: Any = None, seats: Any = None,
                grace: Any = DEFAULT_GRACE, bot_delay: Any = DEFAULT_BOT_DELAY,
-               creator_hash: str | None = None) -> GameTable:
-        """A new table. ``seats`` lists each seat: null (open for a person) or a bot level."""
+               creator_hash: str | None = None, hints: Any = False) -> GameTable:
+        """A new table. ``seats`` lists each seat: null (open for a person) or a bot level; with
+        ``hints`` the seat to act may ask what the bot would play."""
         if not isinstance(game, str):
             raise TableError("'game' must be a game name", 422)
         try:
@@ -629,6 +633,8 @@ class TableManager:
         for name, value, top in (("grace", grace, 60.0), ("bot_delay", bot_delay, 30.0)):
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= top:
                 raise TableError(f"'{name}' must be a number of seconds from 0 to {top:g}", 422)
+        if not isinstance(hints, bool):
+            raise TableError(f"'hints' is true or false; got {quoted(hints)}", 422)
         if sum(1 for t in self.tables.values() if t.status in ACTIVE) >= self.max_tables:
             raise TableError("the server has too many tables in play; try again later", 503)
         seed = secrets.randbits(62)
@@ -642,7 +648,7 @@ class TableManager:
         stored = StoredTable(id=secrets.token_urlsafe(9), game=game, preset=rules.preset, options=dict(options),
                              num_players=len(seats), seed=seed, grace=float(grace), bot_delay=float(bot_delay),
                              seats=seat_rows, chance=[dict(o) for o in state.chance.outcomes], status="open",
-                             created=time.time(), actions=[], creator_hash=creator_hash)
+                             created=time.time(), actions=[], creator_hash=creator_hash, hints=hints)
         table = GameTable(self, stored, state)
         stored.status = table.status
         self.store.create_table(stored)

@@ -21,6 +21,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
+from muggins.analysis.evaluate import AnalysisError, rank_moves
 from muggins.bots.bot import AttentiveBot
 from muggins.bots.registry import make_bot
 from muggins.core.chance import Chance
@@ -49,6 +50,7 @@ HELP = ("?", "h", "help")
 # worth a person's moment
 MOVE_REASONS = ("play", "hand", "crib")
 MAX_DIGITS = 18  # an amount longer than this is no amount of points
+HINT_SAMPLES = 12  # worlds a hint samples: a quick estimate while the person waits
 ANALYSE_PROMPT = r"Analyse this game? \[y/N] "  # console.input reads markup: the brackets escaped
 
 
@@ -83,6 +85,16 @@ def make_seats(spec: list[str], seed: int) -> list[Seat]:
     if not any(s.bot is None for s in seats):
         raise RulesError("at least one seat must be a person (you); use 'muggins bench' for bots only")
     return seats
+
+
+def hint_text(st: GameState, seat: int, samples: int = HINT_SAMPLES) -> str:
+    """The move the bot would make for ``seat`` and its expected points, from what the seat knows (the
+    hidden hands are sampled); "" when the seat has no move to choose."""
+    try:
+        best = rank_moves(st, seat, samples=samples, seed=f"hint:{len(st.history)}")[0]
+    except AnalysisError:
+        return ""
+    return f"Hint: the bot would play {best.text}, {best.points:+.1f} points expected this hand."
 
 
 @dataclass
@@ -131,6 +143,7 @@ class Session:
         self.points: dict[int, int] = {}  # history index of a regular action -> the points it made
         self.ended: HandEnd | None = None  # a hand just ended and not yet shown
         self.first_hand = max(1, hand_number(state))
+        self.hint: tuple[tuple[int, int], str] | None = None  # ((seat, actions), text) of the last hint
         self.manual = getattr(state.rules, "claims", "auto") == "manual"
         self.message = ("Type a move's number and the points it scores ('2 10'). 'help' for more."
                         if self.manual else
@@ -443,6 +456,8 @@ class Session:
         while True:
             legal = self.moves(h)
             moves = [st.format_action(a) for a in legal]
+            if self.opt.hints and (hint := self.hint_for(h)):
+                self.say(hint)
             self.draw(h, moves)
             prompt = "your move> " if len(self.humans) == 1 else f"{self.names[h]}, your move> "
             text = self.read(prompt)
@@ -457,6 +472,16 @@ class Session:
                 continue
             if self._apply_text(h, text, legal):
                 return
+
+    def hint_for(self, h: int) -> str:
+        """The hint of person ``h``, who holds the keyboard (asked only after :meth:`hand_to`): computed
+        once a position, from ``h``'s own information."""
+        if self.holder != h or self.seats[h].bot is not None:
+            raise AssertionError(f"a hint for {self.names[h]} while {self.holder} holds the keyboard")
+        key = (h, len(self.st.history))
+        if self.hint is None or self.hint[0] != key:
+            self.hint = (key, hint_text(self.st, h))
+        return self.hint[1]
 
     def _apply_text(self, h: int, text: str, legal: list[Action] | None = None) -> bool:
         """Apply what the person typed; on any mistake keep a message and return False."""

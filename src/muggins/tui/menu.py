@@ -54,6 +54,6 @@ def run_menu(console: Console, ask: Callable[[str], str] | None = None) -> Choic
     levels = list(LEVELS)
     level = _pick(console, read, "Bot level:", levels, levels.index("casual"))
     people = _pick(console, read, "People at this keyboard:", [str(n) for n in range(1, players + 1)])
-    hints = _pick(console, read, "Show the count of the open ends (hints)?", ["no", "yes"]) == "yes"
+    hints = _pick(console, read, "Hints (the count of the ends, the bot's move)?", ["no", "yes"]) == "yes"
     seats = ["you"] + ["human"] * (int(people) - 1) + [level] * (players - int(people))
     return Choice(game, preset, players, seats, hints)

@@ -11,6 +11,8 @@ let last = null;        // the last state message
 let logEvents = [];
 let selected = [];      // selected pieces in my hand
 let retry = 0;
+let myToken = null;     // my seat's token: it proves the seat when the page asks for a hint
+let hintAt = null;      // the action count the hint shown (or asked for) belongs to
 let lobbyTimer = null;
 const lobbyPage = { active: 1, finished: 1 };
 const POLL_MS = 8000;
@@ -189,7 +191,7 @@ async function createTable(ev) {
       options.target = Number(target);
     }
     const t = await api("/api/tables", { game: $("game").value, preset: $("preset").value, seats,
-      grace: Number($("grace").value), options });
+      grace: Number($("grace").value), options, hints: $("hints").checked });
     history.pushState({}, "", "/t/" + t.id);
     route();
   } catch (e) { $("create-err").textContent = e.message; }
@@ -312,6 +314,8 @@ async function takeSeat(i) {
 }
 function connect(token) {
   $("join").hidden = true; $("play").hidden = false;
+  myToken = token; hintAt = null;
+  resetAnalysis();
   logEvents = []; last = null; selected = []; $("log").replaceChildren();
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   const sock = new WebSocket(`${proto}//${location.host}/ws/${tableId}` + (token ? "?token=" + encodeURIComponent(token) : ""));
@@ -412,6 +416,97 @@ function render() {
   renderControls(v);
   renderLog();
   $("record-link").replaceChildren(...(v.over ? [el("a", { href: `/api/tables/${tableId}/record`, download: "" }, "Download the game record")] : []));
+  renderHint(v);
+  $("analysis-box").hidden = !(v.over && t.status === "finished");
+}
+
+// --------------------------------------------------------------------------------- hints ---
+// Asked for by my seat alone, when it is my turn at a table with hints: the server answers this request
+// only, so nobody else learns anything of it.
+function authHeaders() { return myToken ? { Authorization: "Bearer " + myToken } : {}; }
+async function getJSON(path) {
+  const r = await fetch(path, { headers: authHeaders() });
+  let data = null;
+  try { data = await r.json(); } catch (e) { data = null; }
+  if (!r.ok) throw new Error((data && data.error) || r.statusText || `request failed (${r.status})`);
+  return data;
+}
+function renderHint(v) {
+  const t = last.table, box = $("hint-box");
+  const mine = t.hints && me !== null && myToken && !v.over && t.status === "playing" && waitingFor(v).includes(me);
+  if (!mine) { box.hidden = true; return; }
+  box.hidden = false;
+  if (hintAt === t.actions) return;
+  const at = hintAt = t.actions;
+  box.textContent = "Hint: thinking…";
+  getJSON(`/api/tables/${tableId}/hint`).then((h) => {
+    if (hintAt !== at || !last || last.table.actions !== h.index) return;
+    const parts = [];
+    if (h.count !== null && h.count !== undefined) parts.push(`count of the ends ${h.count}`);
+    if (h.move) parts.push(`the bot would play ${prettyCards(h.move)}, expecting ${h.points >= 0 ? "+" : ""}${h.points.toFixed(1)} points to the end of the hand`);
+    box.textContent = "Hint: " + (parts.length ? parts.join("; ") : "nothing to suggest here") + ".";
+  }, (e) => { if (hintAt === at) box.textContent = "No hint: " + e.message; });
+}
+
+// ------------------------------------------------------------------------------ analysis ---
+function resetAnalysis() {
+  $("analysis").replaceChildren();
+  $("analysis-state").textContent = "";
+  $("analyse-btn").disabled = false;
+  $("analyse-btn").hidden = false;
+}
+async function analyse() {
+  const id = tableId;
+  $("analyse-btn").disabled = true;
+  $("analysis-state").textContent = "Analysing… (every decision is played out over sampled hands)";
+  try {
+    let a;
+    for (;;) {  // a running analysis answers 202 with how far it is: shown until it is done
+      const r = await fetch(`/api/tables/${id}/analysis?wait=0`, { headers: authHeaders() });
+      let data = null;
+      try { data = await r.json(); } catch (e) { data = null; }
+      if (!r.ok) throw new Error((data && data.error) || r.statusText || `request failed (${r.status})`);
+      if (tableId !== id) return;
+      if (r.status !== 202) { a = data; break; }
+      $("analysis-state").textContent = data.total
+        ? `Analysing… ${data.done} of ${data.total} actions replayed` : "Analysing… (waiting for its turn)";
+      await new Promise((ok) => setTimeout(ok, 400));
+    }
+    $("analysis-state").textContent = "";
+    $("analyse-btn").hidden = true;
+    $("analysis").replaceChildren(...analysisView(a));
+  } catch (e) {
+    if (tableId !== id) return;
+    $("analysis-state").textContent = "The analysis failed: " + e.message;
+    $("analyse-btn").disabled = false;
+  }
+}
+function fixed(x) { return x === null || x === undefined ? "-" : Number(x).toFixed(1); }
+function analysisView(a) {
+  const name = (s) => a.players[s] + (s === me ? " (you)" : "");
+  const head = ["Player", "Decisions", "Accurate", "Lost to choices", "to counting", "to muggins calls",
+    "to false calls", "Total lost", "Misses not called"];
+  const rows = a.seats.map((s) => el("tr", { class: "seat-row" },
+    el("th", {}, name(s.seat)), el("td", {}, String(s.decisions)),
+    el("td", {}, s.accuracy === null ? "-" : Math.round(100 * s.accuracy) + "%"),
+    el("td", {}, fixed(s.choices)), el("td", {}, String(s.counting)), el("td", {}, String(s.muggins)),
+    el("td", {}, String(s.false_calls)), el("td", {}, fixed(s.total)),
+    el("td", {}, `${s.missed_call_points} in ${s.missed_calls}`)));
+  const table = el("table", { class: "analysis-seats" },
+    el("thead", {}, el("tr", {}, ...head.map((h) => el("th", {}, h)))), el("tbody", {}, ...rows));
+  const moments = a.moments.length
+    ? el("ol", { class: "moments" }, ...a.moments.map((m) => el("li", {},
+      el("b", {}, `Action ${m.action + 1}, ${name(m.seat)}: `), `${fixed(m.points)} lost — ${prettyCards(m.text)}`)))
+    : el("p", {}, "No point was lost anywhere the analysis could see.");
+  return [
+    el("h3", {}, "Analysis"),
+    el("p", { class: "help" }, `${a.game} / ${a.preset}: ${a.actions} actions, ${a.decisions.length} decisions, `
+      + `each played out over ${a.samples} sampled deals. A loss of a point or two on one move may be noise; `
+      + "the larger losses and the totals are what to read."),
+    table,
+    el("h3", {}, "Turning moments"), moments,
+    el("img", { id: "analysis-plot", src: a.plot, alt: "The score race and the points lost at each decision" }),
+  ];
 }
 function turnHint(v) {
   if (last.renderer === "pegboard") {
@@ -1052,4 +1147,5 @@ window.addEventListener("resize", () => {
   resizeTimer = setTimeout(() => { if (last && !$("play").hidden && boardWidth() !== drawnWidth) render(); }, 150);
 });
 window.addEventListener("popstate", route);
+$("analyse-btn").addEventListener("click", analyse);
 route();
