@@ -10,6 +10,7 @@ request alone: nothing of it is broadcast, and nobody else's messages wait for i
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import tempfile
 import threading
@@ -109,7 +110,7 @@ class Insight:
             record = table.record()  # raises 409 while the game is not over
             task = asyncio.create_task(self._run(table.id, record))
             self.running[table.id] = task
-            task.add_done_callback(lambda t, tid=table.id: self._finished(tid, t))
+            task.add_done_callback(functools.partial(self._finished, table.id))
         return task
 
     async def _run(self, table_id: str, record: dict[str, Any]) -> Done:
@@ -156,7 +157,7 @@ class Insight:
         if task is None:
             task = asyncio.create_task(asyncio.to_thread(hint_of, st.clone(), seat, self.hint_samples))
             self.hint_tasks[key] = task
-            task.add_done_callback(lambda t, k=key: self._hinted(k, t))
+            task.add_done_callback(functools.partial(self._hinted, key))
         return await asyncio.shield(task)
 
     def _hinted(self, key: tuple[str, int, int], task: asyncio.Task[dict[str, Any]]) -> None:
