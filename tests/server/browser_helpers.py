@@ -62,10 +62,9 @@ def make_app(db_url: str) -> Any:
     return create_app(db_url, rate=1e6, burst=1e6, time_scale=0, **{k: v for k, v in limits.items() if k in accepted})
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[tuple[str, Any]]:
+def serve(app: Any) -> Iterator[tuple[str, Any]]:
+    """Run ``app`` with uvicorn on a free local port in a thread: yields (base URL, app), then stops it."""
     port = free_port()
-    app = make_app(f"sqlite:///{tmp_path / 'browser.db'}")
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     th = threading.Thread(target=srv.run, daemon=True)
     th.start()
@@ -76,6 +75,11 @@ def server(tmp_path: Path) -> Iterator[tuple[str, Any]]:
     yield f"http://127.0.0.1:{port}", app
     srv.should_exit = True
     th.join(10)
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[tuple[str, Any]]:
+    yield from serve(make_app(f"sqlite:///{tmp_path / 'browser.db'}"))
 
 
 @pytest.fixture(scope="module")

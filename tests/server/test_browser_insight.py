@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,13 +14,12 @@ from tests.server.browser_helpers import (
     DomPlayer,
     browser,
     create_table,
-    free_port,
     needs_chromium,
     new_page,
     play_to_the_end,
+    serve,
     shots,
     take_seat,
-    uvicorn,
 )
 
 __all__ = ["browser", "shots"]  # fixtures
@@ -36,17 +33,7 @@ def quick_server(tmp_path: Path) -> Iterator[tuple[str, Any]]:
 
     app = create_app(f"sqlite:///{tmp_path / 'b.db'}", rate=1e6, burst=1e6, time_scale=0, tables_burst=1e6,
                      seats_burst=1e6, analysis_samples=8)
-    port = free_port()
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    th = threading.Thread(target=srv.run, daemon=True)
-    th.start()
-    for _ in range(200):
-        if srv.started:
-            break
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}", app
-    srv.should_exit = True
-    th.join(10)
+    yield from serve(app)
 
 
 def test_hints_then_the_analysis_of_the_finished_game(quick_server: tuple[str, Any], browser: Any,
