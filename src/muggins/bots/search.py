@@ -240,7 +240,7 @@ class SearchPolicy:
         """The rollout of ``_rollout`` played in C from the world ``d`` (left as it is) and its rewards; None
         when the engine cannot take this state (the pure rollout then runs)."""
         try:
-            nat = engine.from_state(d, rng.getrandbits(64))
+            nat = engine.from_state(d)
         except NotImplementedError:
             return None
         nat.playout(0, rng.getrandbits(64), self.horizon - plies, True, self.rollout_greedy)
