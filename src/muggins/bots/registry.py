@@ -4,8 +4,8 @@
 A name is a skill (``random``, ``greedy``, ``heuristic``, ``search``, ``omniscient``; perfect attention)
 or a level (``beginner``, ``casual``, ``club``, ``expert``: a skill and an attention model together).
 Options follow the name after colons, ``key=value``: search budgets (``iterations``, ``time``,
-``exploration``, ``horizon``) and attention rates (``forget``, ``under_claim``, ``vigilance``,
-``false_call``, ``reaction``, ``reaction_spread``).
+``exploration``, ``horizon``, ``rollout_greedy``; ``native=0`` keeps rollouts in Python) and attention rates
+(``forget``, ``under_claim``, ``vigilance``, ``false_call``, ``reaction``, ``reaction_spread``).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from muggins.bots.search import SearchPolicy, true_determinization
 from muggins.core.errors import RulesError
 
 SEARCH_KEYS = {"iterations": int, "time": float, "exploration": float, "horizon": int,
-               "rollout_greedy": float}
+               "rollout_greedy": float, "native": int}
 ATTENTION_KEYS = {f.name: float for f in dataclasses.fields(Attention)}
 
 
@@ -37,6 +37,8 @@ def _search(name: str, omniscient: bool = False) -> Callable[[dict[str, Any]], P
         for k in ("exploration", "horizon", "rollout_greedy"):
             if k in opts:
                 kw[k] = opts[k]
+        if "native" in opts:  # native=0: rollouts in Python even where a native engine is built
+            kw["native"] = bool(opts["native"])
         if omniscient:
             kw["determinize"] = true_determinization
         try:

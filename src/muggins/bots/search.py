@@ -8,6 +8,12 @@ hand or round (or after ``horizon`` moves): the reward of each side is 1 for a w
 one, otherwise a squashed score difference since the root. All players are assumed to claim their
 points exactly inside the search; muggins calls are left to the attention model.
 
+Where the game has a native engine that plays its rules (``muggins._accel.NATIVE``), the rollout runs
+there: the drawn world, after the tree walk, is copied into C (``from_state``) and played to the end of
+the hand with the same mixed policy (greedy with probability ``rollout_greedy``, else uniform; true
+claims, no calls); the rewards come from the native scores exactly as from the Python ones. The pure
+rollout stays the reference and the fallback (no build, a stale build, rules out of the native scope).
+
 ``omniscient`` is the same search on the true state (every hand and the stock known, only future
 deals random): a ceiling to measure the others against, never offered as an opponent.
 """
@@ -18,6 +24,7 @@ import math
 import random
 import time
 from collections.abc import Callable
+from types import ModuleType
 
 from muggins.bots import heuristics
 from muggins.bots.base import (
@@ -69,7 +76,8 @@ class SearchPolicy:
 
     def __init__(self, iterations: int = 400, time_limit: float = 1.0, exploration: float = 0.7,
                  horizon: int = 120, rollout_greedy: float = 0.8,
-                 determinize: Determinizer = sample_determinization, name: str = "search") -> None:
+                 determinize: Determinizer = sample_determinization, name: str = "search",
+                 native: bool = True) -> None:
         if iterations < 1 or time_limit <= 0:
             raise ValueError("a search needs at least one iteration and a positive time limit")
         self.name = name
@@ -79,6 +87,9 @@ class SearchPolicy:
         self.horizon = horizon
         self.rollout_greedy = rollout_greedy
         self.determinize = determinize
+        self.native = native
+        self.native_rollouts = 0
+        self._engines: dict[tuple[str, int], tuple[object, ModuleType | None, str | None]] = {}
         self.total_iterations = 0
         self.total_seconds = 0.0
         self.searches = 0
@@ -86,6 +97,33 @@ class SearchPolicy:
     @property
     def iterations_per_second(self) -> float:
         return self.total_iterations / self.total_seconds if self.total_seconds > 0 else 0.0
+
+    def native_engine(self, state: GameState) -> tuple[ModuleType | None, str | None]:
+        """The native module that runs this game's rollouts and None, or None and why the pure rollout runs
+        (turned off, no native engine, not built or stale, rules or players out of its scope)."""
+        if not self.native:
+            return None, "native rollouts turned off"
+        key = (state.game, state.num_players)
+        hit = self._engines.get(key)
+        if hit is not None and hit[0] is state.rules:
+            return hit[1], hit[2]
+        from muggins._accel import load_native
+        from muggins.perf import native_engine
+
+        mod: ModuleType | None = None
+        name = native_engine(state.game)
+        if name is None:
+            why: str | None = f"no native engine for {state.game}"
+        else:
+            mod, why = load_native(name)
+            if mod is not None:
+                out = mod.unsupported(state.rules, state.num_players)
+                if out is not None:
+                    mod, why = None, f"{name} does not play {out}"
+                elif not hasattr(mod, "from_state"):
+                    mod, why = None, f"{name} cannot take a state (rebuild it)"
+        self._engines[key] = (state.rules, mod, why)
+        return mod, why
 
     def choose(self, state: GameState, seat: int, actions: list[Action], rng: random.Random) -> Action:
         if len(actions) == 1:
@@ -99,9 +137,10 @@ class SearchPolicy:
         deadline = t0 + self.time_limit
         root = _Node(-1)
         scale = max(5.0, game_target(state) / 10.0)
+        engine = self.native_engine(state)[0]
         done = 0
         while done < self.iterations:
-            self._iterate(root, self.determinize(state, seat, rng), rng, scale)
+            self._iterate(root, self.determinize(state, seat, rng), rng, scale, engine)
             done += 1
             if time.perf_counter() >= deadline:
                 break
@@ -119,7 +158,8 @@ class SearchPolicy:
         return best if best is not None else rng.choice(actions)
 
     # ----------------------------------------------------------------------------------------------
-    def _iterate(self, root: _Node, d: GameState, rng: random.Random, scale: float) -> None:
+    def _iterate(self, root: _Node, d: GameState, rng: random.Random, scale: float,
+                 engine: ModuleType | None = None) -> None:
         before = d.side_scores()
         scan = len(d.log)
         node = root
@@ -161,9 +201,14 @@ class SearchPolicy:
             scan = _ended_hand(d, scan)
             if scan < 0:
                 break
-        if scan >= 0:
-            self._rollout(d, rng, scan, plies)
-        rewards = self._rewards(d, before, scale)
+        rewards = None
+        if scan >= 0 and plies < self.horizon and not d.is_over():
+            if engine is not None:
+                rewards = self._native_rollout(engine, d, rng, plies, before, scale)
+            if rewards is None:
+                self._rollout(d, rng, scan, plies)
+        if rewards is None:
+            rewards = self._rewards(d, before, scale)
         for ch in path:
             ch.visits += 1
             ch.reward += rewards[d.side_of(ch.actor)]
@@ -190,17 +235,35 @@ class SearchPolicy:
             d.apply(actor, with_true_claim(d, actor, a))
             plies += 1
 
+    def _native_rollout(self, engine: ModuleType, d: GameState, rng: random.Random, plies: int,
+                        before: list[int], scale: float) -> list[float] | None:
+        """The rollout of ``_rollout`` played in C from the world ``d`` (left as it is) and its rewards; None
+        when the engine cannot take this state (the pure rollout then runs)."""
+        try:
+            nat = engine.from_state(d)
+        except NotImplementedError:
+            return None
+        nat.playout(0, rng.getrandbits(64), self.horizon - plies, True, self.rollout_greedy)
+        self.native_rollouts += 1
+        return _score_rewards(d.num_sides, nat.is_over(), set(nat.winners()), list(nat.side_scores()), before,
+                              scale)
+
     @staticmethod
     def _rewards(d: GameState, before: list[int], scale: float) -> list[float]:
-        n = d.num_sides
-        if d.is_over():
-            won = {d.side_of(s) for s in d.winners()}
-            return [1.0 if s in won else 0.0 for s in range(n)]
-        now = d.side_scores()
-        gain = [now[s] - before[s] for s in range(n)]
-        total = sum(gain)
-        out = []
-        for s in range(n):
-            others = (total - gain[s]) / (n - 1) if n > 1 else 0.0
-            out.append(0.5 + 0.5 * math.tanh((gain[s] - others) / scale))
-        return out
+        won = {d.side_of(s) for s in d.winners()} if d.is_over() else set()
+        return _score_rewards(d.num_sides, d.is_over(), won, list(d.side_scores()), before, scale)
+
+
+def _score_rewards(n: int, over: bool, won: set[int], now: list[int], before: list[int],
+                   scale: float) -> list[float]:
+    """Each side's reward: 1 or 0 for a finished game (``won``: the winning sides), else the squashed gain
+    over the others' since the root."""
+    if over:
+        return [1.0 if s in won else 0.0 for s in range(n)]
+    gain = [now[s] - before[s] for s in range(n)]
+    total = sum(gain)
+    out = []
+    for s in range(n):
+        others = (total - gain[s]) / (n - 1) if n > 1 else 0.0
+        out.append(0.5 + 0.5 * math.tanh((gain[s] - others) / scale))
+    return out

@@ -755,23 +755,31 @@ cdef int greedy_pick(Game* g, Rules* r, int* moves, int nm) noexcept nogil:
     return pick
 
 
-cdef int run_playout(Game* g, Rules* r, int policy, long max_moves) noexcept nogil:
-    """Play until the game ends or ``max_moves``: random (0) or greedy (1) moves, true claims, no calls."""
+cdef int run_playout(Game* g, Rules* r, int policy, long max_moves, int until_hand_end=0,
+                     double greedy=1.0) noexcept nogil:
+    """Play until the game ends or ``max_moves`` (or, with ``until_hand_end``, the current hand ends):
+    random (0), greedy (1) or mixed (2: greedy with probability ``greedy``, else random, as the search
+    bot's rollouts) moves, true claims, no calls. The mixed policy draws the boneyard's last tile, as the pure
+    engine does: a rollout from a sampled world then sees that world's draws, as the pure rollout would."""
     cdef int moves[MAXMOVES]
-    cdef int nm, i, mv, seat, claim, draw = r.ntiles * r.slots
+    cdef int nm, i, mv, seat, claim, draw = r.ntiles * r.slots, hand = g.hand_no
     cdef long made = 0
     while not g.over and made < max_moves:
+        if until_hand_end and g.hand_no != hand:
+            break
         seat = g.turn
         nm = regular(g, r, seat, moves)
-        if policy == 1:
+        if nm == 1:
+            i = 0
+        elif policy == 1 or (policy == 2 and <double>(next_u64(g) >> 11) * (1.0 / 9007199254740992.0) < greedy):
             i = greedy_pick(g, r, moves, nm)
         else:
-            i = below(g, nm) if nm > 1 else 0
+            i = below(g, nm)
         mv = moves[i]
         claim = -1
         if r.manual and mv < draw:
             claim = r.table[count_after(g, r, mv // r.slots, mv % r.slots - 1)]
-        apply_regular(g, r, seat, mv, claim, 1)
+        apply_regular(g, r, seat, mv, claim, policy != 2)
         made += 1
     return <int>made
 
@@ -1172,18 +1180,33 @@ cdef class NativeDominoes:
         else:
             over_claim(g, r, seat, amount)
 
-    def playout(self, policy: int = 0, seed: int = 0, max_moves: int = 1 << 30) -> int:
+    def playout(self, policy: int = 0, seed: int = 0, max_moves: int = 1 << 30, until_hand_end: bool = False,
+                greedy: float | None = None) -> int:
         """Play on natively: random (0) or greedy (1: the highest-scoring play, ties at random) moves, each
-        play claiming its true points, nobody calling; until the game ends or ``max_moves``. Returns the
+        play claiming its true points, nobody calling; until the game ends, ``max_moves`` were made or, with
+        ``until_hand_end``, the current hand is over (the next one dealt). ``greedy`` (a probability) mixes
+        the two as the search bot's rollouts do: each choice greedy with that probability, else uniform, and
+        draws taken from the end of the boneyard as in :meth:`apply_id` (the world's own order). Returns the
         moves made."""
-        if policy not in (0, 1):
+        if greedy is None and policy not in (0, 1):
             raise ValueError("policy is 0 (random) or 1 (greedy)")
+        if greedy is not None and not 0.0 <= greedy <= 1.0:
+            raise ValueError(f"greedy is a probability (0 to 1), not {greedy!r}")
+        if max_moves < 0:
+            raise ValueError("max_moves cannot be negative")
         self.g.rng = mix_seed(seed)
         cdef long mm = max_moves
-        cdef int made, pol = policy
+        cdef int made, pol = policy if greedy is None else 2, until = bool(until_hand_end)
+        cdef double p = 1.0 if greedy is None else greedy
         with nogil:
-            made = run_playout(&self.g, &self.box.r, pol, mm)
+            made = run_playout(&self.g, &self.box.r, pol, mm, until, p)
         return made
+
+
+def from_state(state: object, seed: int = 0) -> NativeDominoes:
+    """:meth:`NativeDominoes.from_state`: every native engine's module offers it (the search bot's
+    rollouts)."""
+    return NativeDominoes.from_state(state, seed)
 
 
 def random_play_native(rules: object, players: int, seconds: float, seed: int = 0) -> dict[str, float]:

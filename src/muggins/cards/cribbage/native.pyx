@@ -20,7 +20,7 @@ from libc.time cimport clock, clock_t, CLOCKS_PER_SEC
 
 from muggins.core.errors import GameOver, IllegalAction, NotYourTurn, UnknownAction
 
-__all__ = ["NUM_IDS", "NativeCribbage", "check_rules", "random_games_native", "show_points"]
+__all__ = ["NUM_IDS", "NativeCribbage", "check_rules", "from_state", "random_games_native", "show_points"]
 
 cdef enum:
     PH_DISCARD = 0
@@ -520,12 +520,65 @@ cdef int choose(Game* g, int seat, int policy) noexcept nogil:
     return ID_PLAY + pick
 
 
-cdef long run_playout(Game* g, int policy, long max_moves) noexcept nogil:
+cdef int true_play_points(Game* g, int seat, int card) noexcept nogil:
+    """The points laying ``card`` makes now, the go point it brings included (``_points_of`` of a play)."""
+    cdef int count = g.count + card_value(card)
+    cdef int pts
+    g.ranks[g.nranks] = card_rank(card)
+    pts = peg_points(g.ranks, g.nranks + 1, count)
+    if count < 31 and next_active(g, seat) < 0 and not fitting(g.held[seat] & ~(<uint64_t>1 << card), count):
+        pts += 1
+    return pts
+
+
+cdef int choose_mixed(Game* g, int seat, double greedy) noexcept nogil:
+    """The search bot's rollout move: with probability ``greedy`` the play announcing the most points (ties
+    at random), else a uniform one; a discard announces nothing, so it is always uniform."""
+    cdef uint64_t fit, m
+    cdef int n, c, pts, best, ties, pick
+    if g.phase != PH_PLAY:
+        return choose(g, seat, POLICY_RANDOM)
+    fit = fitting(g.held[seat], g.count)
+    if not fit:
+        return ID_GO
+    n = popcount(fit)
+    if n == 1:
+        return ID_PLAY + lowbit(fit)
+    if <double>(next_u64(g) >> 11) * (1.0 / 9007199254740992.0) >= greedy:
+        return ID_PLAY + nth_bit(fit, below(g, n))
+    best = -1
+    ties = 0
+    pick = lowbit(fit)
+    m = fit
+    while m:
+        c = lowbit(m)
+        m &= m - 1
+        pts = true_play_points(g, seat, c)
+        if pts > best:
+            best = pts
+            ties = 1
+            pick = c
+        elif pts == best:
+            ties += 1
+            if below(g, ties) == 0:
+                pick = c
+    return ID_PLAY + pick
+
+
+cdef long run_playout(Game* g, int policy, long max_moves, int until_hand_end=0,
+                      double greedy=1.0) noexcept nogil:
+    """Play until the game is over or ``max_moves`` (or, with ``until_hand_end``, the next deal): policy
+    random (0), greedy (1) or mixed (2, :func:`choose_mixed`)."""
     cdef long moves = 0
-    cdef int seat
+    cdef int seat, hand = g.hand_no
     while g.phase != PH_OVER and moves < max_moves:
+        if until_hand_end and g.hand_no != hand:
+            break
         seat = to_move(g)
-        apply_legal(g, seat, choose(g, seat, policy))
+        if policy == 2:
+            apply_legal(g, seat, choose_mixed(g, seat, greedy))
+        else:
+            apply_legal(g, seat, choose(g, seat, policy))
         moves += 1
     return moves
 
@@ -768,19 +821,39 @@ cdef class NativeCribbage:
             return -1
         return choose(&self.g, to_move(&self.g), p)
 
-    def playout(self, policy: object = 0, seed: int = 0, max_moves: int = 1 << 30) -> int:
-        """Play on in C, from here, until the game is over or ``max_moves`` moves were made; both seats use
-        ``policy`` (0 random, 1 greedy), chance and choices are drawn from ``seed``. Returns the moves made.
-        The game itself moves on: clone first to keep the position."""
-        cdef int p = _policy(policy)
+    def playout(self, policy: object = 0, seed: int = 0, max_moves: int = 1 << 30, until_hand_end: bool = False,
+                greedy: float | None = None) -> int:
+        """Play on in C, from here, until the game is over, ``max_moves`` moves were made or, with
+        ``until_hand_end``, the next deal is made; both seats use ``policy`` (0 random, 1 greedy), chance
+        and choices are drawn from ``seed``. ``greedy`` (a probability) plays the search bot's rollout
+        instead: each play the one announcing the most points with that probability (ties at random), else
+        uniform; discards uniform. Returns the moves made. The game itself moves on: clone first to keep
+        the position."""
+        cdef int p = _policy(policy) if greedy is None else 2
         cdef long cap = max_moves
         cdef long done
+        cdef int until = bool(until_hand_end)
+        cdef double q = 1.0 if greedy is None else greedy
         if cap < 0:
             raise ValueError("max_moves cannot be negative")
+        if greedy is not None and not 0.0 <= greedy <= 1.0:
+            raise ValueError(f"greedy is a probability (0 to 1), not {greedy!r}")
         seed_game(&self.g, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
         with nogil:
-            done = run_playout(&self.g, p, cap)
+            done = run_playout(&self.g, p, cap, until, q)
         return done
+
+    def winners(self) -> list:
+        """The winning sides (= seats): one once over, none before."""
+        return [self.g.winner] if self.g.winner >= 0 else []
+
+
+def from_state(state: object, seed: int = 0) -> NativeCribbage:
+    """:meth:`NativeCribbage.from_state` with its generator seeded: every native engine's module offers it
+    (the search bot's rollouts)."""
+    cdef NativeCribbage n = NativeCribbage.from_state(state)
+    seed_game(&n.g, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
+    return n
 
 
 cdef uint64_t _mask(object cards) except? 0:
