@@ -24,6 +24,25 @@ CASES = [("dominoes", "muggins", 2, "muggins.dominoes.native"),
          ("cribbage", "cribbage", 2, "muggins.cards.cribbage.native")]
 
 
+@pytest.fixture(autouse=True)
+def _native_allowed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests are about the native rollouts: a run with MUGGINS_PURE_PYTHON set still checks them
+    (one test below checks what the variable does)."""
+    monkeypatch.delenv("MUGGINS_PURE_PYTHON", raising=False)
+
+
+def test_pure_python_turns_the_native_rollouts_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    """MUGGINS_PURE_PYTHON runs the sources alone: the search says so and rolls out in Python."""
+    state, seat = sample_positions("dominoes", "muggins", 2, count=1, seed=2)[0]
+    acts = next_decision(state)[1]
+    monkeypatch.setenv("MUGGINS_PURE_PYTHON", "1")
+    policy = SearchPolicy(iterations=20, time_limit=60.0)
+    mod, why = policy.native_engine(state)
+    assert mod is None and why is not None and "MUGGINS_PURE_PYTHON" in why
+    assert policy.choose(state, seat, acts, random.Random(0)) in acts
+    assert policy.native_rollouts == 0 and policy.total_iterations == 20
+
+
 def _native(name: str) -> ModuleType:
     mod, why = load_native(name)
     if mod is None:

@@ -21,6 +21,7 @@ deals random): a ceiling to measure the others against, never offered as an oppo
 from __future__ import annotations
 
 import math
+import os
 import random
 import time
 from collections.abc import Callable
@@ -103,6 +104,8 @@ class SearchPolicy:
         (turned off, no native engine, not built or stale, rules or players out of its scope)."""
         if not self.native:
             return None, "native rollouts turned off"
+        if os.environ.get("MUGGINS_PURE_PYTHON", "") not in ("", "0"):
+            return None, "MUGGINS_PURE_PYTHON is set: the sources alone run"
         key = (state.game, state.num_players)
         hit = self._engines.get(key)
         if hit is not None and hit[0] is state.rules:
