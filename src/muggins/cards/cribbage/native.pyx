@@ -16,6 +16,8 @@ rule (manual claims). Nothing here keeps an event log or the muggins window: sco
 """
 
 from libc.stdint cimport uint64_t
+
+from muggins.core.splitmix cimport splitmix_next
 from libc.time cimport clock, clock_t, CLOCKS_PER_SEC
 
 from muggins.core.errors import GameOver, IllegalAction, NotYourTurn, UnknownAction
@@ -112,12 +114,8 @@ cdef inline uint64_t fitting(uint64_t held, int count) noexcept nogil:
 
 
 cdef inline uint64_t next_u64(Game* g) noexcept nogil:
-    """splitmix64: small, fast, and the same stream on every machine."""
-    g.rng += <uint64_t>0x9E3779B97F4A7C15
-    cdef uint64_t z = g.rng
-    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
-    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
-    return z ^ (z >> 31)
+    """The next 64 bits of the game's own generator (splitmix64, muggins/core/splitmix.pxd)."""
+    return splitmix_next(&g.rng)
 
 
 cdef inline int below(Game* g, int n) noexcept nogil:
