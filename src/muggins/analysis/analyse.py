@@ -54,7 +54,7 @@ from muggins.bots.base import CLAIM_KINDS, regular_actions
 from muggins.core.errors import RecordError
 from muggins.core.events import EventKind
 from muggins.core.protocol import Event, GameState
-from muggins.core.records import apply_record_action, start_from_record
+from muggins.core.records import apply_record_action, player_names, start_from_record
 
 FORMAT = "muggins-analysis"
 VERSION = 1
@@ -172,18 +172,6 @@ class Analysis:
                 "scores": self.scores, "decisions": [d.to_json() for d in self.decisions],
                 "slips": [s.to_json() for s in self.slips], "seats": [s.to_json() for s in self.seats],
                 "moments": self.moments, "race": [{"action": a, "sides": s} for a, s in self.race]}
-
-
-def player_names(rec: dict[str, Any], seats: int) -> list[str]:
-    """The record's player names, "Seat N" for a seat without one."""
-    players = rec.get("players")
-    listed: list[Any] = players if isinstance(players, list) else []
-    out = []
-    for seat in range(seats):
-        p = listed[seat] if seat < len(listed) else None
-        name = p.get("name") if isinstance(p, dict) else None
-        out.append(name.strip() if isinstance(name, str) and name.strip() else f"Seat {seat + 1}")
-    return out
 
 
 def _moment(d: Decision | Slip) -> dict[str, Any]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import typer
 from rich.console import Console
@@ -14,7 +13,7 @@ from rich.text import Text
 from muggins.cli.common import fail
 from muggins.core import GameState
 from muggins.core.errors import RecordError
-from muggins.core.records import apply_record_action, load, replay, start_from_record
+from muggins.core.records import apply_record_action, load, player_names, replay, start_from_record
 
 
 def replay_command(
@@ -62,18 +61,6 @@ def replay_command(
                                                  for side, points in enumerate(state.side_scores()))))
     console.print(Text("Game over, won by " + " and ".join(names[w] for w in sorted(state.winners()))
                        if state.is_over() else "The game is not finished."))
-
-
-def player_names(rec: dict[str, Any], seats: int) -> list[str]:
-    """The record's player names, seat by seat; a seat without a name is "Seat 1", "Seat 2", ..."""
-    players = rec.get("players")
-    listed = players if isinstance(players, list) else []
-    names = []
-    for seat in range(seats):
-        p = listed[seat] if seat < len(listed) else None
-        name = p.get("name") if isinstance(p, dict) else None
-        names.append(name.strip() if isinstance(name, str) and name.strip() else f"Seat {seat + 1}")
-    return names
 
 
 def side_name(state: GameState, names: list[str], side: object) -> str:

@@ -138,6 +138,18 @@ def replay(rec: Any) -> GameState:
     return state
 
 
+def player_names(rec: dict[str, Any], seats: int) -> list[str]:
+    """The record's player names, seat by seat; a seat without a name is "Seat 1", "Seat 2", ..."""
+    players = rec.get("players")
+    listed: list[Any] = players if isinstance(players, list) else []
+    names = []
+    for seat in range(seats):
+        p = listed[seat] if seat < len(listed) else None
+        name = p.get("name") if isinstance(p, dict) else None
+        names.append(name.strip() if isinstance(name, str) and name.strip() else f"Seat {seat + 1}")
+    return names
+
+
 def load(path: str | Path) -> Any:
     try:
         text = Path(path).read_text(encoding="utf-8")
