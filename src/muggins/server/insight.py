@@ -16,7 +16,7 @@ import tempfile
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from muggins.analysis import AnalysisError, analyse_record, rank_moves
 from muggins.analysis.analyse import Progress
@@ -73,6 +73,20 @@ def hint_of(state: Any, seat: int, samples: int = HINT_SAMPLES, seed: int = HINT
     best = ranked[0]
     out["move"], out["points"] = best.text, round(best.points, 2)
     return out
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def _keep(cache: OrderedDict[K, V], key: K, task: asyncio.Task[V], limit: int) -> None:
+    """Keep the result of a finished ``task`` under ``key``, the oldest dropped past ``limit`` (a task
+    cancelled or failed leaves nothing: it is asked again next time)."""
+    if task.cancelled() or task.exception() is not None:
+        return
+    cache[key] = task.result()
+    while len(cache) > limit:
+        cache.popitem(last=False)
 
 
 class Insight:
@@ -135,11 +149,7 @@ class Insight:
     def _finished(self, table_id: str, task: asyncio.Task[Done]) -> None:
         self.running.pop(table_id, None)
         self.progress.pop(table_id, None)
-        if task.cancelled() or task.exception() is not None:
-            return
-        self.done[table_id] = task.result()
-        while len(self.done) > ANALYSIS_CACHE:
-            self.done.popitem(last=False)
+        _keep(self.done, table_id, task, ANALYSIS_CACHE)
 
     async def hint(self, table: GameTable, seat: int) -> dict[str, Any]:
         """The hint of ``seat`` (proved by its token) at this moment of the table. TableError 409 when
@@ -162,11 +172,7 @@ class Insight:
 
     def _hinted(self, key: tuple[str, int, int], task: asyncio.Task[dict[str, Any]]) -> None:
         self.hint_tasks.pop(key, None)
-        if task.cancelled() or task.exception() is not None:
-            return
-        self.hints[key] = task.result()
-        while len(self.hints) > HINT_CACHE:
-            self.hints.popitem(last=False)
+        _keep(self.hints, key, task, HINT_CACHE)
 
     def cancel(self) -> None:
         for task in [*self.running.values(), *self.hint_tasks.values()]:
