@@ -49,7 +49,7 @@ import numpy as np
 import muggins.rl
 from muggins.core.protocol import Action
 from muggins.dominoes.scoring import SCORE_FUNCTIONS
-from muggins.rl.gym_env import MugginsGymEnv
+from muggins.rl.gymnasium_env import MugginsGymEnv
 
 GAME, PRESET, PLAYERS = "dominoes", "muggins", 2
 EVAL_SEED = 1_000_000_000

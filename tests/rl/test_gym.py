@@ -15,7 +15,7 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 import muggins.rl  # noqa: E402
 from muggins.core.errors import IllegalAction, RulesError  # noqa: E402
 from muggins.core.rules import all_games  # noqa: E402
-from muggins.rl.gym_env import MugginsGymEnv  # noqa: E402
+from muggins.rl.gymnasium_env import MugginsGymEnv  # noqa: E402
 
 
 @pytest.mark.parametrize("game", list(all_games()))

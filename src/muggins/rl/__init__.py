@@ -12,7 +12,7 @@ from typing import Any
 __all__ = ["env", "gym_env", "raw_env"]
 
 _LAZY = {"env": "muggins.rl.pettingzoo_env", "raw_env": "muggins.rl.pettingzoo_env",
-         "gym_env": "muggins.rl.gym_env"}
+         "gym_env": "muggins.rl.gymnasium_env"}
 
 
 def __getattr__(name: str) -> Any:

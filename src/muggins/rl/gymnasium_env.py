@@ -20,8 +20,6 @@ seeded episode replays exactly. Other keyword arguments are the game's rule opti
 from __future__ import annotations
 
 import random
-import sys
-import types
 from collections.abc import Sequence
 from typing import Any
 
@@ -134,14 +132,3 @@ def gym_env(game: str | None = None, preset: str | None = None, players: int | N
     """A :class:`MugginsGymEnv` (see the module docstring)."""
     return MugginsGymEnv(game=game, preset=preset, players=players, seat=seat, opponents=opponents,
                          reward=reward, **kwargs)
-
-
-class _CallableModule(types.ModuleType):
-    """``muggins.rl.gym_env`` is both this module and the function it exports: once the module is imported
-    the package attribute of that name is the module, so calling it makes the environment."""
-
-    def __call__(self, *args: Any, **kwargs: Any) -> MugginsGymEnv:
-        return gym_env(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule
