@@ -65,11 +65,9 @@ def native_engine(game: str) -> str | None:
     return next((name for name in NATIVE if name.rpartition(".")[0] == package), None)
 
 
-def native_random_play(game: str, preset: str | None, players: int | None, seconds: float, runs: int,
-                       options: dict[str, Any] | None = None) -> tuple[dict[str, Any] | None, str | None]:
-    """The native engine's random play (whole games dealt and played in C, median of ``runs``), the
-    figure beside :func:`random_play`'s: (figures, None), or (None, why there is none: no native engine
-    for the game, not built, or rules out of its scope)."""
+def native_module(game: str, rules: Any, players: int) -> tuple[Any, str | None]:
+    """The native engine module that plays ``rules`` with ``players`` and None, or None and why there is
+    none: no native engine for the game, not built (or stale), or rules out of its scope."""
     from muggins._accel import load_native
 
     name = native_engine(game)
@@ -78,14 +76,25 @@ def native_random_play(game: str, preset: str | None, players: int | None, secon
     mod, why = load_native(name)
     if mod is None:
         return None, f"{name} {why}"
+    out_of_scope = mod.unsupported(rules, players)
+    if out_of_scope is not None:
+        return None, f"{name} does not play {out_of_scope}"
+    return mod, None
+
+
+def native_random_play(game: str, preset: str | None, players: int | None, seconds: float, runs: int,
+                       options: dict[str, Any] | None = None) -> tuple[dict[str, Any] | None, str | None]:
+    """The native engine's random play (whole games dealt and played in C, median of ``runs``), the
+    figure beside :func:`random_play`'s: (figures, None), or (None, why there is none, as
+    :func:`native_module` says)."""
     spec = get_game(game)
     rules = spec.rules(preset, options)
     n = players if players is not None else spec.default_players
-    out_of_scope = mod.unsupported(rules, n)
-    if out_of_scope is not None:
-        return None, f"{name} does not play {out_of_scope}"
+    mod, why = native_module(game, rules, n)
+    if mod is None:
+        return None, why
     results = [mod.random_play_native(rules, n, seconds, seed=i) for i in range(runs)]
-    out: dict[str, Any] = {"engine": f"{name} (C, compiled with Cython)", "runs": runs}
+    out: dict[str, Any] = {"engine": f"{mod.__name__} (C, compiled with Cython)", "runs": runs}
     for key in ("moves_per_second", "games_per_second"):
         out[key] = statistics.median(r[key] for r in results)
         out[key.replace("_per_second", "_per_second_runs")] = [round(r[key], 1) for r in results]

@@ -110,21 +110,12 @@ class SearchPolicy:
         hit = self._engines.get(key)
         if hit is not None and hit[0] is state.rules:
             return hit[1], hit[2]
-        from muggins._accel import load_native
-        from muggins.perf import native_engine
+        from muggins.perf import native_module
 
-        mod: ModuleType | None = None
-        name = native_engine(state.game)
-        if name is None:
-            why: str | None = f"no native engine for {state.game}"
-        else:
-            mod, why = load_native(name)
-            if mod is not None:
-                out = mod.unsupported(state.rules, state.num_players)
-                if out is not None:
-                    mod, why = None, f"{name} does not play {out}"
-                elif not hasattr(mod, "from_state"):
-                    mod, why = None, f"{name} cannot take a state (rebuild it)"
+        found, why = native_module(state.game, state.rules, state.num_players)
+        mod: ModuleType | None = found
+        if found is not None and not hasattr(found, "from_state"):
+            mod, why = None, f"{found.__name__} cannot take a state (rebuild it)"
         self._engines[key] = (state.rules, mod, why)
         return mod, why
 
