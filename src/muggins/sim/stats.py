@@ -96,3 +96,36 @@ def rating_intervals(k: int, results: PairResults, rounds: int = 200, seed: int 
 
 def mean(xs: Sequence[float]) -> float:
     return sum(xs) / len(xs) if xs else 0.0
+
+
+def mean_interval(xs: Sequence[float], z: float = Z95) -> tuple[float, float, float]:
+    """The mean of ``xs`` and its normal 95% interval (the samples are independent deals)."""
+    n = len(xs)
+    m = mean(xs)
+    if n < 2:
+        return m, -math.inf, math.inf
+    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1))
+    half = z * sd / math.sqrt(n)
+    return m, m - half, m + half
+
+
+def ratio_interval(num: Sequence[float], den: Sequence[float], rounds: int = 2000, seed: int = 0
+                   ) -> tuple[float, float, float]:
+    """mean(num) / mean(den) and its 95% bootstrap interval, resampling the deals in pairs: ``num[i]`` and
+    ``den[i]`` were measured on the same deal, so their noise is shared. NaN bounds when ``den``'s resampled
+    mean can be 0 or less (the ratio is then not bounded)."""
+    if len(num) != len(den) or not num:
+        raise ValueError("a paired ratio needs two equally long, non-empty lists")
+    n = len(num)
+    d = mean(den)
+    point = mean(num) / d if d > 0 else math.nan
+    rng = random.Random(seed)
+    out: list[float] = []
+    for _ in range(rounds):
+        idx = [rng.randrange(n) for _ in range(n)]
+        sd = sum(den[i] for i in idx)
+        if sd <= 0:
+            return point, math.nan, math.nan
+        out.append(sum(num[i] for i in idx) / sd)
+    out.sort()
+    return point, out[int(0.025 * (rounds - 1))], out[math.ceil(0.975 * (rounds - 1))]

@@ -249,6 +249,21 @@ class PairFigures:
         }
 
 
+def duplicate_margins(results: Iterable[GameResult], bot: str, other: str) -> dict[int, float]:
+    """Per deal seed (both orientations of the deal together): ``bot``'s points per hand minus ``other``'s.
+    Duplicate deals cancel the luck of the cards; what is left is skill, one sample a deal."""
+    per_deal: dict[int, list[int]] = {}
+    for r in results:
+        mine = sum(s.score for s in r.seats if s.bot == bot)
+        theirs = sum(s.score for s in r.seats if s.bot == other)
+        if bot == other or not any(s.bot == bot for s in r.seats) or not any(s.bot == other for s in r.seats):
+            continue
+        acc = per_deal.setdefault(r.seed, [0, 0])
+        acc[0] += mine - theirs
+        acc[1] += r.hands
+    return {k: d / h for k, (d, h) in sorted(per_deal.items()) if h > 0}
+
+
 def summarize(config: Config, results: Iterable[GameResult], rating_rounds: int = 200) -> dict[str, Any]:
     """The JSON-able report of a tournament: pairs, ratings and per-bot figures."""
     pairs = {(a, b): PairFigures(a, b) for a, b in config.pairs()}
