@@ -74,6 +74,31 @@ def test_worlds_keep_what_the_seat_knows_and_respect_every_go() -> None:
 CARD_BY_TEXT_INDEX = {c.index: c for c in CARD_BY_TEXT.values()}
 
 
+def test_worlds_and_searches_in_the_discard_and_the_show() -> None:
+    rng = random.Random(8)
+    phases = set()
+    for g in range(3):
+        state = CribbageState.new(PRESETS["cribbage"], 2, Chance(seed=50 + g))
+        while not state.is_over() and state.hand_no < 3:
+            seat, acts = next_decision(state)
+            if state.phase in ("discard", "show"):
+                phases.add(state.phase)
+                w = native.sample_world(state, seat, g)
+                assert w["hands"][seat] == _idx(state.hands[seat])
+                assert [len(h) for h in w["hands"]] == [len(h) for h in state.hands]
+                assert len(w["crib"]) == len(state.crib)
+                assert set(_idx(state.discards[seat])) <= set(w["crib"])
+                if state.phase == "show":  # every card of both hands was played: the kept hands are known
+                    assert w["kept"] == [_idx(k) for k in state.kept]
+                cards = w["hands"][0] + w["hands"][1] + w["crib"] + w["pack"] + \
+                    [c.index for _, c in state._played]
+                assert sorted(cards) == list(range(52))
+                r = native.search(state, seat, 50, 60.0, 0.7, 120, 0.8, g)
+                assert r["action"] in {state.action_id(a) for a in state.legal_actions(seat)}
+            state.apply(seat, rng.choice(acts))
+    assert phases == {"discard", "show"}
+
+
 def test_worlds_vary_with_the_seed() -> None:
     state, seat = _positions("cribbage", 1, 2)[0]
     seen = {tuple(native.sample_world(state, seat, k)["hands"][1 - seat]) for k in range(20)}

@@ -1141,6 +1141,7 @@ cdef int iterate(const Frame* f, Tree* t, uint64_t* rng, double c, int horizon, 
     cdef double v, best_v, r0, r1
     cdef Node* nd
     draw_world(f, &w, rng)
+    seed_game(&w, splitmix_next(rng))  # the world's own chance (a cut in the tree) differs from draw to draw
     before[0] = w.scores[0]
     before[1] = w.scores[1]
     hand = w.hand_no
