@@ -691,6 +691,12 @@ class CribbageState(GameState):
         # <<< end of generated clone
         return c
 
+    def sampling_frame(self, seat: int) -> tuple[list[Card], list[tuple[int, str, int, int]]]:
+        """What ``sample_hidden`` deals from, computed from ``seat``'s view alone: the cards it cannot see
+        (ascending) and the places they fill, as ``_hidden_from`` gives them. A native search draws its
+        worlds from this frame, so its worlds obey the same inferences as the pure sampler's."""
+        return self._hidden_from(seat)
+
     def _hidden_from(self, seat: int) -> tuple[list[Card], list[tuple[int, str, int, int]]]:
         """The cards ``seat`` cannot see, and the places they fill: (owner, part, how many, floor)
         where part is "held", "discards", "crib" or "pack" and every held card's value is above floor

@@ -920,3 +920,444 @@ def random_play_native(rules: object, num_players: int, seconds: float, seed: in
     """Whole random games for about ``seconds`` of CPU time (``muggins bench``'s native figure)."""
     check_rules(rules, num_players)
     return random_games_native(rules, seconds, seed)
+
+
+# ======================================================================================= the search ====
+# Single-observer IS-MCTS of the search bot (muggins.bots.search.SearchPolicy) run wholly in C: each
+# iteration draws a world under the seat's constraints, walks one tree keyed by (actor, action id) with UCB1
+# and availability counts, adds one node, rolls out with the mixed greedy/uniform playout to the end of the
+# hand and backs up ``_score_rewards``' rewards. The constraints come once per search from the pure state's
+# sampling frame (``CribbageState.sampling_frame``: the unseen cards, the slots they fill, the go floors), so
+# no world depends on anything the seat has not seen.
+
+from libc.stdlib cimport malloc, realloc, free
+from libc.math cimport sqrt, log, tanh
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+cdef enum:
+    MAX_SLOTS = 8
+    MAX_PATH = 256
+    MAX_ACTS = 16
+    SLOT_HELD = 0
+    SLOT_DISCARDS = 1
+    SLOT_CRIB = 2
+    SLOT_PACK = 3
+
+cdef struct Frame:
+    Game base              # the position with every card the seat cannot see taken out
+    int pool[52]           # the unseen cards, ascending
+    int npool
+    int nslots             # slots in filling order, the most constrained first
+    int slot_kind[MAX_SLOTS]
+    int slot_owner[MAX_SLOTS]
+    int slot_size[MAX_SLOTS]
+    uint64_t slot_forbid[MAX_SLOTS]   # the cards a slot cannot hold (a go floor)
+    uint64_t played[2]     # the cards each seat has played in this hand (public)
+    int set_kept[2]        # 1: the seat's kept hand is its played cards and its drawn held cards
+    int set_crib           # 1: the crib is the seen discards and the drawn ones
+    uint64_t crib_seen     # the discards of the crib the seat knows (its own)
+
+cdef struct Node:
+    int actor
+    int action
+    int first               # first child (-1: none), children in the order they were added
+    int last_child
+    int next                # next sibling
+    int visits
+    int avail
+    double reward
+
+
+cdef inline int rbelow(uint64_t* s, int n) noexcept nogil:
+    return <int>(((splitmix_next(s) >> 32) * <uint64_t>n) >> 32)
+
+
+cdef int draw_world(const Frame* f, Game* w, uint64_t* rng) noexcept nogil:
+    """A world drawn into ``w`` under the frame's masks: the unseen cards shuffled, each slot (most
+    constrained first) takes the first cards of the shuffle it may hold, the pack the rest in shuffled
+    order. Returns how many draws were needed; a slot that no shuffle can fill takes any cards (the pure
+    sampler's fallback, unreachable from a real position)."""
+    cdef int order[52]
+    cdef int i, j, t, s, k, c, tries, ok, npack, n = f.npool
+    cdef int packed[PACK]
+    cdef uint64_t taken, got
+    cdef uint64_t fill[MAX_SLOTS]
+    cdef int strict = 1
+    tries = 0
+    while True:
+        tries += 1
+        if tries > 64:
+            strict = 0
+        for i in range(n):
+            order[i] = f.pool[i]
+        for i in range(n - 1, 0, -1):
+            j = rbelow(rng, i + 1)
+            t = order[i]
+            order[i] = order[j]
+            order[j] = t
+        taken = 0
+        ok = 1
+        npack = 0
+        for s in range(f.nslots):
+            got = 0
+            k = 0
+            if f.slot_kind[s] == SLOT_PACK:
+                for i in range(n):
+                    c = order[i]
+                    if not (taken >> c) & 1:
+                        packed[npack] = c
+                        npack += 1
+                        got |= <uint64_t>1 << c
+                fill[s] = got
+                taken |= got
+                continue
+            for i in range(n):
+                if k == f.slot_size[s]:
+                    break
+                c = order[i]
+                if (taken >> c) & 1 or (strict and (f.slot_forbid[s] >> c) & 1):
+                    continue
+                got |= <uint64_t>1 << c
+                k += 1
+            if k < f.slot_size[s]:
+                ok = 0
+                break
+            fill[s] = got
+            taken |= got
+        if ok:
+            break
+    w[0] = f.base
+    for s in range(f.nslots):
+        t = f.slot_owner[s]
+        if f.slot_kind[s] == SLOT_HELD:
+            w.held[t] = fill[s]
+        elif f.slot_kind[s] == SLOT_DISCARDS or f.slot_kind[s] == SLOT_CRIB:
+            w.crib |= fill[s]
+    for t in range(2):
+        if f.set_kept[t]:
+            w.kept[t] = f.played[t] | w.held[t]
+    # the pack in shuffled order, the starter (once cut) back at its place
+    j = 0
+    for i in range(PACK):
+        if w.starter >= 0 and i == w.cut:
+            w.pack[i] = w.starter
+        elif j < npack:
+            w.pack[i] = packed[j]
+            j += 1
+    return tries
+
+
+cdef int legal_list(Game* g, int seat, int* out) noexcept nogil:
+    """The ids ``seat`` may use now, ascending (as ``NativeCribbage.legal_ids``)."""
+    cdef uint64_t held, fit, m, rest
+    cdef int a, b, n = 0
+    if g.phase == PH_OVER or seat < 0:
+        return 0
+    if g.phase == PH_DISCARD:
+        if not (g.to_discard >> seat) & 1:
+            return 0
+        held = g.held[seat]
+        m = held
+        while m:
+            b = lowbit(m)
+            m &= m - 1
+            rest = held & ((<uint64_t>1 << b) - 1)
+            while rest and n < MAX_ACTS:
+                a = lowbit(rest)
+                rest &= rest - 1
+                out[n] = a + b * (b - 1) // 2
+                n += 1
+        return n
+    if seat != g.turn:
+        return 0
+    if g.phase == PH_PLAY:
+        fit = fitting(g.held[seat], g.count)
+        if not fit:
+            out[0] = ID_GO
+            return 1
+        while fit and n < MAX_ACTS:
+            out[n] = ID_PLAY + lowbit(fit)
+            fit &= fit - 1
+            n += 1
+        return n
+    out[0] = ID_COUNT_CRIB if g.show_i == 2 else ID_COUNT_HAND
+    return 1
+
+
+cdef struct Tree:
+    Node* nodes
+    int size
+    int cap
+
+
+cdef int add_node(Tree* t, int parent, int actor, int action) noexcept nogil:
+    """A new child of ``parent`` (appended after its siblings); -1 when memory runs out."""
+    cdef Node* grown
+    cdef int i
+    if t.size == t.cap:
+        grown = <Node*>realloc(t.nodes, 2 * t.cap * sizeof(Node))
+        if grown == NULL:
+            return -1
+        t.nodes = grown
+        t.cap *= 2
+    i = t.size
+    t.size += 1
+    t.nodes[i].actor = actor
+    t.nodes[i].action = action
+    t.nodes[i].first = -1
+    t.nodes[i].last_child = -1
+    t.nodes[i].next = -1
+    t.nodes[i].visits = 0
+    t.nodes[i].avail = 1
+    t.nodes[i].reward = 0.0
+    if parent >= 0:
+        if t.nodes[parent].first < 0:
+            t.nodes[parent].first = i
+        else:
+            t.nodes[t.nodes[parent].last_child].next = i
+        t.nodes[parent].last_child = i
+    return i
+
+
+cdef inline double reward_of(Game* w, int side, const int* before, double scale) noexcept nogil:
+    """``_score_rewards`` for two sides: 1 or 0 once the game is over, else the squashed gain over the
+    other side's since the root."""
+    if w.phase == PH_OVER:
+        return 1.0 if w.winner == side else 0.0
+    cdef double mine = w.scores[side] - before[side]
+    cdef double other = w.scores[side ^ 1] - before[side ^ 1]
+    return 0.5 + 0.5 * tanh((mine - other) / scale)
+
+
+cdef int iterate(const Frame* f, Tree* t, uint64_t* rng, double c, int horizon, double greedy,
+                 double scale) noexcept nogil:
+    """One iteration from the root (node 0); -1 when the tree cannot grow (out of memory)."""
+    cdef Game w
+    cdef int before[2]
+    cdef int path[MAX_PATH]
+    cdef int acts[MAX_ACTS]
+    cdef int untried[MAX_ACTS]
+    cdef int npath = 0, plies = 0, node = 0, actor, n, i, ch, best, nu, pick, hand, ended = 0
+    cdef double v, best_v, r0, r1
+    cdef Node* nd
+    draw_world(f, &w, rng)
+    seed_game(&w, splitmix_next(rng))  # the world's own chance (a cut in the tree) differs from draw to draw
+    before[0] = w.scores[0]
+    before[1] = w.scores[1]
+    hand = w.hand_no
+    while plies < horizon and w.phase != PH_OVER and npath < MAX_PATH:
+        actor = to_move(&w)
+        n = legal_list(&w, actor, acts)
+        if n == 0:
+            break
+        nu = 0
+        best = -1
+        best_v = -1.0
+        for i in range(n):
+            ch = t.nodes[node].first
+            while ch >= 0 and not (t.nodes[ch].actor == actor and t.nodes[ch].action == acts[i]):
+                ch = t.nodes[ch].next
+            if ch < 0:
+                untried[nu] = acts[i]
+                nu += 1
+                continue
+            nd = &t.nodes[ch]
+            nd.avail += 1
+            v = nd.reward / nd.visits + c * sqrt(log(<double>nd.avail) / nd.visits)
+            if v > best_v:
+                best = ch
+                best_v = v
+        if nu:
+            pick = untried[0] if nu == 1 else untried[rbelow(rng, nu)]
+            ch = add_node(t, node, actor, pick)
+            if ch < 0:
+                return -1
+            path[npath] = ch
+            npath += 1
+            apply_legal(&w, actor, pick)
+            plies += 1
+            if w.hand_no != hand:
+                ended = 1
+            break
+        path[npath] = best
+        npath += 1
+        apply_legal(&w, actor, t.nodes[best].action)
+        plies += 1
+        node = best
+        if w.hand_no != hand:
+            ended = 1
+            break
+    if not ended and plies < horizon and w.phase != PH_OVER:
+        seed_game(&w, splitmix_next(rng))
+        run_playout(&w, 2, horizon - plies, 1, greedy)
+    r0 = reward_of(&w, 0, before, scale)
+    r1 = reward_of(&w, 1, before, scale)
+    for i in range(npath):
+        nd = &t.nodes[path[i]]
+        nd.visits += 1
+        nd.reward += r0 if nd.actor == 0 else r1
+    return 0
+
+
+cdef inline double now_seconds() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef int make_frame(Frame* f, object state, int seat) except -1:
+    """The frame of ``state`` for ``seat``: the position with the unseen cards taken out, and the slots
+    and masks they are dealt back under (the pure sampler's frame, ``CribbageState.sampling_frame``)."""
+    from muggins.cards.cribbage.game import CribbageState
+    from muggins.core.errors import GameOver
+
+    if not isinstance(state, CribbageState):
+        raise TypeError(f"the native cribbage search takes a CribbageState, not {type(state).__name__}")
+    check_rules(state.rules, state.num_players)
+    if not 0 <= seat < 2:
+        raise ValueError(f"there is no seat {seat} in a two-player game")
+    if state.is_over():
+        raise GameOver("the game is over: there is nothing to search")
+    if state.phase not in ("discard", "play", "show"):
+        raise NotImplementedError(f"the native cribbage search cannot take a state in phase {state.phase!r}")
+    cdef NativeCribbage n = NativeCribbage.from_state(state)
+    hidden, slots = state.sampling_frame(seat)
+    f.base = n.g
+    cdef Game* b = &f.base
+    cdef int o = seat ^ 1
+    cdef int i, s, kind
+    cdef uint64_t forbid
+    f.npool = len(hidden)
+    for i in range(f.npool):
+        f.pool[i] = hidden[i].index
+    if len(slots) > MAX_SLOTS:
+        raise NotImplementedError(f"{len(slots)} hidden places are more than the native search takes")
+    kinds = {"held": SLOT_HELD, "discards": SLOT_DISCARDS, "crib": SLOT_CRIB, "pack": SLOT_PACK}
+    ordered = []
+    for owner, part, size, floor in slots:
+        forbid = 0
+        for c in hidden:
+            if c.value <= floor:
+                forbid |= <uint64_t>1 << <int>c.index
+        ordered.append((-popcount(forbid), kinds[part] == SLOT_PACK, owner, kinds[part], size, forbid))
+    ordered.sort(key=lambda x: (x[0], x[1]))  # most constrained first, the pack (the rest) last
+    f.nslots = len(ordered)
+    for s, (_, _, owner, kind, size, forbid) in enumerate(ordered):
+        f.slot_kind[s] = kind
+        f.slot_owner[s] = owner if owner >= 0 else 0
+        f.slot_size[s] = size
+        f.slot_forbid[s] = forbid
+        if kind == SLOT_HELD:
+            b.held[owner] = 0
+    # what is taken out: the other seat's kept hand (its played cards stay known), the crib but for the
+    # seat's own discards, the pack but for the starter
+    f.played[0] = 0
+    f.played[1] = 0
+    for t, c in state._played:
+        f.played[t] |= <uint64_t>1 << <int>c.index
+    f.set_kept[seat] = 0
+    f.set_kept[o] = 1 if (not (state._to_discard >> o) & 1 and not state._shown[o]) else 0
+    if f.set_kept[o]:
+        b.kept[o] = 0
+    f.set_crib = 0 if state._crib_shown else 1
+    f.crib_seen = _mask(state.discards[seat]) if not (state._to_discard >> seat) & 1 else 0
+    if f.set_crib:
+        b.crib = f.crib_seen
+    for i in range(PACK):
+        if not (b.starter >= 0 and i == b.cut):
+            b.pack[i] = -1
+    total = sum(size for _, _, size, _ in slots)
+    if total != f.npool:
+        raise NotImplementedError(f"the sampling frame places {total} cards but {f.npool} are unseen")
+    return 0
+
+
+cdef dict world_dict(Game* w):
+    return {"hands": [_cards(w.held[0]), _cards(w.held[1])], "kept": [_cards(w.kept[0]), _cards(w.kept[1])],
+            "crib": _cards(w.crib), "pack": [w.pack[i] for i in range(PACK)], "starter": w.starter,
+            "scores": [w.scores[0], w.scores[1]], "phase": _PHASES[w.phase], "turn": w.turn, "count": w.count}
+
+
+def sample_world(state: object, seat: int, seed: int = 0) -> dict:
+    """One world the search of ``seat`` could draw in ``state`` (card indices): ``hands`` held now,
+    ``kept``, ``crib``, ``pack`` (the undealt cards in order, the starter at its cut), ``starter``. It depends
+    only on what ``seat`` has seen and ``seed``."""
+    cdef Frame* f = <Frame*>malloc(sizeof(Frame))
+    cdef Game w
+    cdef uint64_t rng = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
+    if f == NULL:
+        raise MemoryError()
+    try:
+        make_frame(f, state, seat)
+        draw_world(f, &w, &rng)
+        return world_dict(&w)
+    finally:
+        free(f)
+
+
+def search(state: object, seat: int, iterations: int, time_limit: float, exploration: float = 0.7,
+           horizon: int = 120, rollout_greedy: float = 0.8, seed: int = 0) -> dict:
+    """SO-ISMCTS for ``seat`` in ``state`` (a pure ``CribbageState``), as ``SearchPolicy`` runs it, in C:
+    at most ``iterations`` iterations or ``time_limit`` seconds (checked every few iterations), UCB1 with
+    ``exploration``, ``horizon`` plies per iteration (tree and rollout), rollouts greedy with probability
+    ``rollout_greedy`` and stopped at the hand's end. Deterministic for a ``seed`` when the iterations run
+    out first. Returns {"action": the id of the most visited move of ``seat``, "iterations": done,
+    "children": [(id, visits, reward sum), ...] of the root's moves of ``seat``}."""
+    if iterations < 1 or not time_limit > 0:
+        raise ValueError("a search needs at least one iteration and a positive time limit")
+    if horizon < 1:
+        raise ValueError(f"the horizon is at least one move, not {horizon}")
+    if not 0.0 <= rollout_greedy <= 1.0:
+        raise ValueError(f"rollout_greedy is a probability (0 to 1), not {rollout_greedy!r}")
+    cdef Frame* f = <Frame*>malloc(sizeof(Frame))
+    cdef Tree t
+    cdef uint64_t rng = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
+    cdef long budget = min(iterations, 1 << 62)
+    cdef long done = 0
+    cdef double c = exploration, greedy = rollout_greedy, limit = time_limit
+    cdef int hz = min(horizon, 1 << 30), failed = 0, ch, best, s = seat
+    cdef double scale, deadline
+    cdef int legal[MAX_ACTS]
+    cdef int nlegal
+    if f == NULL:
+        raise MemoryError()
+    t.nodes = NULL
+    try:
+        make_frame(f, state, seat)
+        scale = max(5.0, state.rules.target / 10.0)
+        t.cap = 1024
+        t.size = 0
+        t.nodes = <Node*>malloc(t.cap * sizeof(Node))
+        if t.nodes == NULL:
+            raise MemoryError()
+        add_node(&t, -1, -1, -1)
+        with nogil:
+            deadline = now_seconds() + limit
+            while done < budget:
+                if iterate(f, &t, &rng, c, hz, greedy, scale) < 0:
+                    failed = 1
+                    break
+                done += 1
+                if (done & 3) == 0 and now_seconds() >= deadline:
+                    break
+        if failed:
+            raise MemoryError("the search tree outgrew memory")
+        children = []
+        best = -1
+        ch = t.nodes[0].first
+        while ch >= 0:
+            if t.nodes[ch].actor == s:
+                children.append((t.nodes[ch].action, t.nodes[ch].visits, t.nodes[ch].reward))
+                if best < 0 or (t.nodes[ch].visits, t.nodes[ch].reward) > (t.nodes[best].visits,
+                                                                              t.nodes[best].reward):
+                    best = ch
+            ch = t.nodes[ch].next
+        if best >= 0:
+            action = t.nodes[best].action
+        else:  # the root waits for another seat first (a simultaneous discard): any move of the seat's
+            nlegal = legal_list(&f.base, s, legal)
+            action = legal[rbelow(&rng, nlegal)] if nlegal else -1
+        return {"action": action, "iterations": done, "children": children}
+    finally:
+        free(t.nodes)
+        free(f)
