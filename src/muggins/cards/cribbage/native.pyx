@@ -12,13 +12,20 @@ runs are reproducible, or from outcomes fed in with :meth:`NativeCribbage.feed_d
 
 Supported: two players, six cards, automatic scoring (presets ``cribbage`` and ``cribbage-61``, any
 target). Not supported (``NotImplementedError``): three or four players, five-card cribbage, the muggins
-rule (manual claims). Nothing here keeps an event log or the muggins window: scores and positions only.
+rule (manual claims).
+
+The event log: each event the pure engine would log is appended as a record of eight ints (``ev``), only
+by the game that owns the log (a copy of the struct made by a playout or a search never writes to it) and
+never during a playout; :meth:`NativeCribbage.events` builds the ``Event`` objects from the records.
 """
 
 from libc.stdint cimport uint64_t
+from libc.stdlib cimport free, realloc
 
 from muggins.core.splitmix cimport splitmix_next
 from libc.time cimport clock, clock_t, CLOCKS_PER_SEC
+
+import dataclasses
 
 from muggins.core.errors import GameOver, IllegalAction, NotYourTurn, UnknownAction
 
@@ -37,10 +44,36 @@ cdef enum:
     PACK = 40   # undealt cards after a two-player deal
     POLICY_RANDOM = 0
     POLICY_GREEDY = 1
+    # the event log: records of EV_WIDTH ints (kind, seat, six fields), one per event of the pure engine
+    EV_WIDTH = 8
+    EV_DEAL = 0         # seat dealer: hand number
+    EV_DEALT = 1        # seat: its cards (-1 padded)
+    EV_DISCARD = 2      # seat: the cards laid away (-1 padded)
+    EV_STARTER = 3      # card, cut
+    EV_SCORE = 4        # seat: side, points, reason (R_*)
+    EV_PLAY = 5         # seat: card, count, points, pair points, run length, go (0, 1 go, 2 last card)
+    EV_GO = 6           # seat: count, takes (0 nothing, 1 go, 2 last card)
+    EV_RESET = 7        # count, last
+    EV_SHOW_START = 8   # dealer
+    EV_SHOW = 9         # seat: what (0 hand, 1 crib), points, mask low 32 bits, mask high bits, starter
+    EV_EXPLAIN = 10     # seat: what, mask low, mask high, starter
+    EV_GAME_END = 11    # winner side, then each side's score
+    R_HEELS = 0
+    R_PLAY = 1
+    R_GO = 2
+    R_HAND = 3
+    R_CRIB = 4
 
 NUM_IDS = N_IDS
 _PHASES = ("discard", "play", "show", "over")
 _PEG_PAIRS = (0, 0, 2, 6, 12)
+_REASONS = ("his heels", "play", "go", "hand", "crib")
+
+cdef struct EvLog:
+    int* buf
+    long n          # ints used (events x EV_WIDTH)
+    long cap
+    void* owner     # the one Game that writes here: a copy of the struct (a playout's, a search's) never does
 
 cdef struct Game:
     uint64_t held[2]      # the cards each seat holds now
@@ -67,6 +100,7 @@ cdef struct Game:
     int feed_deal         # 1: feed_cards holds the next deal
     int feed_cards[52]    # seat 0's six, seat 1's six, the pack in order
     uint64_t rng
+    EvLog* log            # the event log, NULL when off (see ev)
 
 
 # ------------------------------------------------------------------------------------------ helpers ----
@@ -248,6 +282,65 @@ cdef inline void award(Game* g, int side, int points) noexcept nogil:
         g.turn = -1
 
 
+cdef inline bint logging(Game* g) noexcept nogil:
+    """Whether ``g`` keeps an event log: only the game that owns it, never a copy of its struct."""
+    return g.log != NULL and g.log.owner == <void*>g
+
+
+cdef void ev(Game* g, int kind, int seat, int a, int b, int c, int d, int e, int f) noexcept nogil:
+    """Append one event record (when the log is on); a failed allocation turns the log off."""
+    cdef EvLog* L = g.log
+    cdef int* buf
+    cdef long cap
+    if L == NULL or L.owner != <void*>g:
+        return
+    if L.n + EV_WIDTH > L.cap:
+        cap = 64 * EV_WIDTH if L.cap == 0 else 2 * L.cap
+        buf = <int*>realloc(L.buf, cap * sizeof(int))
+        if buf == NULL:
+            g.log = NULL
+            return
+        L.buf = buf
+        L.cap = cap
+    buf = L.buf + L.n
+    buf[0] = kind
+    buf[1] = seat
+    buf[2] = a
+    buf[3] = b
+    buf[4] = c
+    buf[5] = d
+    buf[6] = e
+    buf[7] = f
+    L.n += EV_WIDTH
+
+
+cdef void ev_cards(Game* g, int kind, int seat, uint64_t m) noexcept nogil:
+    """An event naming up to six cards of ``m`` in pack order."""
+    cdef int c[6]
+    cdef int k
+    for k in range(6):
+        c[k] = -1
+    k = 0
+    while m and k < 6:
+        c[k] = lowbit(m)
+        m &= m - 1
+        k += 1
+    ev(g, kind, seat, c[0], c[1], c[2], c[3], c[4], c[5])
+
+
+cdef void score(Game* g, int seat, int points, int reason) noexcept nogil:
+    """``award`` to the side of ``seat`` with its "score" event, and "game_end" when it wins."""
+    cdef int side = seat
+    cdef bint was_over = g.phase == PH_OVER
+    if points == 0:
+        return
+    award(g, side, points)
+    if logging(g):
+        ev(g, EV_SCORE, seat, side, points, reason, 0, 0, 0)
+        if g.phase == PH_OVER and not was_over:
+            ev(g, EV_GAME_END, -1, side, g.scores[0], g.scores[1], 0, 0, 0)
+
+
 cdef void deal(Game* g) noexcept nogil:
     """A new hand: six cards each from the dealer's left, the dealer last, the rest is the pack."""
     cdef int deck[52]
@@ -290,6 +383,10 @@ cdef void deal(Game* g) noexcept nogil:
     g.gone = 0
     g.last = -1
     g.show_i = 0
+    if logging(g):
+        ev(g, EV_DEAL, g.dealer, g.hand_no, 0, 0, 0, 0, 0)
+        for seat in range(2):
+            ev_cards(g, EV_DEALT, seat, g.held[seat])
 
 
 cdef void cut_starter(Game* g) noexcept nogil:
@@ -305,11 +402,15 @@ cdef void cut_starter(Game* g) noexcept nogil:
     g.starter = g.pack[k]
     g.phase = PH_PLAY
     g.turn = (g.dealer + 1) & 1
+    if logging(g):
+        ev(g, EV_STARTER, -1, g.starter, k, 0, 0, 0, 0)
     if card_rank(g.starter) == 11:
-        award(g, g.dealer, 2)
+        score(g, g.dealer, 2, R_HEELS)
 
 
 cdef void end_series(Game* g, int last) noexcept nogil:
+    if logging(g):
+        ev(g, EV_RESET, -1, g.count, last, 0, 0, 0, 0)
     g.count = 0
     g.nranks = 0
     g.gone = 0
@@ -324,6 +425,8 @@ cdef void end_series(Game* g, int last) noexcept nogil:
     g.phase = PH_SHOW
     g.show_i = 0
     g.turn = (g.dealer + 1) & 1
+    if logging(g):
+        ev(g, EV_SHOW_START, -1, g.dealer, 0, 0, 0, 0, 0)
 
 
 cdef inline int next_active(Game* g, int seat) noexcept nogil:
@@ -339,8 +442,22 @@ cdef void do_discard(Game* g, int seat, int a, int b) noexcept nogil:
     g.kept[seat] = g.held[seat]
     g.crib |= both
     g.to_discard &= ~(1 << seat)
+    if logging(g):
+        ev_cards(g, EV_DISCARD, seat, both)
     if not g.to_discard:
         cut_starter(g)
+
+
+cdef void log_play(Game* g, int seat, int card, int pts) noexcept nogil:
+    """The "play" event of the card just laid, its points split as ``peg_items`` names them."""
+    cdef int n = g.nranks
+    cdef int fifteen = 2 if (g.count == 15 or g.count == 31) else 0
+    cdef int peg = peg_points(g.ranks, n, g.count) - fifteen
+    cdef int go = pts - fifteen - peg
+    cdef bint paired = n >= 2 and g.ranks[n - 2] == g.ranks[n - 1]
+    if go and not (g.held[0] | g.held[1]):
+        go = 2
+    ev(g, EV_PLAY, seat, card, g.count, pts, peg if paired else 0, 0 if paired else peg, go)
 
 
 cdef void do_play(Game* g, int seat, int card) noexcept nogil:
@@ -358,8 +475,10 @@ cdef void do_play(Game* g, int seat, int card) noexcept nogil:
                 nxt = seat
             else:
                 pts += 1  # nobody can follow: the go (or last card) comes with this card
+    if logging(g):
+        log_play(g, seat, card, pts)
     if pts:
-        award(g, seat, pts)
+        score(g, seat, pts, R_PLAY)
         if g.phase == PH_OVER:
             return
     if nxt < 0:
@@ -371,18 +490,27 @@ cdef void do_play(Game* g, int seat, int card) noexcept nogil:
 cdef void do_go(Game* g, int seat) noexcept nogil:
     cdef int t
     if seat == g.last:  # every other player has gone: the last card's player takes the point
-        award(g, seat, 1)
+        if logging(g):
+            ev(g, EV_GO, seat, g.count, 1 if g.held[0] | g.held[1] else 2, 0, 0, 0, 0)
+        score(g, seat, 1, R_GO)
         if g.phase != PH_OVER:
             end_series(g, seat)
         return
     g.gone |= 1 << seat
+    if logging(g):
+        ev(g, EV_GO, seat, g.count, 0, 0, 0, 0, 0)
     t = next_active(g, seat)
     g.turn = t if t >= 0 else g.last
 
 
 cdef void do_count(Game* g, int seat) noexcept nogil:
     cdef bint crib = g.show_i == 2
-    award(g, seat, show_score(g.crib if crib else g.kept[seat], g.starter, crib))
+    cdef uint64_t shown = g.crib if crib else g.kept[seat]
+    cdef int pts = show_score(shown, g.starter, crib)
+    if logging(g):
+        ev(g, EV_SHOW, seat, crib, pts, <int><unsigned int>shown, <int>(shown >> 32), g.starter, 0)
+        ev(g, EV_EXPLAIN, seat, crib, <int><unsigned int>shown, <int>(shown >> 32), g.starter, 0, 0)
+    score(g, seat, pts, R_CRIB if crib else R_HAND)
     if g.phase == PH_OVER:
         return
     g.show_i += 1
@@ -569,6 +697,8 @@ cdef long run_playout(Game* g, int policy, long max_moves, int until_hand_end=0,
     random (0), greedy (1) or mixed (2, :func:`choose_mixed`)."""
     cdef long moves = 0
     cdef int seat, hand = g.hand_no
+    cdef EvLog* log = g.log  # no events in a playout
+    g.log = NULL
     while g.phase != PH_OVER and moves < max_moves:
         if until_hand_end and g.hand_no != hand:
             break
@@ -578,6 +708,7 @@ cdef long run_playout(Game* g, int policy, long max_moves, int until_hand_end=0,
         else:
             apply_legal(g, seat, choose(g, seat, policy))
         moves += 1
+    g.log = log
     return moves
 
 
@@ -627,6 +758,54 @@ cdef class NativeCribbage:
     """One two-player cribbage game in C data; integer ids in and out (see the module docstring)."""
 
     cdef Game g
+    cdef EvLog evlog
+    cdef object rules
+
+    def __cinit__(self) -> None:
+        self.g.log = NULL
+        self.evlog.buf = NULL
+        self.evlog.n = 0
+        self.evlog.cap = 0
+        self.evlog.owner = <void*>&self.g
+
+    def __dealloc__(self) -> None:
+        free(self.evlog.buf)
+
+    cdef int copy_log(self, EvLog src) except -1:
+        """Start this game's log as a copy of ``src``."""
+        cdef long i
+        if src.n:
+            self.evlog.buf = <int*>realloc(self.evlog.buf, src.n * sizeof(int))
+            if self.evlog.buf == NULL:
+                raise MemoryError("no memory for the event log")
+            for i in range(src.n):
+                self.evlog.buf[i] = src.buf[i]
+            self.evlog.cap = src.n
+        self.evlog.n = src.n
+        self.g.log = &self.evlog
+        return 0
+
+    def set_logging(self, on: bool) -> None:
+        """Keep the event log (:meth:`events`) from now on, or stop keeping it (it is on in a new game, off
+        in a playout and in module-level ``from_state``'s rollout copies). Turning it off forgets the log."""
+        if on:
+            self.g.log = &self.evlog
+        else:
+            self.g.log = NULL
+            self.evlog.n = 0
+
+    def logging(self) -> bool:
+        return logging(&self.g)
+
+    def num_events(self) -> int:
+        return self.evlog.n // EV_WIDTH if logging(&self.g) else 0
+
+    def events(self, start: int = 0) -> list:
+        """The events since the game was made here (``__init__`` or ``from_state``), from the ``start``-th on,
+        as the pure engine logs them (``state.log[k + start:]`` for a game taken at log length ``k``)."""
+        if not logging(&self.g):
+            raise ValueError("this game keeps no event log (set_logging(True) turns it on)")
+        return _events(self.evlog.buf, self.evlog.n // EV_WIDTH, max(0, start), self.rules)
 
     def __init__(self, target: int = 121, seed: int = 0, dealer: int = -1) -> None:
         """A new game to ``target``, its deals drawn from ``seed``; ``dealer`` -1 draws the first dealer."""
@@ -634,7 +813,12 @@ cdef class NativeCribbage:
             raise ValueError(f"target is 1-1000, not {target}")
         if dealer not in (-1, 0, 1):
             raise ValueError(f"dealer is 0, 1 or -1 (drawn), not {dealer}")
+        from muggins.cards.cribbage.rules import PRESETS
+
         seed_game(&self.g, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
+        self.rules = PRESETS["cribbage"] if target == 121 else PRESETS["cribbage-61"] if target == 61 else \
+            dataclasses.replace(PRESETS["cribbage"], target=target)
+        self.g.log = &self.evlog
         new_game(&self.g, target, dealer)
 
     @staticmethod
@@ -648,6 +832,8 @@ cdef class NativeCribbage:
         check_rules(state.rules, state.num_players)
         cdef NativeCribbage n = NativeCribbage.__new__(NativeCribbage)
         cdef Game* g = &n.g
+        n.rules = state.rules
+        g.log = &n.evlog
         seed_game(g, 0)
         g.feed_cut = -1
         g.feed_deal = 0
@@ -711,6 +897,10 @@ cdef class NativeCribbage:
     def clone(self) -> NativeCribbage:
         cdef NativeCribbage c = NativeCribbage.__new__(NativeCribbage)
         c.g = self.g
+        c.g.log = NULL
+        c.rules = self.rules
+        if logging(&self.g):
+            c.copy_log(self.evlog)
         return c
 
     def legal_ids(self, int seat) -> list:
@@ -851,6 +1041,7 @@ def from_state(state: object, seed: int = 0) -> NativeCribbage:
     (the search bot's rollouts)."""
     cdef NativeCribbage n = NativeCribbage.from_state(state)
     seed_game(&n.g, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
+    n.g.log = NULL
     return n
 
 
@@ -891,6 +1082,7 @@ def random_games_native(rules: object, seconds: float = 1.0, seed: int = 0, poli
     cdef clock_t start = clock()
     cdef clock_t limit = <clock_t>(seconds * CLOCKS_PER_SEC)
     cdef clock_t now
+    g.log = NULL
     seed_game(&g, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
     with nogil:
         while True:
@@ -920,3 +1112,89 @@ def random_play_native(rules: object, num_players: int, seconds: float, seed: in
     """Whole random games for about ``seconds`` of CPU time (``muggins bench``'s native figure)."""
     check_rules(rules, num_players)
     return random_games_native(rules, seconds, seed)
+
+
+cdef list _mask_cards(int lo, int hi):
+    from muggins.cards.dealing import DECK
+
+    cdef uint64_t m = (<uint64_t><unsigned int>lo) | ((<uint64_t><unsigned int>hi) << 32)
+    return [DECK[c] for c in _cards(m)]
+
+
+cdef list _events(const int* buf, long n, long start, object rules):
+    """The Event objects of records ``start``..``n - 1`` (the pure engine's data, field for field)."""
+    from muggins.cards.cribbage.game import ShowExplanation
+    from muggins.cards.cribbage.pegging import PAIR_NAMES, PAIR_POINTS
+    from muggins.cards.cribbage.rules import SKUNK_NAMES
+    from muggins.cards.dealing import DECK
+    from muggins.core.protocol import Event
+
+    cdef long i
+    cdef const int* r
+    cdef int kind, seat, k
+    nplayers = rules.players
+    out = []
+    for i in range(start, n):
+        r = buf + i * EV_WIDTH
+        kind = r[0]
+        seat = r[1]
+        if kind == EV_DEAL:
+            out.append(Event("deal", seat, {"hand": r[2], "dealer": seat, "cards_each": rules.cards_each,
+                                            "crib_dealt": rules.crib_dealt}))
+        elif kind == EV_DEALT or kind == EV_DISCARD:
+            texts = [DECK[r[2 + k]].text for k in range(6) if r[2 + k] >= 0]
+            out.append(Event("dealt" if kind == EV_DEALT else "discard", seat,
+                             {"cards": texts, "count": len(texts)}, ("cards",)))
+        elif kind == EV_STARTER:
+            out.append(Event("starter", None, {"card": DECK[r[2]].text, "cut": r[3]}))
+        elif kind == EV_SCORE:
+            out.append(Event("score", seat, {"side": r[2], "points": r[3], "reason": _REASONS[r[4]]}))
+        elif kind == EV_PLAY:
+            data = {"card": DECK[r[2]].text, "count": r[3], "points": r[4]}
+            if r[4]:
+                items = []
+                if r[3] == 15 or r[3] == 31:
+                    items.append(["fifteen" if r[3] == 15 else "thirty-one", 2])
+                if r[5]:
+                    items.append([PAIR_NAMES[PAIR_POINTS.index(r[5])], r[5]])
+                if r[6]:
+                    items.append([f"run of {r[6]}", r[6]])
+                if r[7]:
+                    items.append(["last card" if r[7] == 2 else "go", 1])
+                data["items"] = items
+            out.append(Event("play", seat, data))
+        elif kind == EV_GO:
+            data = {"count": r[2]}
+            if r[3]:
+                data["takes"] = "last card" if r[3] == 2 else "go"
+            out.append(Event("go", seat, data))
+        elif kind == EV_RESET:
+            out.append(Event("reset", None, {"count": r[2], "last": r[3]}))
+        elif kind == EV_SHOW_START:
+            d = r[2]
+            order = [[(d + k) % nplayers, "hand"] for k in range(1, nplayers + 1)] + [[d, "crib"]]
+            out.append(Event("show_start", None, {"order": order}))
+        elif kind == EV_SHOW:
+            out.append(Event("show", seat, {"what": "crib" if r[2] else "hand",
+                                            "cards": [c.text for c in _mask_cards(r[4], r[5])],
+                                            "starter": DECK[r[6]].text, "points": r[3]}))
+        elif kind == EV_EXPLAIN:
+            out.append(ShowExplanation(seat, "crib" if r[2] else "hand", tuple(_mask_cards(r[3], r[4])),
+                                       DECK[r[5]], bool(r[2])))
+        elif kind == EV_GAME_END:
+            side = r[2]
+            nsides = 2 if nplayers == 4 else nplayers
+            scores = [r[3 + k] for k in range(nsides)]
+            losers = []
+            for o in range(nsides):
+                if o != side:
+                    level = rules.skunk_level(scores[o])
+                    losers.append({"side": o, "score": scores[o], "result": SKUNK_NAMES[level],
+                                   "game_points": rules.game_points(level)})
+            result = {"winner_side": side, "losers": losers,
+                      "game_points": max(int(x["game_points"]) for x in losers)}
+            out.append(Event("game_end", None, {"winners": [s for s in range(nplayers) if s % nsides == side],
+                                                "scores": scores, **result}))
+        else:
+            raise AssertionError(f"unknown event record {kind}")
+    return out
