@@ -31,7 +31,7 @@ from muggins.core.errors import GameOver, IllegalAction, NotYourTurn, UnknownAct
 native, WHY = load_native("muggins.cards.cribbage.native")
 pytestmark = pytest.mark.skipif(native is None, reason=f"the native cribbage module: {WHY}")
 
-SUPPORTED = ("cribbage", "cribbage-61")
+SUPPORTED = ("cribbage", "cribbage-61", "cribbage-muggins")
 
 
 def _ids(state: CribbageState, seat: int) -> list[int]:
@@ -48,6 +48,7 @@ def _same(state: CribbageState, nat: object, where: str) -> None:
     assert list(nat.side_scores()) == state.side_scores(), where
     assert nat.phase() == ("over" if over else state.phase), where
     assert nat.waiting_for() == state.waiting_for(), where
+    assert nat.to_act() == state.to_act(), where
     if over:
         assert nat.winner() == state.side_of(min(state.winners())), where
         return
@@ -91,7 +92,7 @@ def lockstep(preset: str, seed: int, resync_check: bool = True, greedy: float = 
             seat = nat.to_move()
             i = nat.choose_id(1)
         else:
-            seat = rng.choice(sorted(state.waiting_for()))  # both seats discard, in either order
+            seat = rng.choice(sorted(state.to_act()))  # both seats discard, in either order; calls, claims
             i = rng.choice(_ids(state, seat))
         state.apply(seat, state.action_from_id(seat, i))
         for outcome in state.chance.outcomes[seen:state.chance.position]:
@@ -113,10 +114,29 @@ def test_random_games_in_lockstep(preset: str) -> None:
         lockstep(preset, 1000 + seed, resync_check=seed % 4 == 0)
 
 
-def test_greedy_choices_in_lockstep() -> None:
-    """The greedy policy's ids are legal for the pure engine, and they lead to positions random play rarely reaches."""
+@pytest.mark.parametrize("preset", ["cribbage", "cribbage-muggins"])
+def test_greedy_choices_in_lockstep(preset: str) -> None:
+    """The greedy policy's ids are legal for the pure engine, and they lead to positions random play rarely reaches
+    (with claims, the greedy id announces the move's true points: ``claim_for``)."""
     for seed in range(6):
-        lockstep("cribbage", 2000 + seed, resync_check=False, greedy=0.7)
+        lockstep(preset, 2000 + seed, resync_check=False, greedy=0.7)
+
+
+def test_greedy_claims_are_the_true_points() -> None:
+    rules = PRESETS["cribbage-muggins"]
+    state = CribbageState.new(rules, 2, Chance(11))
+    nat = native.NativeCribbage.from_state(state)
+    checked = 0
+    while not state.is_over() and checked < 200:
+        seat = nat.to_move()
+        i = nat.choose_id(1)
+        action = state.action_from_id(seat, i)
+        if action.kind in ("play", "go", "count"):
+            assert action.claim == state.claim_for(seat, action._replace(claim=None))
+            checked += 1
+        state.apply(seat, action)
+        nat = native.NativeCribbage.from_state(state)
+    assert checked > 50
 
 
 def test_short_targets_end_on_every_kind_of_step() -> None:
@@ -166,8 +186,7 @@ def test_show_known_hands() -> None:
 
 
 def test_unsupported_presets_say_why() -> None:
-    for preset, words in (("three-hand", "3 players"), ("four-hand", "4 players"), ("five-card", "five-card"),
-                          ("cribbage-muggins", "manual claims")):
+    for preset, words in (("three-hand", "3 players"), ("four-hand", "4 players"), ("five-card", "five-card")):
         rules = PRESETS[preset]
         state = CribbageState.new(rules, rules.players, Chance(1))
         with pytest.raises(NotImplementedError, match=words) as e:

@@ -30,7 +30,14 @@ pytestmark = pytest.mark.skipif(native is None, reason=f"the native cribbage mod
 #: (preset, players) the native engine does not play yet.
 LEFT_OUT = {("three-hand", 3), ("four-hand", 4), ("cribbage", 3), ("cribbage", 4), ("cribbage-61", 3),
             ("cribbage-61", 4), ("three-hand", 4), ("four-hand", 3), ("cribbage-muggins", 3),
-            ("cribbage-muggins", 4), ("cribbage-muggins", 2), ("five-card", 2)}
+            ("cribbage-muggins", 4), ("five-card", 2)}
+#: The muggins rule's other options, on the two-player game.
+MANUAL_OPTIONS = [
+    {"claim_timing": "lenient", "mug_his_heels": True, "muggins": "steal_and_deduct",
+     "over_claim": "opponent_scores", "false_call_penalty": "deduct"},
+    {"muggins": "forfeit", "false_call_penalty": "none", "mug_his_heels": True, "target": 61},
+    {"claim_timing": "lenient", "false_call_penalty": "award", "false_call_points": 3},
+]
 
 
 def _variants() -> list[tuple[str, int, CribbageRules]]:
@@ -138,6 +145,16 @@ def test_the_log_can_be_turned_off_and_clones_keep_their_own() -> None:
     assert [e.kind for e in fresh.events()] == ["deal", "dealt", "dealt"]
     texts = [DECK[c].text for c in fresh.held(0)]
     assert fresh.events(1)[0].to_dict("all") == {"kind": "dealt", "seat": 0, "cards": texts, "count": 6}
+
+
+@pytest.mark.parametrize("options", MANUAL_OPTIONS)
+def test_every_option_of_the_muggins_rule_logs_the_same_events(options: dict) -> None:
+    rules = dataclasses.replace(PRESETS["cribbage-muggins"], **options)
+    kinds = set()
+    for seed in range(25):
+        state, _ = play_both(rules, 2, 20_000 + seed)
+        kinds.update(e.kind for e in state.log)
+    assert {"claim", "over_claim", "missed", "muggins"} <= kinds
 
 
 @pytest.mark.slow

@@ -10,9 +10,14 @@ count crib 1380). Chance (the deal, the cut) comes from a splitmix64 generator o
 runs are reproducible, or from outcomes fed in with :meth:`NativeCribbage.feed_deal` and
 :meth:`NativeCribbage.feed_cut` to follow another engine's deals.
 
-Supported: two players, six cards, automatic scoring (presets ``cribbage`` and ``cribbage-61``, any
-target). Not supported (``NotImplementedError``): three or four players, five-card cribbage, the muggins
-rule (manual claims).
+Supported: two players, six cards, automatic scoring or the muggins rule with all its options (presets
+``cribbage``, ``cribbage-61``, ``cribbage-muggins``, any target). Not supported (``NotImplementedError``):
+three or four players, five-card cribbage.
+
+The C code numbers moves as the two-player automatic game does (its "internal" ids, the ones the playouts
+choose); the Python face translates them to and from the ids of the rules in force (claim codes, the muggins
+call and the late claim). The muggins window is the one of ``core/protocol.py``: every move closes it, a
+scoring step opens it, a call settles it. A playout's moves announce their true points and nobody calls.
 
 The event log: each event the pure engine would log is appended as a record of eight ints (``ev``), only
 by the game that owns the log (a copy of the struct made by a playout or a search never writes to it) and
@@ -27,7 +32,7 @@ from libc.time cimport clock, clock_t, CLOCKS_PER_SEC
 
 import dataclasses
 
-from muggins.core.errors import GameOver, IllegalAction, NotYourTurn, UnknownAction
+from muggins.core.errors import ClaimError, GameOver, IllegalAction, NotYourTurn, UnknownAction
 
 __all__ = ["NUM_IDS", "NativeCribbage", "check_rules", "from_state", "random_games_native", "show_points"]
 
@@ -63,11 +68,35 @@ cdef enum:
     R_GO = 2
     R_HAND = 3
     R_CRIB = 4
+    R_MUGGED = 5
+    R_FALSE_CALL = 6
+    R_MUGGINS = 7
+    R_OVER_PENALTY = 8
+    R_THREE = 9
+    EV_CLAIM = 12       # seat: points, late
+    EV_OVER_CLAIM = 13  # seat: points, true points, what (W_*), penalty
+    EV_MISSED = 14      # seat: side, points, reason
+    EV_MUGGINS = 15     # seat: on, outcome (O_*), points, named (-1: none), missed, reason
+    EV_HIS_HEELS = 16   # seat: card
+    W_CARD = 0          # what a scoring step is called in an over-claim message
+    W_GO = 1
+    W_HAND = 2
+    W_CRIB = 3
+    W_JACK = 4
+    O_STEAL = 0
+    O_FORFEIT = 1
+    O_STEAL_AND_DEDUCT = 2
+    O_FALSE_CALL = 3
+    CLAIM_NONE = -1
+    CLAIM_TRUE = -2     # a playout's moves announce their true points
 
 NUM_IDS = N_IDS
 _PHASES = ("discard", "play", "show", "over")
 _PEG_PAIRS = (0, 0, 2, 6, 12)
-_REASONS = ("his heels", "play", "go", "hand", "crib")
+_REASONS = ("his heels", "play", "go", "hand", "crib", "mugged", "false call", "muggins", "over-claim penalty",
+            "three for last")
+_WHATS = ("card", "go", "hand", "crib", "jack turned up")
+_OUTCOMES = ("steal", "forfeit", "steal_and_deduct", "false_call")
 
 cdef struct EvLog:
     int* buf
@@ -101,6 +130,28 @@ cdef struct Game:
     int feed_cards[52]    # seat 0's six, seat 1's six, the pack in order
     uint64_t rng
     EvLog* log            # the event log, NULL when off (see ev)
+    # the muggins rule (claims="manual", RULES.md §2.8; core/protocol.py's window logic)
+    int manual
+    int lenient           # claim_timing == "lenient": a scorer who said nothing may claim late
+    int mug_rule          # O_STEAL, O_FORFEIT or O_STEAL_AND_DEDUCT
+    int over_penalty      # over_claim == "opponent_scores"
+    int false_call        # false_call_penalty: 0 none, 1 deduct, 2 award
+    int false_points
+    int mug_heels
+    int claim             # the claim of the move being applied (CLAIM_NONE, CLAIM_TRUE or the points)
+    int w_open            # the open window: its scorer, side, missed points, reason, what, late claim
+    int w_scorer
+    int w_side
+    int w_missed
+    int w_claimed
+    int w_reason
+    int w_what
+    int w_may
+    int w_late
+    int due               # a show whose true count is told when its window closes: 1 + crib, 0 none
+    int due_seat
+    uint64_t due_mask
+    int due_starter
 
 
 # ------------------------------------------------------------------------------------------ helpers ----
@@ -337,8 +388,143 @@ cdef void score(Game* g, int seat, int points, int reason) noexcept nogil:
     award(g, side, points)
     if logging(g):
         ev(g, EV_SCORE, seat, side, points, reason, 0, 0, 0)
-        if g.phase == PH_OVER and not was_over:
+    if g.phase == PH_OVER and not was_over:
+        end_window(g)  # points still unclaimed are missed; a show's true count is told
+        if logging(g):
             ev(g, EV_GAME_END, -1, side, g.scores[0], g.scores[1], 0, 0, 0)
+
+
+cdef inline int side_of(Game* g, int seat) noexcept nogil:
+    return seat
+
+
+cdef void tell_due(Game* g) noexcept nogil:
+    """The true count of a show, once its window has closed (manual claims)."""
+    if g.due:
+        if logging(g):
+            ev(g, EV_EXPLAIN, g.due_seat, g.due - 1, <int><unsigned int>g.due_mask, <int>(g.due_mask >> 32),
+               g.due_starter, 0, 0)
+        g.due = 0
+
+
+cdef void end_window(Game* g) noexcept nogil:
+    """Close the open window (what is still unclaimed is missed for good) and tell a show's count."""
+    if g.w_open:
+        g.w_open = 0
+        if g.w_missed > 0 and logging(g):
+            ev(g, EV_MISSED, g.w_scorer, g.w_side, g.w_missed, g.w_reason, 0, 0, 0)
+    tell_due(g)
+
+
+cdef void over_claim(Game* g, int seat, int amount, int true_points, int what) noexcept nogil:
+    """An over-claim is void; with over_claim=opponent_scores the next opponent scores the amount."""
+    cdef int k, o, n = 2
+    if logging(g):
+        ev(g, EV_OVER_CLAIM, seat, amount, true_points, what, g.over_penalty, 0, 0)
+    if g.over_penalty:
+        for k in range(1, n):
+            o = (seat + k) % n
+            if side_of(g, o) != side_of(g, seat):
+                score(g, o, amount, R_OVER_PENALTY)
+                return
+
+
+cdef void score_step(Game* g, int seat, int points, int claim, int reason, int what, bint muggable,
+                     int late_limit) noexcept nogil:
+    """One scoring step (``GameState._score_step``): awarded at once in automatic scoring (or when nobody
+    may mug it); with claims, what was announced is awarded and a window opens on what was missed."""
+    cdef int awarded, missed, may, late
+    if not g.manual or not muggable:
+        score(g, seat, points, reason)
+        return
+    if claim == CLAIM_TRUE:
+        claim = points
+    if claim < 0:
+        awarded = 0
+        missed = points
+    else:
+        if logging(g):
+            ev(g, EV_CLAIM, seat, claim, 0, 0, 0, 0, 0)
+        if claim <= points:
+            awarded = claim
+            missed = points - claim
+        else:
+            awarded = 0
+            missed = points
+            over_claim(g, seat, claim, points, what)
+    if awarded and g.phase != PH_OVER:
+        score(g, seat, awarded, reason)
+    if g.phase == PH_OVER:
+        if missed and logging(g):
+            ev(g, EV_MISSED, seat, side_of(g, seat), missed, reason, 0, 0, 0)
+        return
+    if late_limit >= 0:
+        may = 1
+        late = late_limit
+    elif claim < 0 and g.lenient:
+        may = 1
+        late = missed
+    else:
+        may = 0
+        late = 0
+    if g.w_open:
+        end_window(g)
+    g.w_open = 1
+    g.w_scorer = seat
+    g.w_side = side_of(g, seat)
+    g.w_missed = missed
+    g.w_claimed = claim
+    g.w_reason = reason
+    g.w_what = what
+    g.w_may = may
+    g.w_late = late
+
+
+cdef void call_muggins(Game* g, int seat, int amount) noexcept nogil:
+    """A muggins call naming ``amount`` (-1: all that was missed) on the open window (``resolve_call``)."""
+    cdef int missed = g.w_missed, scorer = g.w_scorer, reason = g.w_reason
+    cdef int outcome, gain = 0, loss = 0, penalty = 0, scorer_award = 0
+    if missed <= 0 or amount == 0:
+        outcome = O_FALSE_CALL
+        if g.false_call == 1:
+            penalty = g.false_points
+        elif g.false_call == 2:
+            scorer_award = amount if amount > 0 else g.false_points
+    else:
+        outcome = g.mug_rule
+        if outcome != O_FORFEIT:
+            gain = missed if amount < 0 else (amount if amount < missed else missed)
+        if outcome == O_STEAL_AND_DEDUCT:
+            loss = gain
+    g.w_open = 0
+    if logging(g):
+        ev(g, EV_MUGGINS, seat, scorer, outcome, gain, amount, missed, reason)
+    tell_due(g)
+    if loss:
+        score(g, scorer, -loss, R_MUGGED)
+    if penalty:
+        score(g, seat, -penalty, R_FALSE_CALL)
+    if scorer_award and g.phase != PH_OVER:
+        score(g, scorer, scorer_award, R_FALSE_CALL)
+    if gain and g.phase != PH_OVER:
+        score(g, seat, gain, R_MUGGINS)
+    if (outcome == O_STEAL or outcome == O_STEAL_AND_DEDUCT) and missed > gain and logging(g):
+        ev(g, EV_MISSED, scorer, side_of(g, scorer), missed - gain, reason, 0, 0, 0)
+
+
+cdef void late_claim(Game* g, int seat, int amount) noexcept nogil:
+    """The scorer announces late what he left out (``GameState._late_claim``)."""
+    cdef int may = (g.w_missed if g.w_missed < g.w_late else g.w_late) if g.w_may else 0
+    g.w_may = 0
+    g.w_late = 0
+    g.w_claimed = amount
+    if logging(g):
+        ev(g, EV_CLAIM, seat, amount, 1, 0, 0, 0, 0)
+    if amount <= may:
+        g.w_missed -= amount
+        score(g, seat, amount, g.w_reason)
+    else:
+        over_claim(g, seat, amount, may, g.w_what)
 
 
 cdef void deal(Game* g) noexcept nogil:
@@ -405,7 +591,12 @@ cdef void cut_starter(Game* g) noexcept nogil:
     if logging(g):
         ev(g, EV_STARTER, -1, g.starter, k, 0, 0, 0, 0)
     if card_rank(g.starter) == 11:
-        score(g, g.dealer, 2, R_HEELS)
+        if g.manual and g.mug_heels:  # muggable; the dealer may claim it late, whatever the timing
+            if logging(g):
+                ev(g, EV_HIS_HEELS, g.dealer, g.starter, 0, 0, 0, 0, 0)
+            score_step(g, g.dealer, 2, CLAIM_NONE, R_HEELS, W_JACK, 1, 2)
+        else:
+            score(g, g.dealer, 2, R_HEELS)
 
 
 cdef void end_series(Game* g, int last) noexcept nogil:
@@ -475,12 +666,19 @@ cdef void do_play(Game* g, int seat, int card) noexcept nogil:
                 nxt = seat
             else:
                 pts += 1  # nobody can follow: the go (or last card) comes with this card
-    if logging(g):
-        log_play(g, seat, card, pts)
-    if pts:
-        score(g, seat, pts, R_PLAY)
+    if g.manual:
+        if logging(g):
+            ev(g, EV_PLAY, seat, card, g.count, -1, 0, 0, 0)
+        score_step(g, seat, pts, g.claim, R_PLAY, W_CARD, 1, -1)
         if g.phase == PH_OVER:
             return
+    else:
+        if logging(g):
+            log_play(g, seat, card, pts)
+        if pts:
+            score(g, seat, pts, R_PLAY)
+            if g.phase == PH_OVER:
+                return
     if nxt < 0:
         end_series(g, seat)
     else:
@@ -492,13 +690,17 @@ cdef void do_go(Game* g, int seat) noexcept nogil:
     if seat == g.last:  # every other player has gone: the last card's player takes the point
         if logging(g):
             ev(g, EV_GO, seat, g.count, 1 if g.held[0] | g.held[1] else 2, 0, 0, 0, 0)
-        score(g, seat, 1, R_GO)
+        score_step(g, seat, 1, g.claim, R_GO, W_GO, 1, -1)
         if g.phase != PH_OVER:
             end_series(g, seat)
         return
     g.gone |= 1 << seat
     if logging(g):
         ev(g, EV_GO, seat, g.count, 0, 0, 0, 0, 0)
+    if g.manual and g.claim != CLAIM_NONE:  # announcing points for a go that scores nothing
+        score_step(g, seat, 0, g.claim, R_GO, W_GO, 1, -1)
+        if g.phase == PH_OVER:
+            return
     t = next_active(g, seat)
     g.turn = t if t >= 0 else g.last
 
@@ -507,10 +709,19 @@ cdef void do_count(Game* g, int seat) noexcept nogil:
     cdef bint crib = g.show_i == 2
     cdef uint64_t shown = g.crib if crib else g.kept[seat]
     cdef int pts = show_score(shown, g.starter, crib)
-    if logging(g):
-        ev(g, EV_SHOW, seat, crib, pts, <int><unsigned int>shown, <int>(shown >> 32), g.starter, 0)
-        ev(g, EV_EXPLAIN, seat, crib, <int><unsigned int>shown, <int>(shown >> 32), g.starter, 0, 0)
-    score(g, seat, pts, R_CRIB if crib else R_HAND)
+    if g.manual:
+        if logging(g):
+            ev(g, EV_SHOW, seat, crib, -1, <int><unsigned int>shown, <int>(shown >> 32), g.starter, 0)
+        g.due = 1 + crib
+        g.due_seat = seat
+        g.due_mask = shown
+        g.due_starter = g.starter
+        score_step(g, seat, pts, g.claim, R_CRIB if crib else R_HAND, W_CRIB if crib else W_HAND, 1, -1)
+    else:
+        if logging(g):
+            ev(g, EV_SHOW, seat, crib, pts, <int><unsigned int>shown, <int>(shown >> 32), g.starter, 0)
+            ev(g, EV_EXPLAIN, seat, crib, <int><unsigned int>shown, <int>(shown >> 32), g.starter, 0, 0)
+        score(g, seat, pts, R_CRIB if crib else R_HAND)
     if g.phase == PH_OVER:
         return
     g.show_i += 1
@@ -571,6 +782,8 @@ cdef int legal_check(Game* g, int seat, int i) noexcept nogil:
 
 cdef void apply_legal(Game* g, int seat, int i) noexcept nogil:
     cdef int a, b
+    if g.w_open or g.due:  # every move closes the muggins window
+        end_window(g)
     if g.phase == PH_DISCARD:
         unrank_pair(i, &a, &b)
         do_discard(g, seat, a, b)
@@ -657,6 +870,19 @@ cdef int true_play_points(Game* g, int seat, int card) noexcept nogil:
     return pts
 
 
+cdef int true_points(Game* g, int seat, int i) noexcept nogil:
+    """The points internal id ``i`` makes for ``seat`` now (``_points_of``: what a perfect player announces)."""
+    if g.phase == PH_PLAY:
+        if i == ID_GO:
+            return 1 if seat == g.last else 0
+        return true_play_points(g, seat, i - ID_PLAY)
+    if g.phase == PH_SHOW:
+        if g.show_i == 2:
+            return show_score(g.crib, g.starter, True)
+        return show_score(g.kept[seat], g.starter, False)
+    return 0
+
+
 cdef int choose_mixed(Game* g, int seat, double greedy) noexcept nogil:
     """The search bot's rollout move: with probability ``greedy`` the play announcing the most points (ties
     at random), else a uniform one; a discard announces nothing, so it is always uniform."""
@@ -699,6 +925,7 @@ cdef long run_playout(Game* g, int policy, long max_moves, int until_hand_end=0,
     cdef int seat, hand = g.hand_no
     cdef EvLog* log = g.log  # no events in a playout
     g.log = NULL
+    g.claim = CLAIM_TRUE
     while g.phase != PH_OVER and moves < max_moves:
         if until_hand_end and g.hand_no != hand:
             break
@@ -709,6 +936,7 @@ cdef long run_playout(Game* g, int policy, long max_moves, int until_hand_end=0,
             apply_legal(g, seat, choose(g, seat, policy))
         moves += 1
     g.log = log
+    g.claim = CLAIM_NONE
     return moves
 
 
@@ -725,6 +953,9 @@ cdef void new_game(Game* g, int target, int dealer) noexcept nogil:
     g.hand_no = 0
     g.feed_cut = -1
     g.feed_deal = 0
+    g.claim = CLAIM_NONE
+    g.w_open = 0
+    g.due = 0
     g.dealer = dealer if dealer >= 0 else below(g, 2)
     deal(g)
 
@@ -738,12 +969,23 @@ def check_rules(rules: object, num_players: int = 2) -> None:
         missing.append(f"{num_players if num_players != 2 else rules.players} players (two only)")
     if getattr(rules, "five_card", False):
         missing.append("five-card cribbage")
-    if getattr(rules, "claims", "auto") != "auto":
-        missing.append("manual claims (the muggins rule)")
     if missing:
         raise NotImplementedError(f"native cribbage does not support preset {getattr(rules, 'preset', '?')!r}: "
                                   + ", ".join(missing) + "; it plays the two-player six-card game with "
-                                  "automatic scoring (presets cribbage, cribbage-61)")
+                                  "automatic or manual scoring (presets cribbage, cribbage-61, cribbage-muggins)")
+
+
+cdef int set_rules(Game* g, object rules) except -1:
+    """The options of the muggins rule, as ints in the game."""
+    g.manual = rules.claims == "manual"
+    g.lenient = rules.claim_timing == "lenient"
+    g.mug_rule = _OUTCOMES.index(rules.muggins)
+    g.over_penalty = rules.over_claim == "opponent_scores"
+    g.false_call = ("none", "deduct", "award").index(rules.false_call_penalty)
+    g.false_points = rules.false_call_points
+    g.mug_heels = bool(rules.mug_his_heels)
+    g.claim = CLAIM_NONE
+    return 0
 
 
 cdef int _policy(object policy) except -1:
@@ -760,6 +1002,22 @@ cdef class NativeCribbage:
     cdef Game g
     cdef EvLog evlog
     cdef object rules
+    # the numbering of docs/actions.md under these rules: where each block starts, claim codes per move
+    cdef int id_play, id_go, id_count, id_muggins, id_claim, id_size, width
+
+    cdef int layout(self, object rules) except -1:
+        from math import comb
+
+        set_rules(&self.g, rules)
+        self.rules = rules
+        self.width = rules.max_step_points + 2 if rules.claims == "manual" else 1
+        self.id_play = comb(52, rules.discard_each)
+        self.id_go = self.id_play + 52 * self.width
+        self.id_count = self.id_go + self.width
+        self.id_muggins = self.id_count + 2 * self.width
+        self.id_claim = self.id_muggins + (rules.max_step_points + 2)
+        self.id_size = self.id_claim + rules.max_step_points + 1 if self.width > 1 else self.id_muggins
+        return 0
 
     def __cinit__(self) -> None:
         self.g.log = NULL
@@ -816,8 +1074,8 @@ cdef class NativeCribbage:
         from muggins.cards.cribbage.rules import PRESETS
 
         seed_game(&self.g, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
-        self.rules = PRESETS["cribbage"] if target == 121 else PRESETS["cribbage-61"] if target == 61 else \
-            dataclasses.replace(PRESETS["cribbage"], target=target)
+        self.layout(PRESETS["cribbage"] if target == 121 else PRESETS["cribbage-61"] if target == 61 else
+                    dataclasses.replace(PRESETS["cribbage"], target=target))
         self.g.log = &self.evlog
         new_game(&self.g, target, dealer)
 
@@ -832,7 +1090,7 @@ cdef class NativeCribbage:
         check_rules(state.rules, state.num_players)
         cdef NativeCribbage n = NativeCribbage.__new__(NativeCribbage)
         cdef Game* g = &n.g
-        n.rules = state.rules
+        n.layout(state.rules)
         g.log = &n.evlog
         seed_game(g, 0)
         g.feed_cut = -1
@@ -872,6 +1130,24 @@ cdef class NativeCribbage:
         g.gone = state._gone
         g.last = state._last
         g.show_i = state._show_i if g.phase == PH_SHOW else 0
+        w = state._window
+        g.w_open = w is not None
+        if w is not None:
+            g.w_scorer = w.scorer
+            g.w_side = w.scorer_side
+            g.w_missed = w.missed
+            g.w_claimed = CLAIM_NONE if w.claimed is None else w.claimed
+            g.w_reason = _REASONS.index(w.reason)
+            g.w_what = _WHATS.index(w.what)
+            g.w_may = w.may_claim
+            g.w_late = w.late
+        due = state._explain_due
+        g.due = 0
+        if due is not None:
+            g.due = 2 if due[1] == "crib" else 1
+            g.due_seat = due[0]
+            g.due_mask = _mask(due[2])
+            g.due_starter = due[5].index
         return n
 
     def seed(self, seed: int) -> None:
@@ -899,15 +1175,18 @@ cdef class NativeCribbage:
         c.g = self.g
         c.g.log = NULL
         c.rules = self.rules
+        c.id_play, c.id_go, c.id_count = self.id_play, self.id_go, self.id_count
+        c.id_muggins, c.id_claim, c.id_size, c.width = self.id_muggins, self.id_claim, self.id_size, self.width
         if logging(&self.g):
             c.copy_log(self.evlog)
         return c
 
     def legal_ids(self, int seat) -> list:
-        """The ids ``seat`` may use now, ascending (``state.legal_action_mask`` in automatic scoring)."""
+        """The ids ``seat`` may use now, ascending (``state.legal_action_mask``): with claims, each scoring
+        move with every claim code, then a muggins call or a late claim while the window allows it."""
         cdef Game* g = &self.g
         cdef uint64_t held, fit, m, rest
-        cdef int a, b
+        cdef int a, b, w = self.width, start
         out = []
         if not 0 <= seat < 2 or g.phase == PH_OVER:
             return out
@@ -923,34 +1202,83 @@ cdef class NativeCribbage:
                         a = lowbit(rest)
                         rest &= rest - 1
                         out.append(a + b * (b - 1) // 2)
-            return out
-        if seat != g.turn:
-            return out
-        if g.phase == PH_PLAY:
-            fit = fitting(g.held[seat], g.count)
-            if not fit:
-                return [ID_GO]
-            while fit:
-                out.append(ID_PLAY + lowbit(fit))
-                fit &= fit - 1
-            return out
-        return [ID_COUNT_CRIB if g.show_i == 2 else ID_COUNT_HAND]
+        elif seat == g.turn:
+            if g.phase == PH_PLAY:
+                fit = fitting(g.held[seat], g.count)
+                if not fit:
+                    out.extend(range(self.id_go, self.id_go + w))
+                while fit:
+                    start = self.id_play + lowbit(fit) * w
+                    out.extend(range(start, start + w))
+                    fit &= fit - 1
+            else:
+                start = self.id_count + (w if g.show_i == 2 else 0)
+                out.extend(range(start, start + w))
+        if g.w_open:
+            if side_of(g, seat) != g.w_side:
+                out.extend(range(self.id_muggins, self.id_claim))
+            elif seat == g.w_scorer and g.w_may:
+                out.extend(range(self.id_claim, self.id_size))
+        return out
 
     def apply_id(self, seat: int, i: int) -> None:
-        """Apply id ``i`` for ``seat``, or raise (GameOver, NotYourTurn, UnknownAction, IllegalAction)
-        leaving the game unchanged."""
+        """Apply id ``i`` for ``seat``, or raise (GameOver, NotYourTurn, UnknownAction, IllegalAction,
+        ClaimError) leaving the game unchanged."""
+        cdef int internal, claim = CLAIM_NONE, code, w = self.width
+        cdef Game* g = &self.g
         if not 0 <= seat < 2:
             raise NotYourTurn(f"there is no seat {seat} in a two-player game")
-        if not 0 <= i < N_IDS:
-            raise UnknownAction(f"cribbage ids run 0-{N_IDS - 1}; {i} is none")
-        why = legal_check(&self.g, seat, i)
-        if why == 1:
+        if not 0 <= i < self.id_size:
+            raise UnknownAction(f"cribbage ids run 0-{self.id_size - 1} under these rules; {i} is none")
+        if g.phase == PH_OVER:
             raise GameOver("the game is over")
+        if i >= self.id_muggins:
+            if i < self.id_claim:
+                if not g.w_open:
+                    raise ClaimError("no muggins window is open: a call must come before the next move (in the "
+                                     "show, before the next count)")
+                if side_of(g, seat) == g.w_side:
+                    raise ClaimError("you cannot call muggins on your own side")
+                call_muggins(g, seat, i - self.id_muggins - 1)
+            else:
+                if not (g.w_open and seat == g.w_scorer and g.w_may):
+                    raise ClaimError("there is nothing for you to claim now")
+                late_claim(g, seat, i - self.id_claim)
+            return
+        if i < self.id_play:
+            internal = i
+        else:
+            if i < self.id_go:
+                internal = ID_PLAY + (i - self.id_play) // w
+                code = (i - self.id_play) % w
+            elif i < self.id_count:
+                internal = ID_GO
+                code = i - self.id_go
+            else:
+                internal = ID_COUNT_HAND + (i - self.id_count) // w
+                code = (i - self.id_count) % w
+            if w > 1 and code > 0:
+                claim = code - 1
+        why = legal_check(g, seat, internal)
         if why == 2:
-            raise NotYourTurn(f"seat {seat} has no move now (to move: seat {to_move(&self.g)})")
+            raise NotYourTurn(f"seat {seat} has no move now (to move: seat {to_move(g)})")
         if why == 3:
             raise IllegalAction(f"id {i} is not a legal move of seat {seat} now")
-        apply_legal(&self.g, seat, i)
+        g.claim = claim
+        apply_legal(g, seat, internal)
+        g.claim = CLAIM_NONE
+
+    def to_act(self) -> frozenset:
+        """The seats that may act now: those the game waits for and, while a window is open, the scorer's
+        opponents (a call) and the scorer if he may still claim."""
+        if self.g.phase == PH_OVER:
+            return frozenset()
+        out = set(self.waiting_for())
+        if self.g.w_open:
+            out.update(s for s in range(2) if side_of(&self.g, s) != self.g.w_side)
+            if self.g.w_may:
+                out.add(self.g.w_scorer)
+        return frozenset(out)
 
     def to_move(self) -> int:
         """The seat to act (while discarding, the first that still has to lay away); -1 once over."""
@@ -1005,9 +1333,24 @@ cdef class NativeCribbage:
         """The id ``policy`` (0 random, 1 greedy) picks for the seat to move (``to_move``), drawing from the
         game's generator; -1 once the game is over. Changes nothing else."""
         cdef int p = _policy(policy)
+        cdef int seat, i
         if self.g.phase == PH_OVER:
             return -1
-        return choose(&self.g, to_move(&self.g), p)
+        seat = to_move(&self.g)
+        i = choose(&self.g, seat, p)
+        return self.external(i, true_points(&self.g, seat, i) if self.width > 1 else CLAIM_NONE)
+
+    cdef int external(self, int i, int claim):
+        """The id of docs/actions.md of internal id ``i`` (the two-player automatic numbering the C code
+        uses) announcing ``claim`` (CLAIM_NONE: nothing)."""
+        cdef int code = 0 if claim < 0 or self.width == 1 else claim + 1
+        if i < ID_PLAY:
+            return i
+        if i < ID_GO:
+            return self.id_play + (i - ID_PLAY) * self.width + code
+        if i == ID_GO:
+            return self.id_go + code
+        return self.id_count + (i - ID_COUNT_HAND) * self.width + code
 
     def playout(self, policy: object = 0, seed: int = 0, max_moves: int = 1 << 30, until_hand_end: bool = False,
                 greedy: float | None = None) -> int:
@@ -1083,6 +1426,7 @@ def random_games_native(rules: object, seconds: float = 1.0, seed: int = 0, poli
     cdef clock_t limit = <clock_t>(seconds * CLOCKS_PER_SEC)
     cdef clock_t now
     g.log = NULL
+    set_rules(&g, rules)
     seed_game(&g, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
     with nogil:
         while True:
@@ -1150,8 +1494,10 @@ cdef list _events(const int* buf, long n, long start, object rules):
         elif kind == EV_SCORE:
             out.append(Event("score", seat, {"side": r[2], "points": r[3], "reason": _REASONS[r[4]]}))
         elif kind == EV_PLAY:
-            data = {"card": DECK[r[2]].text, "count": r[3], "points": r[4]}
-            if r[4]:
+            data = {"card": DECK[r[2]].text, "count": r[3]}
+            if r[4] >= 0:
+                data["points"] = r[4]
+            if r[4] > 0:
                 items = []
                 if r[3] == 15 or r[3] == 31:
                     items.append(["fifteen" if r[3] == 15 else "thirty-one", 2])
@@ -1175,9 +1521,11 @@ cdef list _events(const int* buf, long n, long start, object rules):
             order = [[(d + k) % nplayers, "hand"] for k in range(1, nplayers + 1)] + [[d, "crib"]]
             out.append(Event("show_start", None, {"order": order}))
         elif kind == EV_SHOW:
-            out.append(Event("show", seat, {"what": "crib" if r[2] else "hand",
-                                            "cards": [c.text for c in _mask_cards(r[4], r[5])],
-                                            "starter": DECK[r[6]].text, "points": r[3]}))
+            data = {"what": "crib" if r[2] else "hand", "cards": [c.text for c in _mask_cards(r[4], r[5])],
+                    "starter": DECK[r[6]].text}
+            if r[3] >= 0:
+                data["points"] = r[3]
+            out.append(Event("show", seat, data))
         elif kind == EV_EXPLAIN:
             out.append(ShowExplanation(seat, "crib" if r[2] else "hand", tuple(_mask_cards(r[3], r[4])),
                                        DECK[r[5]], bool(r[2])))
@@ -1195,6 +1543,22 @@ cdef list _events(const int* buf, long n, long start, object rules):
                       "game_points": max(int(x["game_points"]) for x in losers)}
             out.append(Event("game_end", None, {"winners": [s for s in range(nplayers) if s % nsides == side],
                                                 "scores": scores, **result}))
+        elif kind == EV_CLAIM:
+            out.append(Event("claim", seat, {"points": r[2], "late": True} if r[3] else {"points": r[2]}))
+        elif kind == EV_OVER_CLAIM:
+            amount, what = r[2], _WHATS[r[4]]
+            message = (f"announced {amount}, more than the {what} is worth: the claim is void and "
+                       + (f"the next opponent scores {amount} as a penalty" if r[5] else "scores nothing"))
+            out.append(Event("over_claim", seat, {"points": amount, "true": r[3], "what": what,
+                                                  "message": message}, ("true",)))
+        elif kind == EV_MISSED:
+            out.append(Event("missed", seat, {"side": r[2], "points": r[3], "reason": _REASONS[r[4]]}))
+        elif kind == EV_MUGGINS:
+            out.append(Event("muggins", seat, {"on": r[2], "outcome": _OUTCOMES[r[3]], "points": r[4],
+                                               "named": None if r[5] < 0 else r[5], "missed": r[6],
+                                               "reason": _REASONS[r[7]]}))
+        elif kind == EV_HIS_HEELS:
+            out.append(Event("his_heels", seat, {"card": DECK[r[2]].text}))
         else:
             raise AssertionError(f"unknown event record {kind}")
     return out
