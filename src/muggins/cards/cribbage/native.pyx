@@ -169,7 +169,16 @@ cdef extern from *:
     """
     #if defined(__GNUC__) || defined(__clang__)
     #define MG_CTZ(x) __builtin_ctzll(x)
+    #if defined(__POPCNT__)
     #define MG_POPCOUNT(x) __builtin_popcountll(x)
+    #else  /* without the instruction the builtin calls libgcc: count the bits in place */
+    static inline int MG_POPCOUNT(unsigned long long x) {
+        x = x - ((x >> 1) & 0x5555555555555555ULL);
+        x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+        return (int)((x * 0x0101010101010101ULL) >> 56);
+    }
+    #endif
     #else
     static int MG_CTZ(unsigned long long x) { int i = 0; while (!((x >> i) & 1)) i++; return i; }
     static int MG_POPCOUNT(unsigned long long x) { int n = 0; while (x) { x &= x - 1; n++; } return n; }
@@ -333,6 +342,10 @@ cdef inline void award(Game* g, int side, int points) noexcept nogil:
         g.turn = -1
 
 
+cdef inline int side_of(Game* g, int seat) noexcept nogil:
+    return seat
+
+
 cdef inline bint logging(Game* g) noexcept nogil:
     """Whether ``g`` keeps an event log: only the game that owns it, never a copy of its struct."""
     return g.log != NULL and g.log.owner == <void*>g
@@ -379,23 +392,25 @@ cdef void ev_cards(Game* g, int kind, int seat, uint64_t m) noexcept nogil:
     ev(g, kind, seat, c[0], c[1], c[2], c[3], c[4], c[5])
 
 
-cdef void score(Game* g, int seat, int points, int reason) noexcept nogil:
+cdef inline void score(Game* g, int seat, int points, int reason) noexcept nogil:
     """``award`` to the side of ``seat`` with its "score" event, and "game_end" when it wins."""
-    cdef int side = seat
+    cdef int side = side_of(g, seat)
     cdef bint was_over = g.phase == PH_OVER
     if points == 0:
         return
     award(g, side, points)
+    if g.log != NULL or (g.phase == PH_OVER and not was_over):
+        scored(g, seat, side, points, reason, was_over)
+
+
+cdef void scored(Game* g, int seat, int side, int points, int reason, bint was_over) noexcept nogil:
+    """What follows a score beyond the points: its event; at the end of the game, the window's close."""
     if logging(g):
         ev(g, EV_SCORE, seat, side, points, reason, 0, 0, 0)
     if g.phase == PH_OVER and not was_over:
         end_window(g)  # points still unclaimed are missed; a show's true count is told
         if logging(g):
             ev(g, EV_GAME_END, -1, side, g.scores[0], g.scores[1], 0, 0, 0)
-
-
-cdef inline int side_of(Game* g, int seat) noexcept nogil:
-    return seat
 
 
 cdef void tell_due(Game* g) noexcept nogil:
@@ -734,11 +749,23 @@ cdef void do_count(Game* g, int seat) noexcept nogil:
         deal(g)
 
 
+cdef unsigned char PAIR_HIGH[1326]  # c2 of each discard id, filled once below
+
+
+cdef void fill_pairs() noexcept nogil:
+    cdef int c1, c2
+    for c2 in range(1, 52):
+        for c1 in range(c2):
+            PAIR_HIGH[c1 + c2 * (c2 - 1) // 2] = <unsigned char>c2
+
+
+fill_pairs()
+
+
 cdef inline void unrank_pair(int i, int* a, int* b) noexcept nogil:
-    """The cards c1 < c2 of discard id i = c1 + c2 (c2 - 1) / 2."""
-    cdef int c2 = 1
-    while (c2 + 1) * c2 // 2 <= i:
-        c2 += 1
+    """The cards c1 < c2 of discard id i = c1 + c2 (c2 - 1) / 2 (c2 read from a table: a walk up to c2
+    was a tenth of a playout)."""
+    cdef int c2 = PAIR_HIGH[i]
     a[0] = i - c2 * (c2 - 1) // 2
     b[0] = c2
 
@@ -782,7 +809,7 @@ cdef int legal_check(Game* g, int seat, int i) noexcept nogil:
 
 cdef void apply_legal(Game* g, int seat, int i) noexcept nogil:
     cdef int a, b
-    if g.w_open or g.due:  # every move closes the muggins window
+    if g.w_open:  # every move closes the muggins window (a show still untold has one open)
         end_window(g)
     if g.phase == PH_DISCARD:
         unrank_pair(i, &a, &b)
