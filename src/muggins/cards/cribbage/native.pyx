@@ -1,18 +1,18 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""Two-player six-card cribbage in C data, for playouts and throughput (RULES.md §5; the pure engine in
-game.py is the reference and the differential test holds this one to it move by move).
+"""Cribbage in C data, for playouts and throughput (RULES.md §5; the pure engine in game.py is the reference
+and the differential tests hold this one to it move by move, events included).
 
 A game is one C struct: cards are 0..51 in pack order ((rank - 1) x 4 + suit, suits C D H S), hands,
 kept hands and the crib are 64-bit masks, the current series is a fixed array of ranks, the undealt pack
 a fixed array in deal order (the starter is ``pack[cut]``, as in the pure engine). Moves are the integer
-ids of docs/actions.md (automatic scoring: discard 0-1325, play 1326 + card, go 1378, count hand 1379,
-count crib 1380). Chance (the deal, the cut) comes from a splitmix64 generator of the game's own, so
-runs are reproducible, or from outcomes fed in with :meth:`NativeCribbage.feed_deal` and
+ids of docs/actions.md (two players, automatic scoring: discard 0-1325, play 1326 + card, go 1378, count
+hand 1379, count crib 1380). Chance (the deal, the cut) comes from a splitmix64 generator of the game's
+own, so runs are reproducible, or from outcomes fed in with :meth:`NativeCribbage.feed_deal` and
 :meth:`NativeCribbage.feed_cut` to follow another engine's deals.
 
-Supported: two players, six cards, automatic scoring or the muggins rule with all its options (presets
-``cribbage``, ``cribbage-61``, ``cribbage-muggins``, any target). Not supported (``NotImplementedError``):
-three or four players, five-card cribbage.
+Supported: every preset and option (``NotImplementedError`` only for a number of players that is not the
+rules' own): two, three or four players (partners sit opposite), five-card cribbage, automatic scoring or
+the muggins rule with all its options, any target.
 
 The C code numbers moves as the two-player automatic game does (its "internal" ids, the ones the playouts
 choose); the Python face translates them to and from the ids of the rules in force (claim codes, the muggins
@@ -47,6 +47,7 @@ cdef enum:
     ID_COUNT_CRIB = 1380
     N_IDS = 1381
     PACK = 40   # undealt cards after a two-player deal
+    PACK_MAX = 42  # ... after a five-card deal (36 with three players, 32 with four)
     POLICY_RANDOM = 0
     POLICY_GREEDY = 1
     # the event log: records of EV_WIDTH ints (kind, seat, six fields), one per event of the pure engine
@@ -105,10 +106,10 @@ cdef struct EvLog:
     void* owner     # the one Game that writes here: a copy of the struct (a playout's, a search's) never does
 
 cdef struct Game:
-    uint64_t held[2]      # the cards each seat holds now
-    uint64_t kept[2]      # the hand each seat kept for the show (0 until it discards)
+    uint64_t held[4]      # the cards each seat holds now
+    uint64_t kept[4]      # the hand each seat kept for the show (0 until it discards)
     uint64_t crib
-    int scores[2]
+    int scores[3]         # one per side
     int target
     int dealer
     int phase
@@ -122,7 +123,7 @@ cdef struct Game:
     int show_i            # 0 pone's hand, 1 dealer's hand, 2 the crib
     int starter           # -1 until cut
     int cut
-    int pack[PACK]
+    int pack[PACK_MAX]
     int winner            # -1 until over
     int hand_no
     int feed_cut          # a fed cut position, -1: none
@@ -152,6 +153,14 @@ cdef struct Game:
     int due_seat
     uint64_t due_mask
     int due_starter
+    # the deal (RULES.md §5: two, three or four players, the five-card game)
+    int nplayers
+    int nsides            # a seat's side is seat % nsides (partners sit opposite with four)
+    int each              # cards dealt to each seat
+    int discard_each
+    int crib_dealt        # cards dealt to the crib (one with three players)
+    int npack             # undealt cards
+    int five_card         # one series of play; three for last to the first pone
 
 
 # ------------------------------------------------------------------------------------------ helpers ----
@@ -318,17 +327,21 @@ cdef int show_score(uint64_t hand, int starter, bint is_crib) noexcept nogil:
 
 
 cdef int kept_score(uint64_t hand) noexcept nogil:
-    """What four kept cards are worth before the cut (the greedy discard): fifteens, pairs, runs, flush."""
+    """What four kept cards (three in the five-card game) are worth before the cut (the greedy discard):
+    fifteens, pairs, runs, flush."""
     cdef int cards[4]
     cdef int n = 0
     cdef uint64_t m = hand
+    cards[3] = 0
     while m:
         cards[n] = lowbit(m)
         m &= m - 1
         n += 1
     cdef int pts = rank_points(cards, n)
-    if (cards[0] & 3) == (cards[1] & 3) == (cards[2] & 3) == (cards[3] & 3):
+    if n == 4 and (cards[0] & 3) == (cards[1] & 3) == (cards[2] & 3) == (cards[3] & 3):
         pts += 4
+    elif n == 3 and (cards[0] & 3) == (cards[1] & 3) == (cards[2] & 3):
+        pts += 3
     return pts
 
 
@@ -343,7 +356,11 @@ cdef inline void award(Game* g, int side, int points) noexcept nogil:
 
 
 cdef inline int side_of(Game* g, int seat) noexcept nogil:
-    return seat
+    return seat if g.nsides == 2 and g.nplayers == 2 else seat % g.nsides
+
+
+cdef inline uint64_t all_held(Game* g) noexcept nogil:
+    return g.held[0] | g.held[1] | g.held[2] | g.held[3]
 
 
 cdef inline bint logging(Game* g) noexcept nogil:
@@ -410,7 +427,7 @@ cdef void scored(Game* g, int seat, int side, int points, int reason, bint was_o
     if g.phase == PH_OVER and not was_over:
         end_window(g)  # points still unclaimed are missed; a show's true count is told
         if logging(g):
-            ev(g, EV_GAME_END, -1, side, g.scores[0], g.scores[1], 0, 0, 0)
+            ev(g, EV_GAME_END, -1, side, g.scores[0], g.scores[1], g.scores[2], 0, 0)
 
 
 cdef void tell_due(Game* g) noexcept nogil:
@@ -433,7 +450,7 @@ cdef void end_window(Game* g) noexcept nogil:
 
 cdef void over_claim(Game* g, int seat, int amount, int true_points, int what) noexcept nogil:
     """An over-claim is void; with over_claim=opponent_scores the next opponent scores the amount."""
-    cdef int k, o, n = 2
+    cdef int k, o, n = g.nplayers
     if logging(g):
         ev(g, EV_OVER_CLAIM, seat, amount, true_points, what, g.over_penalty, 0, 0)
     if g.over_penalty:
@@ -546,6 +563,9 @@ cdef void deal(Game* g) noexcept nogil:
     """A new hand: six cards each from the dealer's left, the dealer last, the rest is the pack."""
     cdef int deck[52]
     cdef int i, j, t, k, seat
+    if g.nplayers != 2 or g.five_card:
+        deal_n(g)
+        return
     g.hand_no += 1
     g.held[0] = 0
     g.held[1] = 0
@@ -590,6 +610,58 @@ cdef void deal(Game* g) noexcept nogil:
             ev_cards(g, EV_DEALT, seat, g.held[seat])
 
 
+cdef void deal_n(Game* g) noexcept nogil:
+    """A new hand of any deal: ``each`` cards to every seat from the dealer's left, the dealer last, then
+    the crib's card (three players), the rest is the pack."""
+    cdef int deck[52]
+    cdef int i, j, t, k, seat, n = g.nplayers
+    g.hand_no += 1
+    for seat in range(4):
+        g.held[seat] = 0
+        g.kept[seat] = 0
+    g.crib = 0
+    if g.feed_deal:
+        g.feed_deal = 0
+        for seat in range(n):
+            for i in range(g.each):
+                g.held[seat] |= <uint64_t>1 << g.feed_cards[seat * g.each + i]
+        k = n * g.each
+    else:
+        for i in range(52):
+            deck[i] = i
+        for i in range(51, 0, -1):
+            j = below(g, i + 1)
+            t = deck[i]
+            deck[i] = deck[j]
+            deck[j] = t
+        k = 0
+        for i in range(g.each):
+            for seat in range(1, n + 1):
+                g.held[(g.dealer + seat) % n] |= <uint64_t>1 << deck[k]
+                k += 1
+        for i in range(k, 52):
+            g.feed_cards[i] = deck[i]
+    for i in range(g.crib_dealt):
+        g.crib |= <uint64_t>1 << g.feed_cards[k]
+        k += 1
+    for i in range(g.npack):
+        g.pack[i] = g.feed_cards[k + i]
+    g.starter = -1
+    g.cut = -1
+    g.to_discard = (1 << n) - 1
+    g.phase = PH_DISCARD if g.winner < 0 else PH_OVER  # five-card: three for last can reach a tiny target
+    g.turn = -1
+    g.count = 0
+    g.nranks = 0
+    g.gone = 0
+    g.last = -1
+    g.show_i = 0
+    if logging(g):
+        ev(g, EV_DEAL, g.dealer, g.hand_no, 0, 0, 0, 0, 0)
+        for seat in range(n):
+            ev_cards(g, EV_DEALT, seat, g.held[seat])
+
+
 cdef void cut_starter(Game* g) noexcept nogil:
     """The pone cuts (at least four cards each side: positions 4-36 of 40); a jack is his heels, 2 to
     the dealer at once."""
@@ -598,11 +670,11 @@ cdef void cut_starter(Game* g) noexcept nogil:
         k = g.feed_cut
         g.feed_cut = -1
     else:
-        k = 4 + below(g, PACK - 7)
+        k = 4 + below(g, g.npack - 7)
     g.cut = k
     g.starter = g.pack[k]
     g.phase = PH_PLAY
-    g.turn = (g.dealer + 1) & 1
+    g.turn = (g.dealer + 1) % g.nplayers
     if logging(g):
         ev(g, EV_STARTER, -1, g.starter, k, 0, 0, 0, 0)
     if card_rank(g.starter) == 11:
@@ -623,22 +695,35 @@ cdef void end_series(Game* g, int last) noexcept nogil:
     g.last = -1
     cdef int t = last
     cdef int k
-    for k in range(2):
-        t = (t + 1) & 1
-        if g.held[t]:
-            g.turn = t
-            return
+    if not g.five_card:  # the five-card game plays one series
+        for k in range(g.nplayers):
+            t += 1
+            if t == g.nplayers:
+                t = 0
+            if g.held[t]:
+                g.turn = t
+                return
     g.phase = PH_SHOW
     g.show_i = 0
-    g.turn = (g.dealer + 1) & 1
+    g.turn = (g.dealer + 1) % g.nplayers
     if logging(g):
         ev(g, EV_SHOW_START, -1, g.dealer, 0, 0, 0, 0, 0)
 
 
 cdef inline int next_active(Game* g, int seat) noexcept nogil:
     cdef int o = seat ^ 1
-    if g.held[o] and not (g.gone >> o) & 1:
-        return o
+    cdef int k
+    if g.nplayers == 2:
+        if g.held[o] and not (g.gone >> o) & 1:
+            return o
+        return -1
+    o = seat
+    for k in range(g.nplayers - 1):
+        o += 1
+        if o == g.nplayers:
+            o = 0
+        if g.held[o] and not (g.gone >> o) & 1:
+            return o
     return -1
 
 
@@ -654,6 +739,19 @@ cdef void do_discard(Game* g, int seat, int a, int b) noexcept nogil:
         cut_starter(g)
 
 
+cdef void do_discard1(Game* g, int seat, int card) noexcept nogil:
+    """Lay one card away (three or four players)."""
+    cdef uint64_t bit = <uint64_t>1 << card
+    g.held[seat] &= ~bit
+    g.kept[seat] = g.held[seat]
+    g.crib |= bit
+    g.to_discard &= ~(1 << seat)
+    if logging(g):
+        ev_cards(g, EV_DISCARD, seat, bit)
+    if not g.to_discard:
+        cut_starter(g)
+
+
 cdef void log_play(Game* g, int seat, int card, int pts) noexcept nogil:
     """The "play" event of the card just laid, its points split as ``peg_items`` names them."""
     cdef int n = g.nranks
@@ -661,7 +759,7 @@ cdef void log_play(Game* g, int seat, int card, int pts) noexcept nogil:
     cdef int peg = peg_points(g.ranks, n, g.count) - fifteen
     cdef int go = pts - fifteen - peg
     cdef bint paired = n >= 2 and g.ranks[n - 2] == g.ranks[n - 1]
-    if go and not (g.held[0] | g.held[1]):
+    if go and not all_held(g):
         go = 2
     ev(g, EV_PLAY, seat, card, g.count, pts, peg if paired else 0, 0 if paired else peg, go)
 
@@ -704,7 +802,7 @@ cdef void do_go(Game* g, int seat) noexcept nogil:
     cdef int t
     if seat == g.last:  # every other player has gone: the last card's player takes the point
         if logging(g):
-            ev(g, EV_GO, seat, g.count, 1 if g.held[0] | g.held[1] else 2, 0, 0, 0, 0)
+            ev(g, EV_GO, seat, g.count, 1 if all_held(g) else 2, 0, 0, 0, 0)
         score_step(g, seat, 1, g.claim, R_GO, W_GO, 1, -1)
         if g.phase != PH_OVER:
             end_series(g, seat)
@@ -721,7 +819,7 @@ cdef void do_go(Game* g, int seat) noexcept nogil:
 
 
 cdef void do_count(Game* g, int seat) noexcept nogil:
-    cdef bint crib = g.show_i == 2
+    cdef bint crib = g.show_i == g.nplayers
     cdef uint64_t shown = g.crib if crib else g.kept[seat]
     cdef int pts = show_score(shown, g.starter, crib)
     if g.manual:
@@ -740,12 +838,12 @@ cdef void do_count(Game* g, int seat) noexcept nogil:
     if g.phase == PH_OVER:
         return
     g.show_i += 1
-    if g.show_i == 1:
-        g.turn = g.dealer
-    elif g.show_i == 2:
+    if g.show_i < g.nplayers:  # the hands from the dealer's left round to the dealer, then his crib
+        g.turn = (g.dealer + 1 + g.show_i) % g.nplayers
+    elif g.show_i == g.nplayers:
         g.turn = g.dealer
     else:
-        g.dealer ^= 1
+        g.dealer = (g.dealer + 1) % g.nplayers
         deal(g)
 
 
@@ -774,7 +872,7 @@ cdef inline int to_move(Game* g) noexcept nogil:
     if g.phase == PH_OVER:
         return -1
     if g.phase == PH_DISCARD:
-        return 0 if g.to_discard & 1 else 1
+        return lowbit(<uint64_t>g.to_discard)
     return g.turn
 
 
@@ -789,6 +887,8 @@ cdef int legal_check(Game* g, int seat, int i) noexcept nogil:
             return 2
         if i >= ID_PLAY:
             return 3
+        if g.discard_each == 1:
+            return 0 if (g.held[seat] >> i) & 1 else 3
         unrank_pair(i, &a, &b)
         if not ((g.held[seat] >> a) & 1 and (g.held[seat] >> b) & 1):
             return 3
@@ -802,7 +902,7 @@ cdef int legal_check(Game* g, int seat, int i) noexcept nogil:
         if ID_PLAY <= i < ID_GO and (fit >> (i - ID_PLAY)) & 1:
             return 0
         return 3
-    if i == (ID_COUNT_CRIB if g.show_i == 2 else ID_COUNT_HAND):
+    if i == (ID_COUNT_CRIB if g.show_i == g.nplayers else ID_COUNT_HAND):
         return 0
     return 3
 
@@ -812,6 +912,9 @@ cdef void apply_legal(Game* g, int seat, int i) noexcept nogil:
     if g.w_open:  # every move closes the muggins window (a show still untold has one open)
         end_window(g)
     if g.phase == PH_DISCARD:
+        if g.discard_each == 1:
+            do_discard1(g, seat, i)
+            return
         unrank_pair(i, &a, &b)
         do_discard(g, seat, a, b)
     elif g.phase == PH_PLAY:
@@ -837,7 +940,7 @@ cdef int choose(Game* g, int seat, int policy) noexcept nogil:
     cdef int a, b, i, j, n, best, pts, c, pick
     cdef int cards[6]
     if g.phase == PH_SHOW:
-        return ID_COUNT_CRIB if g.show_i == 2 else ID_COUNT_HAND
+        return ID_COUNT_CRIB if g.show_i == g.nplayers else ID_COUNT_HAND
     if g.phase == PH_DISCARD:
         held = g.held[seat]
         n = 0
@@ -846,6 +949,17 @@ cdef int choose(Game* g, int seat, int policy) noexcept nogil:
             cards[n] = lowbit(m)
             m &= m - 1
             n += 1
+        if g.discard_each == 1:
+            if policy == POLICY_RANDOM:
+                return cards[below(g, n)]
+            best = -1
+            a = 0
+            for i in range(n):
+                pts = kept_score(held & ~(<uint64_t>1 << cards[i]))
+                if pts > best:
+                    best = pts
+                    a = i
+            return cards[a]
         if policy == POLICY_RANDOM:
             pick = below(g, n * (n - 1) // 2)
             a = 0
@@ -904,7 +1018,7 @@ cdef int true_points(Game* g, int seat, int i) noexcept nogil:
             return 1 if seat == g.last else 0
         return true_play_points(g, seat, i - ID_PLAY)
     if g.phase == PH_SHOW:
-        if g.show_i == 2:
+        if g.show_i == g.nplayers:
             return show_score(g.crib, g.starter, True)
         return show_score(g.kept[seat], g.starter, False)
     return 0
@@ -975,6 +1089,10 @@ cdef void seed_game(Game* g, uint64_t seed) noexcept nogil:
 cdef void new_game(Game* g, int target, int dealer) noexcept nogil:
     g.scores[0] = 0
     g.scores[1] = 0
+    g.scores[2] = 0
+    g.phase = PH_DISCARD
+    g.held[2] = 0
+    g.held[3] = 0
     g.target = target
     g.winner = -1
     g.hand_no = 0
@@ -983,23 +1101,21 @@ cdef void new_game(Game* g, int target, int dealer) noexcept nogil:
     g.claim = CLAIM_NONE
     g.w_open = 0
     g.due = 0
-    g.dealer = dealer if dealer >= 0 else below(g, 2)
+    g.dealer = dealer if dealer >= 0 else below(g, g.nplayers)
+    if g.five_card:  # three for last: the first pone pegs 3 at the start
+        score(g, (g.dealer + 1) % g.nplayers, 3, R_THREE)
     deal(g)
 
 
 # ------------------------------------------------------------------------------------ Python face ----
 
 def check_rules(rules: object, num_players: int = 2) -> None:
-    """Raise NotImplementedError naming what the native engine does not support in ``rules``."""
-    missing = []
-    if num_players != 2 or getattr(rules, "players", 2) != 2:
-        missing.append(f"{num_players if num_players != 2 else rules.players} players (two only)")
-    if getattr(rules, "five_card", False):
-        missing.append("five-card cribbage")
-    if missing:
-        raise NotImplementedError(f"native cribbage does not support preset {getattr(rules, 'preset', '?')!r}: "
-                                  + ", ".join(missing) + "; it plays the two-player six-card game with "
-                                  "automatic or manual scoring (presets cribbage, cribbage-61, cribbage-muggins)")
+    """Raise NotImplementedError naming what the native engine does not support in ``rules`` (nothing a
+    cribbage preset or option asks for: two to four players, five-card, automatic or manual claims)."""
+    players = getattr(rules, "players", 2)
+    if num_players != players or players not in (2, 3, 4):
+        raise NotImplementedError(f"native cribbage plays the {players} players of preset "
+                                  f"{getattr(rules, 'preset', '?')!r} (two to four), not {num_players}")
 
 
 cdef int set_rules(Game* g, object rules) except -1:
@@ -1012,6 +1128,13 @@ cdef int set_rules(Game* g, object rules) except -1:
     g.false_points = rules.false_call_points
     g.mug_heels = bool(rules.mug_his_heels)
     g.claim = CLAIM_NONE
+    g.nplayers = rules.players
+    g.nsides = 2 if rules.players == 4 else rules.players
+    g.each = rules.cards_each
+    g.discard_each = rules.discard_each
+    g.crib_dealt = rules.crib_dealt
+    g.npack = 52 - g.nplayers * g.each - g.crib_dealt
+    g.five_card = bool(rules.five_card)
     return 0
 
 
@@ -1092,17 +1215,22 @@ cdef class NativeCribbage:
             raise ValueError("this game keeps no event log (set_logging(True) turns it on)")
         return _events(self.evlog.buf, self.evlog.n // EV_WIDTH, max(0, start), self.rules)
 
-    def __init__(self, target: int = 121, seed: int = 0, dealer: int = -1) -> None:
-        """A new game to ``target``, its deals drawn from ``seed``; ``dealer`` -1 draws the first dealer."""
-        if not 1 <= target <= 1000:
-            raise ValueError(f"target is 1-1000, not {target}")
-        if dealer not in (-1, 0, 1):
-            raise ValueError(f"dealer is 0, 1 or -1 (drawn), not {dealer}")
+    def __init__(self, target: int = 121, seed: int = 0, dealer: int = -1, rules: object = None) -> None:
+        """A new game to ``target``, its deals drawn from ``seed``; ``dealer`` -1 draws the first dealer.
+        ``rules`` (a CribbageRules, its own target) plays another preset than two-player ``cribbage``."""
         from muggins.cards.cribbage.rules import PRESETS
 
+        if rules is None:
+            if not 1 <= target <= 1000:
+                raise ValueError(f"target is 1-1000, not {target}")
+            rules = PRESETS["cribbage"] if target == 121 else PRESETS["cribbage-61"] if target == 61 else \
+                dataclasses.replace(PRESETS["cribbage"], target=target)
+        check_rules(rules, rules.players)
+        if not -1 <= dealer < rules.players:
+            raise ValueError(f"dealer is a seat 0-{rules.players - 1} or -1 (drawn), not {dealer}")
+        target = rules.target
         seed_game(&self.g, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
-        self.layout(PRESETS["cribbage"] if target == 121 else PRESETS["cribbage-61"] if target == 61 else
-                    dataclasses.replace(PRESETS["cribbage"], target=target))
+        self.layout(rules)
         self.g.log = &self.evlog
         new_game(&self.g, target, dealer)
 
@@ -1131,22 +1259,22 @@ cdef class NativeCribbage:
         if phase not in _PHASES:
             raise NotImplementedError(f"native cribbage cannot take a state in phase {phase!r}")
         g.phase = _PHASES.index(phase)
-        sc = state.side_scores()
-        g.scores[0] = sc[0]
-        g.scores[1] = sc[1]
+        sc = state.side_scores() + [0, 0]
+        for i in range(3):
+            g.scores[i] = sc[i]
         winners = sorted(state.winners())
         g.winner = state.side_of(winners[0]) if state.is_over() and winners else -1
         g.turn = state.turn if g.phase in (PH_PLAY, PH_SHOW) else -1
         g.count = state.count
         g.to_discard = state._to_discard
-        for s in range(2):
-            g.held[s] = _mask(state.hands[s])
-            g.kept[s] = _mask(state.kept[s])
+        for s in range(4):
+            g.held[s] = _mask(state.hands[s]) if s < g.nplayers else 0
+            g.kept[s] = _mask(state.kept[s]) if s < g.nplayers else 0
         g.crib = _mask(state.crib)
         pack = [c.index for c in state.pack]
-        if len(pack) != PACK:
-            raise NotImplementedError(f"a two-player pack holds {PACK} undealt cards, not {len(pack)}")
-        for i in range(PACK):
+        if len(pack) != g.npack:
+            raise NotImplementedError(f"this deal leaves {g.npack} undealt cards, not {len(pack)}")
+        for i in range(g.npack):
             g.pack[i] = pack[i]
         g.starter = state.starter.index if state.starter is not None else -1
         g.cut = state._cut
@@ -1181,20 +1309,23 @@ cdef class NativeCribbage:
         """Draw later chance (deals, cuts) from ``seed``."""
         seed_game(&self.g, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
 
-    def feed_deal(self, hands: object, pack: object) -> None:
-        """Make the next deal this one: ``hands`` six card indices per seat, ``pack`` the other 40 in order
-        (another engine's outcome, to follow its game)."""
-        cards = [int(c) for h in hands for c in h] + [int(c) for c in pack]
-        if len(hands) != 2 or any(len(h) != 6 for h in hands) or sorted(cards) != list(range(52)):
-            raise ValueError("a deal is two hands of six cards and a pack of 40, every card once")
+    def feed_deal(self, hands: object, pack: object, crib: object = ()) -> None:
+        """Make the next deal this one: ``hands`` the card indices of each seat, ``crib`` the card dealt to
+        the crib (three players), ``pack`` the rest in order (another engine's outcome, to follow its game)."""
+        cdef Game* g = &self.g
+        cards = [int(c) for h in hands for c in h] + [int(c) for c in crib] + [int(c) for c in pack]
+        if len(hands) != g.nplayers or any(len(h) != g.each for h in hands) or len(crib) != g.crib_dealt \
+                or sorted(cards) != list(range(52)):
+            raise ValueError(f"a deal is {g.nplayers} hands of {g.each} cards, {g.crib_dealt} card(s) to the crib "
+                             f"and a pack of {g.npack}, every card once")
         for i in range(52):
             self.g.feed_cards[i] = cards[i]
         self.g.feed_deal = 1
 
     def feed_cut(self, k: int) -> None:
         """Make the next cut turn ``pack[k]`` (4 <= k <= 36)."""
-        if not 4 <= k <= PACK - 4:
-            raise ValueError(f"a cut leaves four cards each side: 4-{PACK - 4}, not {k}")
+        if not 4 <= k <= self.g.npack - 4:
+            raise ValueError(f"a cut leaves four cards each side: 4-{self.g.npack - 4}, not {k}")
         self.g.feed_cut = k
 
     def clone(self) -> NativeCribbage:
@@ -1215,10 +1346,12 @@ cdef class NativeCribbage:
         cdef uint64_t held, fit, m, rest
         cdef int a, b, w = self.width, start
         out = []
-        if not 0 <= seat < 2 or g.phase == PH_OVER:
+        if not 0 <= seat < g.nplayers or g.phase == PH_OVER:
             return out
         if g.phase == PH_DISCARD:
-            if (g.to_discard >> seat) & 1:
+            if (g.to_discard >> seat) & 1 and g.discard_each == 1:
+                out.extend(_cards(g.held[seat]))
+            elif (g.to_discard >> seat) & 1:
                 held = g.held[seat]
                 m = held
                 while m:  # ids c1 + c2 (c2 - 1) / 2 ascend with c2, then c1
@@ -1239,7 +1372,7 @@ cdef class NativeCribbage:
                     out.extend(range(start, start + w))
                     fit &= fit - 1
             else:
-                start = self.id_count + (w if g.show_i == 2 else 0)
+                start = self.id_count + (w if g.show_i == g.nplayers else 0)
                 out.extend(range(start, start + w))
         if g.w_open:
             if side_of(g, seat) != g.w_side:
@@ -1253,8 +1386,8 @@ cdef class NativeCribbage:
         ClaimError) leaving the game unchanged."""
         cdef int internal, claim = CLAIM_NONE, code, w = self.width
         cdef Game* g = &self.g
-        if not 0 <= seat < 2:
-            raise NotYourTurn(f"there is no seat {seat} in a two-player game")
+        if not 0 <= seat < g.nplayers:
+            raise NotYourTurn(f"there is no seat {seat} in a {g.nplayers}-player game")
         if not 0 <= i < self.id_size:
             raise UnknownAction(f"cribbage ids run 0-{self.id_size - 1} under these rules; {i} is none")
         if g.phase == PH_OVER:
@@ -1302,7 +1435,7 @@ cdef class NativeCribbage:
             return frozenset()
         out = set(self.waiting_for())
         if self.g.w_open:
-            out.update(s for s in range(2) if side_of(&self.g, s) != self.g.w_side)
+            out.update(s for s in range(self.g.nplayers) if side_of(&self.g, s) != self.g.w_side)
             if self.g.w_may:
                 out.add(self.g.w_scorer)
         return frozenset(out)
@@ -1315,18 +1448,18 @@ cdef class NativeCribbage:
         if self.g.phase == PH_OVER:
             return frozenset()
         if self.g.phase == PH_DISCARD:
-            return frozenset(s for s in range(2) if (self.g.to_discard >> s) & 1)
+            return frozenset(s for s in range(self.g.nplayers) if (self.g.to_discard >> s) & 1)
         return frozenset((self.g.turn,))
 
     def is_over(self) -> bool:
         return self.g.phase == PH_OVER
 
     def winner(self) -> int:
-        """The winning side (= seat), -1 while the game goes on."""
+        """The winning side, -1 while the game goes on."""
         return self.g.winner
 
     def side_scores(self) -> tuple:
-        return (self.g.scores[0], self.g.scores[1])
+        return tuple(self.g.scores[i] for i in range(self.g.nsides))
 
     def phase(self) -> str:
         return _PHASES[self.g.phase]
@@ -1348,10 +1481,10 @@ cdef class NativeCribbage:
 
     def held(self, int seat) -> list:
         """The card indices ``seat`` holds now, ascending."""
-        return _cards(self.g.held[seat & 1])
+        return _cards(self.g.held[seat & 3])
 
     def kept(self, int seat) -> list:
-        return _cards(self.g.kept[seat & 1])
+        return _cards(self.g.kept[seat & 3])
 
     def crib(self) -> list:
         return _cards(self.g.crib)
@@ -1402,7 +1535,7 @@ cdef class NativeCribbage:
         return done
 
     def winners(self) -> list:
-        """The winning sides (= seats): one once over, none before."""
+        """The winning sides (partners share one with four players): one once over, none before."""
         return [self.g.winner] if self.g.winner >= 0 else []
 
 
