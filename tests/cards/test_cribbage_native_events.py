@@ -72,18 +72,28 @@ def _key(e: Event) -> tuple:
     return e.to_dict("all"), tuple(e.secret)
 
 
-def play_both(rules: CribbageRules, n: int, seed: int) -> tuple[CribbageState, object]:
-    """One random game in both engines, checked after every move; returns both finished games."""
+def _random_move(state: CribbageState, rng: random.Random) -> tuple[int, int]:
+    seat = rng.choice(sorted(state.to_act()))
+    return seat, rng.choice(_ids(state, seat))
+
+
+def play_both(rules: CribbageRules, n: int, seed: int, warmup: int = 0) -> tuple[CribbageState, object]:
+    """One random game in both engines, checked after every move; returns both finished games. With
+    ``warmup`` the pure engine plays that many moves alone first (the native game starts from there)."""
     rng = random.Random(seed)
     state = CribbageState.new(rules, n, Chance(seed))
+    for _ in range(warmup):
+        if state.is_over():
+            break
+        seat, i = _random_move(state, rng)
+        state.apply(seat, state.action_from_id(seat, i))
     base = len(state.log)
     nat = native.NativeCribbage.from_state(state)
     seen_chance = state.chance.position
     seen = 0
     moves = 0
     while not state.is_over():
-        seat = rng.choice(sorted(state.to_act()))
-        i = rng.choice(_ids(state, seat))
+        seat, i = _random_move(state, rng)
         state.apply(seat, state.action_from_id(seat, i))
         for outcome in state.chance.outcomes[seen_chance:state.chance.position]:
             _feed(nat, outcome)
@@ -97,7 +107,7 @@ def play_both(rules: CribbageRules, n: int, seed: int) -> tuple[CribbageState, o
         assert list(nat.side_scores()) == state.side_scores(), where
         for s in range(n):
             assert nat.legal_ids(s) == _ids(state, s), f"{where}: seat {s}"
-    assert nat.is_over()
+    assert nat.is_over() == state.is_over()
     assert nat.events() == state.log[base:]
     return state, nat
 
@@ -122,6 +132,28 @@ def test_random_games_log_the_same_events(preset: str, n: int) -> None:
         kinds.update(e.kind for e in state.log)
     assert {"deal", "dealt", "discard", "starter", "play", "go", "reset", "show_start", "show", "explain",
             "score", "game_end"} <= kinds
+
+
+@pytest.mark.parametrize(("preset", "n"), [("cribbage-muggins", 2), ("cribbage-muggins", 4), ("three-hand", 3)])
+def test_games_taken_midway_go_on_logging_the_same_events(preset: str, n: int) -> None:
+    """``from_state`` at any point (an open window, a show whose count is still untold) logs what follows
+    as the pure engine does."""
+    rules = dataclasses.replace(PRESETS[preset], players=n)
+    windows = untold = 0
+    for seed in range(30_000, 30_040):
+        warmup = random.Random(seed).randrange(5, 150)
+        play_both(rules, n, seed, warmup)
+        rng = random.Random(seed)
+        probe = CribbageState.new(rules, n, Chance(seed))
+        for _ in range(warmup):  # the position the native game was taken from, to count what it held
+            if probe.is_over():
+                break
+            seat, i = _random_move(probe, rng)
+            probe.apply(seat, probe.action_from_id(seat, i))
+        windows += probe._window is not None
+        untold += probe._explain_due is not None
+    if rules.claims == "manual":
+        assert windows >= 5 and untold >= 1, (windows, untold)
 
 
 def test_the_log_can_be_turned_off_and_clones_keep_their_own() -> None:

@@ -888,7 +888,7 @@ cdef int legal_check(Game* g, int seat, int i) noexcept nogil:
         if i >= ID_PLAY:
             return 3
         if g.discard_each == 1:
-            return 0 if (g.held[seat] >> i) & 1 else 3
+            return 0 if i < 52 and (g.held[seat] >> i) & 1 else 3
         unrank_pair(i, &a, &b)
         if not ((g.held[seat] >> a) & 1 and (g.held[seat] >> b) & 1):
             return 3
