@@ -1119,7 +1119,11 @@ def check_rules(rules: object, num_players: int = 2) -> None:
 
 
 cdef int set_rules(Game* g, object rules) except -1:
-    """The options of the muggins rule, as ints in the game."""
+    """The rules as ints in the game: the deal, the options of the muggins rule. A fresh ``Game`` needs this
+    before ``new_game`` (it also turns the event log off: the owner of a log points ``g.log`` at it after)."""
+    g.log = NULL
+    g.w_open = 0
+    g.due = 0
     g.manual = rules.claims == "manual"
     g.lenient = rules.claim_timing == "lenient"
     g.mug_rule = _OUTCOMES.index(rules.muggins)
