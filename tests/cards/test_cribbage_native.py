@@ -31,7 +31,7 @@ from muggins.core.errors import GameOver, IllegalAction, NotYourTurn, UnknownAct
 native, WHY = load_native("muggins.cards.cribbage.native")
 pytestmark = pytest.mark.skipif(native is None, reason=f"the native cribbage module: {WHY}")
 
-SUPPORTED = ("cribbage", "cribbage-61")
+SUPPORTED = ("cribbage", "cribbage-61", "cribbage-muggins", "three-hand", "four-hand", "five-card")
 
 
 def _ids(state: CribbageState, seat: int) -> list[int]:
@@ -48,6 +48,7 @@ def _same(state: CribbageState, nat: object, where: str) -> None:
     assert list(nat.side_scores()) == state.side_scores(), where
     assert nat.phase() == ("over" if over else state.phase), where
     assert nat.waiting_for() == state.waiting_for(), where
+    assert nat.to_act() == state.to_act(), where
     if over:
         assert nat.winner() == state.side_of(min(state.winners())), where
         return
@@ -58,7 +59,7 @@ def _same(state: CribbageState, nat: object, where: str) -> None:
     assert nat.hand_no() == state.hand_no, where
     assert nat.starter() == (state.starter.index if state.starter is not None else -1), where
     assert nat.crib() == _idx(state.crib), where
-    for s in range(2):
+    for s in range(state.num_players):
         assert nat.held(s) == _idx(state.hands[s]), where
         assert nat.kept(s) == _idx(state.kept[s]), where
         assert nat.legal_ids(s) == _ids(state, s), where
@@ -68,7 +69,8 @@ def _feed(nat: object, outcome: dict) -> None:
     """Give the native engine a chance outcome the pure engine drew."""
     if outcome["kind"] == "deal":
         hands = [[CARD_BY_TEXT[t].index for t in h] for h in outcome["hands"]]
-        nat.feed_deal(hands, [CARD_BY_TEXT[t].index for t in outcome["pack"]])
+        nat.feed_deal(hands, [CARD_BY_TEXT[t].index for t in outcome["pack"]],
+                      [CARD_BY_TEXT[t].index for t in outcome.get("crib", ())])
     elif outcome["kind"] == "starter":
         nat.feed_cut(outcome["cut"])
 
@@ -79,7 +81,7 @@ def lockstep(preset: str, seed: int, resync_check: bool = True, greedy: float = 
     choice); ``target`` overrides the preset's; ``start`` is a game to begin from instead of a new one.
     Returns the pure engine's finished game."""
     rules = PRESETS[preset] if not target else dataclasses.replace(PRESETS[preset], target=target)
-    state = start if start is not None else CribbageState.new(rules, 2, Chance(seed))
+    state = start if start is not None else CribbageState.new(rules, rules.players, Chance(seed))
     nat = native.NativeCribbage.from_state(state)
     nat.seed(seed)
     seen = state.chance.position  # outcomes may be recorded ahead (a stacked deal): feed what was drawn
@@ -91,7 +93,7 @@ def lockstep(preset: str, seed: int, resync_check: bool = True, greedy: float = 
             seat = nat.to_move()
             i = nat.choose_id(1)
         else:
-            seat = rng.choice(sorted(state.waiting_for()))  # both seats discard, in either order
+            seat = rng.choice(sorted(state.to_act()))  # both seats discard, in either order; calls, claims
             i = rng.choice(_ids(state, seat))
         state.apply(seat, state.action_from_id(seat, i))
         for outcome in state.chance.outcomes[seen:state.chance.position]:
@@ -104,6 +106,8 @@ def lockstep(preset: str, seed: int, resync_check: bool = True, greedy: float = 
         if resync_check:
             _same(state, native.NativeCribbage.from_state(state), where + " (from_state)")
     assert max(nat.side_scores()) >= rules.target
+    assert list(nat.side_scores()) == state.side_scores() and set(nat.winners()) == {
+        state.side_of(s) for s in state.winners()}
     return state
 
 
@@ -113,10 +117,29 @@ def test_random_games_in_lockstep(preset: str) -> None:
         lockstep(preset, 1000 + seed, resync_check=seed % 4 == 0)
 
 
-def test_greedy_choices_in_lockstep() -> None:
-    """The greedy policy's ids are legal for the pure engine, and they lead to positions random play rarely reaches."""
+@pytest.mark.parametrize("preset", ["cribbage", "cribbage-muggins"])
+def test_greedy_choices_in_lockstep(preset: str) -> None:
+    """The greedy policy's ids are legal for the pure engine, and they lead to positions random play rarely reaches
+    (with claims, the greedy id announces the move's true points: ``claim_for``)."""
     for seed in range(6):
-        lockstep("cribbage", 2000 + seed, resync_check=False, greedy=0.7)
+        lockstep(preset, 2000 + seed, resync_check=False, greedy=0.7)
+
+
+def test_greedy_claims_are_the_true_points() -> None:
+    rules = PRESETS["cribbage-muggins"]
+    state = CribbageState.new(rules, 2, Chance(11))
+    nat = native.NativeCribbage.from_state(state)
+    checked = 0
+    while not state.is_over() and checked < 200:
+        seat = nat.to_move()
+        i = nat.choose_id(1)
+        action = state.action_from_id(seat, i)
+        if action.kind in ("play", "go", "count"):
+            assert action.claim == state.claim_for(seat, action._replace(claim=None))
+            checked += 1
+        state.apply(seat, action)
+        nat = native.NativeCribbage.from_state(state)
+    assert checked > 50
 
 
 def test_short_targets_end_on_every_kind_of_step() -> None:
@@ -165,18 +188,37 @@ def test_show_known_hands() -> None:
         native.show_points([c["5C"], c["5C"], c["5H"], c["JS"]], c["5S"])
 
 
-def test_unsupported_presets_say_why() -> None:
-    for preset, words in (("three-hand", "3 players"), ("four-hand", "4 players"), ("five-card", "five-card"),
-                          ("cribbage-muggins", "manual claims")):
-        rules = PRESETS[preset]
-        state = CribbageState.new(rules, rules.players, Chance(1))
-        with pytest.raises(NotImplementedError, match=words) as e:
-            native.NativeCribbage.from_state(state)
-        assert preset in str(e.value)
-        with pytest.raises(NotImplementedError, match=words):
-            native.random_games_native(rules, 0.01, 1)
+def test_every_preset_is_played_and_other_player_counts_say_why() -> None:
+    for preset, rules in PRESETS.items():
+        assert native.unsupported(rules, rules.players) is None, preset
+        out = native.random_games_native(rules, 0.01, 1)
+        assert out["games"] > 0 and out["moves"] > 10 * out["games"], preset
+        other = 3 if rules.players == 2 else 2
+        why = native.unsupported(rules, other)
+        assert why is not None and preset in why and str(other) in why
+        with pytest.raises(NotImplementedError, match=preset):
+            native.random_play_native(rules, other, 0.01)
     with pytest.raises(TypeError, match="CribbageState"):
         native.NativeCribbage.from_state(object())
+
+
+@pytest.mark.parametrize("preset", ["three-hand", "four-hand", "five-card"])
+def test_native_games_of_other_deals(preset: str) -> None:
+    """Games dealt by the native engine itself: whole hands, the right sizes, a winner (partners share one)."""
+    rules = PRESETS[preset]
+    for seed in range(5):
+        nat = native.NativeCribbage(seed=seed, rules=rules)
+        held = [nat.held(s) for s in range(rules.players)]
+        assert all(len(h) == rules.cards_each for h in held)
+        assert len(nat.crib()) == rules.crib_dealt
+        assert len({c for h in held for c in h} | set(nat.crib())) == rules.players * rules.cards_each + \
+            rules.crib_dealt
+        if rules.five_card:  # three for last, to the first pone
+            assert sorted(nat.side_scores()) == [0, 3]
+        nat.playout(seed % 2, seed)
+        assert nat.is_over() and max(nat.side_scores()) >= rules.target
+        assert len(nat.side_scores()) == (2 if rules.players == 4 else rules.players)
+        assert nat.winners() == [max(range(len(nat.side_scores())), key=lambda s: nat.side_scores()[s])]
 
 
 def _signature(nat: object) -> tuple:
@@ -277,4 +319,4 @@ def test_bench_reports_the_native_engine_beside_the_protocol() -> None:
                                    "--runs", "1", "--json"])
     assert res.exit_code == 0, res.output
     out = json.loads(res.output)
-    assert "native" not in out and "five-card" in out["native_unavailable"]
+    assert out["native"]["games_per_second"] > 0 and "native_unavailable" not in out

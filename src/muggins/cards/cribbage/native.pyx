@@ -1,28 +1,41 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""Two-player six-card cribbage in C data, for playouts and throughput (RULES.md §5; the pure engine in
-game.py is the reference and the differential test holds this one to it move by move).
+"""Cribbage in C data, for playouts and throughput (RULES.md §5; the pure engine in game.py is the reference
+and the differential tests hold this one to it move by move, events included).
 
 A game is one C struct: cards are 0..51 in pack order ((rank - 1) x 4 + suit, suits C D H S), hands,
 kept hands and the crib are 64-bit masks, the current series is a fixed array of ranks, the undealt pack
 a fixed array in deal order (the starter is ``pack[cut]``, as in the pure engine). Moves are the integer
-ids of docs/actions.md (automatic scoring: discard 0-1325, play 1326 + card, go 1378, count hand 1379,
-count crib 1380). Chance (the deal, the cut) comes from a splitmix64 generator of the game's own, so
-runs are reproducible, or from outcomes fed in with :meth:`NativeCribbage.feed_deal` and
+ids of docs/actions.md (two players, automatic scoring: discard 0-1325, play 1326 + card, go 1378, count
+hand 1379, count crib 1380). Chance (the deal, the cut) comes from a splitmix64 generator of the game's
+own, so runs are reproducible, or from outcomes fed in with :meth:`NativeCribbage.feed_deal` and
 :meth:`NativeCribbage.feed_cut` to follow another engine's deals.
 
-Supported: two players, six cards, automatic scoring (presets ``cribbage`` and ``cribbage-61``, any
-target). Not supported (``NotImplementedError``): three or four players, five-card cribbage, the muggins
-rule (manual claims). Nothing here keeps an event log or the muggins window: scores and positions only.
+Supported: every preset and option (``NotImplementedError`` only for a number of players that is not the
+rules' own): two, three or four players (partners sit opposite), five-card cribbage, automatic scoring or
+the muggins rule with all its options, any target.
+
+The C code numbers moves as the two-player automatic game does (its "internal" ids, the ones the playouts
+choose); the Python face translates them to and from the ids of the rules in force (claim codes, the muggins
+call and the late claim). The muggins window is the one of ``core/protocol.py``: every move closes it, a
+scoring step opens it, a call settles it. A playout's moves announce their true points and nobody calls.
+
+The event log: each event the pure engine would log is appended as a record of eight ints (``ev``), only
+by the game that owns the log (a copy of the struct made by a playout or a search never writes to it) and
+never during a playout; :meth:`NativeCribbage.events` builds the ``Event`` objects from the records.
 """
 
 from libc.stdint cimport uint64_t
+from libc.stdlib cimport free, realloc
 
 from muggins.core.splitmix cimport splitmix_next
 from libc.time cimport clock, clock_t, CLOCKS_PER_SEC
 
-from muggins.core.errors import GameOver, IllegalAction, NotYourTurn, UnknownAction
+import dataclasses
 
-__all__ = ["NUM_IDS", "NativeCribbage", "check_rules", "from_state", "random_games_native", "show_points"]
+from muggins.core.errors import ClaimError, GameOver, IllegalAction, NotYourTurn, UnknownAction
+
+__all__ = ["NUM_IDS", "NativeCribbage", "check_rules", "from_state", "random_games_native", "sample_world", "search",
+           "show_points"]
 
 cdef enum:
     PH_DISCARD = 0
@@ -35,18 +48,69 @@ cdef enum:
     ID_COUNT_CRIB = 1380
     N_IDS = 1381
     PACK = 40   # undealt cards after a two-player deal
+    PACK_MAX = 42  # ... after a five-card deal (36 with three players, 32 with four)
     POLICY_RANDOM = 0
     POLICY_GREEDY = 1
+    # the event log: records of EV_WIDTH ints (kind, seat, six fields), one per event of the pure engine
+    EV_WIDTH = 8
+    EV_DEAL = 0         # seat dealer: hand number
+    EV_DEALT = 1        # seat: its cards (-1 padded)
+    EV_DISCARD = 2      # seat: the cards laid away (-1 padded)
+    EV_STARTER = 3      # card, cut
+    EV_SCORE = 4        # seat: side, points, reason (R_*)
+    EV_PLAY = 5         # seat: card, count, points, pair points, run length, go (0, 1 go, 2 last card)
+    EV_GO = 6           # seat: count, takes (0 nothing, 1 go, 2 last card)
+    EV_RESET = 7        # count, last
+    EV_SHOW_START = 8   # dealer
+    EV_SHOW = 9         # seat: what (0 hand, 1 crib), points, mask low 32 bits, mask high bits, starter
+    EV_EXPLAIN = 10     # seat: what, mask low, mask high, starter
+    EV_GAME_END = 11    # winner side, then each side's score
+    R_HEELS = 0
+    R_PLAY = 1
+    R_GO = 2
+    R_HAND = 3
+    R_CRIB = 4
+    R_MUGGED = 5
+    R_FALSE_CALL = 6
+    R_MUGGINS = 7
+    R_OVER_PENALTY = 8
+    R_THREE = 9
+    EV_CLAIM = 12       # seat: points, late
+    EV_OVER_CLAIM = 13  # seat: points, true points, what (W_*), penalty
+    EV_MISSED = 14      # seat: side, points, reason
+    EV_MUGGINS = 15     # seat: on, outcome (O_*), points, named (-1: none), missed, reason
+    EV_HIS_HEELS = 16   # seat: card
+    W_CARD = 0          # what a scoring step is called in an over-claim message
+    W_GO = 1
+    W_HAND = 2
+    W_CRIB = 3
+    W_JACK = 4
+    O_STEAL = 0
+    O_FORFEIT = 1
+    O_STEAL_AND_DEDUCT = 2
+    O_FALSE_CALL = 3
+    CLAIM_NONE = -1
+    CLAIM_TRUE = -2     # a playout's moves announce their true points
 
 NUM_IDS = N_IDS
 _PHASES = ("discard", "play", "show", "over")
 _PEG_PAIRS = (0, 0, 2, 6, 12)
+_REASONS = ("his heels", "play", "go", "hand", "crib", "mugged", "false call", "muggins", "over-claim penalty",
+            "three for last")
+_WHATS = ("card", "go", "hand", "crib", "jack turned up")
+_OUTCOMES = ("steal", "forfeit", "steal_and_deduct", "false_call")
+
+cdef struct EvLog:
+    int* buf
+    long n          # ints used (events x EV_WIDTH)
+    long cap
+    void* owner     # the one Game that writes here: a copy of the struct (a playout's, a search's) never does
 
 cdef struct Game:
-    uint64_t held[2]      # the cards each seat holds now
-    uint64_t kept[2]      # the hand each seat kept for the show (0 until it discards)
+    uint64_t held[4]      # the cards each seat holds now
+    uint64_t kept[4]      # the hand each seat kept for the show (0 until it discards)
     uint64_t crib
-    int scores[2]
+    int scores[3]         # one per side
     int target
     int dealer
     int phase
@@ -60,13 +124,44 @@ cdef struct Game:
     int show_i            # 0 pone's hand, 1 dealer's hand, 2 the crib
     int starter           # -1 until cut
     int cut
-    int pack[PACK]
+    int pack[PACK_MAX]
     int winner            # -1 until over
     int hand_no
     int feed_cut          # a fed cut position, -1: none
     int feed_deal         # 1: feed_cards holds the next deal
     int feed_cards[52]    # seat 0's six, seat 1's six, the pack in order
     uint64_t rng
+    EvLog* log            # the event log, NULL when off (see ev)
+    # the muggins rule (claims="manual", RULES.md §2.8; core/protocol.py's window logic)
+    int manual
+    int lenient           # claim_timing == "lenient": a scorer who said nothing may claim late
+    int mug_rule          # O_STEAL, O_FORFEIT or O_STEAL_AND_DEDUCT
+    int over_penalty      # over_claim == "opponent_scores"
+    int false_call        # false_call_penalty: 0 none, 1 deduct, 2 award
+    int false_points
+    int mug_heels
+    int claim             # the claim of the move being applied (CLAIM_NONE, CLAIM_TRUE or the points)
+    int w_open            # the open window: its scorer, side, missed points, reason, what, late claim
+    int w_scorer
+    int w_side
+    int w_missed
+    int w_claimed
+    int w_reason
+    int w_what
+    int w_may
+    int w_late
+    int due               # a show whose true count is told when its window closes: 1 + crib, 0 none
+    int due_seat
+    uint64_t due_mask
+    int due_starter
+    # the deal (RULES.md §5: two, three or four players, the five-card game)
+    int nplayers
+    int nsides            # a seat's side is seat % nsides (partners sit opposite with four)
+    int each              # cards dealt to each seat
+    int discard_each
+    int crib_dealt        # cards dealt to the crib (one with three players)
+    int npack             # undealt cards
+    int five_card         # one series of play; three for last to the first pone
 
 
 # ------------------------------------------------------------------------------------------ helpers ----
@@ -84,7 +179,16 @@ cdef extern from *:
     """
     #if defined(__GNUC__) || defined(__clang__)
     #define MG_CTZ(x) __builtin_ctzll(x)
+    #if defined(__POPCNT__)
     #define MG_POPCOUNT(x) __builtin_popcountll(x)
+    #else  /* without the instruction the builtin calls libgcc: count the bits in place */
+    static inline int MG_POPCOUNT(unsigned long long x) {
+        x = x - ((x >> 1) & 0x5555555555555555ULL);
+        x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+        return (int)((x * 0x0101010101010101ULL) >> 56);
+    }
+    #endif
     #else
     static int MG_CTZ(unsigned long long x) { int i = 0; while (!((x >> i) & 1)) i++; return i; }
     static int MG_POPCOUNT(unsigned long long x) { int n = 0; while (x) { x &= x - 1; n++; } return n; }
@@ -224,17 +328,21 @@ cdef int show_score(uint64_t hand, int starter, bint is_crib) noexcept nogil:
 
 
 cdef int kept_score(uint64_t hand) noexcept nogil:
-    """What four kept cards are worth before the cut (the greedy discard): fifteens, pairs, runs, flush."""
+    """What four kept cards (three in the five-card game) are worth before the cut (the greedy discard):
+    fifteens, pairs, runs, flush."""
     cdef int cards[4]
     cdef int n = 0
     cdef uint64_t m = hand
+    cards[3] = 0
     while m:
         cards[n] = lowbit(m)
         m &= m - 1
         n += 1
     cdef int pts = rank_points(cards, n)
-    if (cards[0] & 3) == (cards[1] & 3) == (cards[2] & 3) == (cards[3] & 3):
+    if n == 4 and (cards[0] & 3) == (cards[1] & 3) == (cards[2] & 3) == (cards[3] & 3):
         pts += 4
+    elif n == 3 and (cards[0] & 3) == (cards[1] & 3) == (cards[2] & 3):
+        pts += 3
     return pts
 
 
@@ -248,10 +356,217 @@ cdef inline void award(Game* g, int side, int points) noexcept nogil:
         g.turn = -1
 
 
+cdef inline int side_of(Game* g, int seat) noexcept nogil:
+    return seat if g.nsides == 2 and g.nplayers == 2 else seat % g.nsides
+
+
+cdef inline uint64_t all_held(Game* g) noexcept nogil:
+    return g.held[0] | g.held[1] | g.held[2] | g.held[3]
+
+
+cdef inline bint logging(Game* g) noexcept nogil:
+    """Whether ``g`` keeps an event log: only the game that owns it, never a copy of its struct."""
+    return g.log != NULL and g.log.owner == <void*>g
+
+
+cdef void ev(Game* g, int kind, int seat, int a, int b, int c, int d, int e, int f) noexcept nogil:
+    """Append one event record (when the log is on); a failed allocation turns the log off."""
+    cdef EvLog* L = g.log
+    cdef int* buf
+    cdef long cap
+    if L == NULL or L.owner != <void*>g:
+        return
+    if L.n + EV_WIDTH > L.cap:
+        cap = 64 * EV_WIDTH if L.cap == 0 else 2 * L.cap
+        buf = <int*>realloc(L.buf, cap * sizeof(int))
+        if buf == NULL:
+            g.log = NULL
+            return
+        L.buf = buf
+        L.cap = cap
+    buf = L.buf + L.n
+    buf[0] = kind
+    buf[1] = seat
+    buf[2] = a
+    buf[3] = b
+    buf[4] = c
+    buf[5] = d
+    buf[6] = e
+    buf[7] = f
+    L.n += EV_WIDTH
+
+
+cdef void ev_cards(Game* g, int kind, int seat, uint64_t m) noexcept nogil:
+    """An event naming up to six cards of ``m`` in pack order."""
+    cdef int c[6]
+    cdef int k
+    for k in range(6):
+        c[k] = -1
+    k = 0
+    while m and k < 6:
+        c[k] = lowbit(m)
+        m &= m - 1
+        k += 1
+    ev(g, kind, seat, c[0], c[1], c[2], c[3], c[4], c[5])
+
+
+cdef inline void score(Game* g, int seat, int points, int reason) noexcept nogil:
+    """``award`` to the side of ``seat`` with its "score" event, and "game_end" when it wins."""
+    cdef int side = side_of(g, seat)
+    cdef bint was_over = g.phase == PH_OVER
+    if points == 0:
+        return
+    award(g, side, points)
+    if g.log != NULL or (g.phase == PH_OVER and not was_over):
+        scored(g, seat, side, points, reason, was_over)
+
+
+cdef void scored(Game* g, int seat, int side, int points, int reason, bint was_over) noexcept nogil:
+    """What follows a score beyond the points: its event; at the end of the game, the window's close."""
+    if logging(g):
+        ev(g, EV_SCORE, seat, side, points, reason, 0, 0, 0)
+    if g.phase == PH_OVER and not was_over:
+        end_window(g)  # points still unclaimed are missed; a show's true count is told
+        if logging(g):
+            ev(g, EV_GAME_END, -1, side, g.scores[0], g.scores[1], g.scores[2], 0, 0)
+
+
+cdef void tell_due(Game* g) noexcept nogil:
+    """The true count of a show, once its window has closed (manual claims)."""
+    if g.due:
+        if logging(g):
+            ev(g, EV_EXPLAIN, g.due_seat, g.due - 1, <int><unsigned int>g.due_mask, <int>(g.due_mask >> 32),
+               g.due_starter, 0, 0)
+        g.due = 0
+
+
+cdef void end_window(Game* g) noexcept nogil:
+    """Close the open window (what is still unclaimed is missed for good) and tell a show's count."""
+    if g.w_open:
+        g.w_open = 0
+        if g.w_missed > 0 and logging(g):
+            ev(g, EV_MISSED, g.w_scorer, g.w_side, g.w_missed, g.w_reason, 0, 0, 0)
+    tell_due(g)
+
+
+cdef void over_claim(Game* g, int seat, int amount, int true_points, int what) noexcept nogil:
+    """An over-claim is void; with over_claim=opponent_scores the next opponent scores the amount."""
+    cdef int k, o, n = g.nplayers
+    if logging(g):
+        ev(g, EV_OVER_CLAIM, seat, amount, true_points, what, g.over_penalty, 0, 0)
+    if g.over_penalty:
+        for k in range(1, n):
+            o = (seat + k) % n
+            if side_of(g, o) != side_of(g, seat):
+                score(g, o, amount, R_OVER_PENALTY)
+                return
+
+
+cdef void score_step(Game* g, int seat, int points, int claim, int reason, int what, bint muggable,
+                     int late_limit) noexcept nogil:
+    """One scoring step (``GameState._score_step``): awarded at once in automatic scoring (or when nobody
+    may mug it); with claims, what was announced is awarded and a window opens on what was missed."""
+    cdef int awarded, missed, may, late
+    if not g.manual or not muggable:
+        score(g, seat, points, reason)
+        return
+    if claim == CLAIM_TRUE:
+        claim = points
+    if claim < 0:
+        awarded = 0
+        missed = points
+    else:
+        if logging(g):
+            ev(g, EV_CLAIM, seat, claim, 0, 0, 0, 0, 0)
+        if claim <= points:
+            awarded = claim
+            missed = points - claim
+        else:
+            awarded = 0
+            missed = points
+            over_claim(g, seat, claim, points, what)
+    if awarded and g.phase != PH_OVER:
+        score(g, seat, awarded, reason)
+    if g.phase == PH_OVER:
+        if missed and logging(g):
+            ev(g, EV_MISSED, seat, side_of(g, seat), missed, reason, 0, 0, 0)
+        return
+    if late_limit >= 0:
+        may = 1
+        late = late_limit
+    elif claim < 0 and g.lenient:
+        may = 1
+        late = missed
+    else:
+        may = 0
+        late = 0
+    if g.w_open:
+        end_window(g)
+    g.w_open = 1
+    g.w_scorer = seat
+    g.w_side = side_of(g, seat)
+    g.w_missed = missed
+    g.w_claimed = claim
+    g.w_reason = reason
+    g.w_what = what
+    g.w_may = may
+    g.w_late = late
+
+
+cdef void call_muggins(Game* g, int seat, int amount) noexcept nogil:
+    """A muggins call naming ``amount`` (-1: all that was missed) on the open window (``resolve_call``)."""
+    cdef int missed = g.w_missed, scorer = g.w_scorer, reason = g.w_reason
+    cdef int outcome, gain = 0, loss = 0, penalty = 0, scorer_award = 0
+    if missed <= 0 or amount == 0:
+        outcome = O_FALSE_CALL
+        if g.false_call == 1:
+            penalty = g.false_points
+        elif g.false_call == 2:
+            scorer_award = amount if amount > 0 else g.false_points
+    else:
+        outcome = g.mug_rule
+        if outcome != O_FORFEIT:
+            gain = missed if amount < 0 else (amount if amount < missed else missed)
+        if outcome == O_STEAL_AND_DEDUCT:
+            loss = gain
+    g.w_open = 0
+    if logging(g):
+        ev(g, EV_MUGGINS, seat, scorer, outcome, gain, amount, missed, reason)
+    tell_due(g)
+    if loss:
+        score(g, scorer, -loss, R_MUGGED)
+    if penalty:
+        score(g, seat, -penalty, R_FALSE_CALL)
+    if scorer_award and g.phase != PH_OVER:
+        score(g, scorer, scorer_award, R_FALSE_CALL)
+    if gain and g.phase != PH_OVER:
+        score(g, seat, gain, R_MUGGINS)
+    if (outcome == O_STEAL or outcome == O_STEAL_AND_DEDUCT) and missed > gain and logging(g):
+        ev(g, EV_MISSED, scorer, side_of(g, scorer), missed - gain, reason, 0, 0, 0)
+
+
+cdef void late_claim(Game* g, int seat, int amount) noexcept nogil:
+    """The scorer announces late what he left out (``GameState._late_claim``)."""
+    cdef int may = (g.w_missed if g.w_missed < g.w_late else g.w_late) if g.w_may else 0
+    g.w_may = 0
+    g.w_late = 0
+    g.w_claimed = amount
+    if logging(g):
+        ev(g, EV_CLAIM, seat, amount, 1, 0, 0, 0, 0)
+    if amount <= may:
+        g.w_missed -= amount
+        score(g, seat, amount, g.w_reason)
+    else:
+        over_claim(g, seat, amount, may, g.w_what)
+
+
 cdef void deal(Game* g) noexcept nogil:
     """A new hand: six cards each from the dealer's left, the dealer last, the rest is the pack."""
     cdef int deck[52]
     cdef int i, j, t, k, seat
+    if g.nplayers != 2 or g.five_card:
+        deal_n(g)
+        return
     g.hand_no += 1
     g.held[0] = 0
     g.held[1] = 0
@@ -290,6 +605,62 @@ cdef void deal(Game* g) noexcept nogil:
     g.gone = 0
     g.last = -1
     g.show_i = 0
+    if logging(g):
+        ev(g, EV_DEAL, g.dealer, g.hand_no, 0, 0, 0, 0, 0)
+        for seat in range(2):
+            ev_cards(g, EV_DEALT, seat, g.held[seat])
+
+
+cdef void deal_n(Game* g) noexcept nogil:
+    """A new hand of any deal: ``each`` cards to every seat from the dealer's left, the dealer last, then
+    the crib's card (three players), the rest is the pack."""
+    cdef int deck[52]
+    cdef int i, j, t, k, seat, n = g.nplayers
+    g.hand_no += 1
+    for seat in range(4):
+        g.held[seat] = 0
+        g.kept[seat] = 0
+    g.crib = 0
+    if g.feed_deal:
+        g.feed_deal = 0
+        for seat in range(n):
+            for i in range(g.each):
+                g.held[seat] |= <uint64_t>1 << g.feed_cards[seat * g.each + i]
+        k = n * g.each
+    else:
+        for i in range(52):
+            deck[i] = i
+        for i in range(51, 0, -1):
+            j = below(g, i + 1)
+            t = deck[i]
+            deck[i] = deck[j]
+            deck[j] = t
+        k = 0
+        for i in range(g.each):
+            for seat in range(1, n + 1):
+                g.held[(g.dealer + seat) % n] |= <uint64_t>1 << deck[k]
+                k += 1
+        for i in range(k, 52):
+            g.feed_cards[i] = deck[i]
+    for i in range(g.crib_dealt):
+        g.crib |= <uint64_t>1 << g.feed_cards[k]
+        k += 1
+    for i in range(g.npack):
+        g.pack[i] = g.feed_cards[k + i]
+    g.starter = -1
+    g.cut = -1
+    g.to_discard = (1 << n) - 1
+    g.phase = PH_DISCARD if g.winner < 0 else PH_OVER  # five-card: three for last can reach a tiny target
+    g.turn = -1
+    g.count = 0
+    g.nranks = 0
+    g.gone = 0
+    g.last = -1
+    g.show_i = 0
+    if logging(g):
+        ev(g, EV_DEAL, g.dealer, g.hand_no, 0, 0, 0, 0, 0)
+        for seat in range(n):
+            ev_cards(g, EV_DEALT, seat, g.held[seat])
 
 
 cdef void cut_starter(Game* g) noexcept nogil:
@@ -300,36 +671,60 @@ cdef void cut_starter(Game* g) noexcept nogil:
         k = g.feed_cut
         g.feed_cut = -1
     else:
-        k = 4 + below(g, PACK - 7)
+        k = 4 + below(g, g.npack - 7)
     g.cut = k
     g.starter = g.pack[k]
     g.phase = PH_PLAY
-    g.turn = (g.dealer + 1) & 1
+    g.turn = (g.dealer + 1) % g.nplayers
+    if logging(g):
+        ev(g, EV_STARTER, -1, g.starter, k, 0, 0, 0, 0)
     if card_rank(g.starter) == 11:
-        award(g, g.dealer, 2)
+        if g.manual and g.mug_heels:  # muggable; the dealer may claim it late, whatever the timing
+            if logging(g):
+                ev(g, EV_HIS_HEELS, g.dealer, g.starter, 0, 0, 0, 0, 0)
+            score_step(g, g.dealer, 2, CLAIM_NONE, R_HEELS, W_JACK, 1, 2)
+        else:
+            score(g, g.dealer, 2, R_HEELS)
 
 
 cdef void end_series(Game* g, int last) noexcept nogil:
+    if logging(g):
+        ev(g, EV_RESET, -1, g.count, last, 0, 0, 0, 0)
     g.count = 0
     g.nranks = 0
     g.gone = 0
     g.last = -1
     cdef int t = last
     cdef int k
-    for k in range(2):
-        t = (t + 1) & 1
-        if g.held[t]:
-            g.turn = t
-            return
+    if not g.five_card:  # the five-card game plays one series
+        for k in range(g.nplayers):
+            t += 1
+            if t == g.nplayers:
+                t = 0
+            if g.held[t]:
+                g.turn = t
+                return
     g.phase = PH_SHOW
     g.show_i = 0
-    g.turn = (g.dealer + 1) & 1
+    g.turn = (g.dealer + 1) % g.nplayers
+    if logging(g):
+        ev(g, EV_SHOW_START, -1, g.dealer, 0, 0, 0, 0, 0)
 
 
 cdef inline int next_active(Game* g, int seat) noexcept nogil:
     cdef int o = seat ^ 1
-    if g.held[o] and not (g.gone >> o) & 1:
-        return o
+    cdef int k
+    if g.nplayers == 2:
+        if g.held[o] and not (g.gone >> o) & 1:
+            return o
+        return -1
+    o = seat
+    for k in range(g.nplayers - 1):
+        o += 1
+        if o == g.nplayers:
+            o = 0
+        if g.held[o] and not (g.gone >> o) & 1:
+            return o
     return -1
 
 
@@ -339,8 +734,35 @@ cdef void do_discard(Game* g, int seat, int a, int b) noexcept nogil:
     g.kept[seat] = g.held[seat]
     g.crib |= both
     g.to_discard &= ~(1 << seat)
+    if logging(g):
+        ev_cards(g, EV_DISCARD, seat, both)
     if not g.to_discard:
         cut_starter(g)
+
+
+cdef void do_discard1(Game* g, int seat, int card) noexcept nogil:
+    """Lay one card away (three or four players)."""
+    cdef uint64_t bit = <uint64_t>1 << card
+    g.held[seat] &= ~bit
+    g.kept[seat] = g.held[seat]
+    g.crib |= bit
+    g.to_discard &= ~(1 << seat)
+    if logging(g):
+        ev_cards(g, EV_DISCARD, seat, bit)
+    if not g.to_discard:
+        cut_starter(g)
+
+
+cdef void log_play(Game* g, int seat, int card, int pts) noexcept nogil:
+    """The "play" event of the card just laid, its points split as ``peg_items`` names them."""
+    cdef int n = g.nranks
+    cdef int fifteen = 2 if (g.count == 15 or g.count == 31) else 0
+    cdef int peg = peg_points(g.ranks, n, g.count) - fifteen
+    cdef int go = pts - fifteen - peg
+    cdef bint paired = n >= 2 and g.ranks[n - 2] == g.ranks[n - 1]
+    if go and not all_held(g):
+        go = 2
+    ev(g, EV_PLAY, seat, card, g.count, pts, peg if paired else 0, 0 if paired else peg, go)
 
 
 cdef void do_play(Game* g, int seat, int card) noexcept nogil:
@@ -358,10 +780,19 @@ cdef void do_play(Game* g, int seat, int card) noexcept nogil:
                 nxt = seat
             else:
                 pts += 1  # nobody can follow: the go (or last card) comes with this card
-    if pts:
-        award(g, seat, pts)
+    if g.manual:
+        if logging(g):
+            ev(g, EV_PLAY, seat, card, g.count, -1, 0, 0, 0)
+        score_step(g, seat, pts, g.claim, R_PLAY, W_CARD, 1, -1)
         if g.phase == PH_OVER:
             return
+    else:
+        if logging(g):
+            log_play(g, seat, card, pts)
+        if pts:
+            score(g, seat, pts, R_PLAY)
+            if g.phase == PH_OVER:
+                return
     if nxt < 0:
         end_series(g, seat)
     else:
@@ -371,35 +802,69 @@ cdef void do_play(Game* g, int seat, int card) noexcept nogil:
 cdef void do_go(Game* g, int seat) noexcept nogil:
     cdef int t
     if seat == g.last:  # every other player has gone: the last card's player takes the point
-        award(g, seat, 1)
+        if logging(g):
+            ev(g, EV_GO, seat, g.count, 1 if all_held(g) else 2, 0, 0, 0, 0)
+        score_step(g, seat, 1, g.claim, R_GO, W_GO, 1, -1)
         if g.phase != PH_OVER:
             end_series(g, seat)
         return
     g.gone |= 1 << seat
+    if logging(g):
+        ev(g, EV_GO, seat, g.count, 0, 0, 0, 0, 0)
+    if g.manual and g.claim != CLAIM_NONE:  # announcing points for a go that scores nothing
+        score_step(g, seat, 0, g.claim, R_GO, W_GO, 1, -1)
+        if g.phase == PH_OVER:
+            return
     t = next_active(g, seat)
     g.turn = t if t >= 0 else g.last
 
 
 cdef void do_count(Game* g, int seat) noexcept nogil:
-    cdef bint crib = g.show_i == 2
-    award(g, seat, show_score(g.crib if crib else g.kept[seat], g.starter, crib))
+    cdef bint crib = g.show_i == g.nplayers
+    cdef uint64_t shown = g.crib if crib else g.kept[seat]
+    cdef int pts = show_score(shown, g.starter, crib)
+    if g.manual:
+        if logging(g):
+            ev(g, EV_SHOW, seat, crib, -1, <int><unsigned int>shown, <int>(shown >> 32), g.starter, 0)
+        g.due = 1 + crib
+        g.due_seat = seat
+        g.due_mask = shown
+        g.due_starter = g.starter
+        score_step(g, seat, pts, g.claim, R_CRIB if crib else R_HAND, W_CRIB if crib else W_HAND, 1, -1)
+    else:
+        if logging(g):
+            ev(g, EV_SHOW, seat, crib, pts, <int><unsigned int>shown, <int>(shown >> 32), g.starter, 0)
+            ev(g, EV_EXPLAIN, seat, crib, <int><unsigned int>shown, <int>(shown >> 32), g.starter, 0, 0)
+        score(g, seat, pts, R_CRIB if crib else R_HAND)
     if g.phase == PH_OVER:
         return
     g.show_i += 1
-    if g.show_i == 1:
-        g.turn = g.dealer
-    elif g.show_i == 2:
+    if g.show_i < g.nplayers:  # the hands from the dealer's left round to the dealer, then his crib
+        g.turn = (g.dealer + 1 + g.show_i) % g.nplayers
+    elif g.show_i == g.nplayers:
         g.turn = g.dealer
     else:
-        g.dealer ^= 1
+        g.dealer = (g.dealer + 1) % g.nplayers
         deal(g)
 
 
+cdef unsigned char PAIR_HIGH[1326]  # c2 of each discard id, filled once below
+
+
+cdef void fill_pairs() noexcept nogil:
+    cdef int c1, c2
+    for c2 in range(1, 52):
+        for c1 in range(c2):
+            PAIR_HIGH[c1 + c2 * (c2 - 1) // 2] = <unsigned char>c2
+
+
+fill_pairs()
+
+
 cdef inline void unrank_pair(int i, int* a, int* b) noexcept nogil:
-    """The cards c1 < c2 of discard id i = c1 + c2 (c2 - 1) / 2."""
-    cdef int c2 = 1
-    while (c2 + 1) * c2 // 2 <= i:
-        c2 += 1
+    """The cards c1 < c2 of discard id i = c1 + c2 (c2 - 1) / 2 (c2 read from a table: a walk up to c2
+    was a tenth of a playout)."""
+    cdef int c2 = PAIR_HIGH[i]
     a[0] = i - c2 * (c2 - 1) // 2
     b[0] = c2
 
@@ -408,7 +873,7 @@ cdef inline int to_move(Game* g) noexcept nogil:
     if g.phase == PH_OVER:
         return -1
     if g.phase == PH_DISCARD:
-        return 0 if g.to_discard & 1 else 1
+        return lowbit(<uint64_t>g.to_discard)
     return g.turn
 
 
@@ -423,6 +888,8 @@ cdef int legal_check(Game* g, int seat, int i) noexcept nogil:
             return 2
         if i >= ID_PLAY:
             return 3
+        if g.discard_each == 1:
+            return 0 if i < 52 and (g.held[seat] >> i) & 1 else 3
         unrank_pair(i, &a, &b)
         if not ((g.held[seat] >> a) & 1 and (g.held[seat] >> b) & 1):
             return 3
@@ -436,14 +903,19 @@ cdef int legal_check(Game* g, int seat, int i) noexcept nogil:
         if ID_PLAY <= i < ID_GO and (fit >> (i - ID_PLAY)) & 1:
             return 0
         return 3
-    if i == (ID_COUNT_CRIB if g.show_i == 2 else ID_COUNT_HAND):
+    if i == (ID_COUNT_CRIB if g.show_i == g.nplayers else ID_COUNT_HAND):
         return 0
     return 3
 
 
 cdef void apply_legal(Game* g, int seat, int i) noexcept nogil:
     cdef int a, b
+    if g.w_open:  # every move closes the muggins window (a show still untold has one open)
+        end_window(g)
     if g.phase == PH_DISCARD:
+        if g.discard_each == 1:
+            do_discard1(g, seat, i)
+            return
         unrank_pair(i, &a, &b)
         do_discard(g, seat, a, b)
     elif g.phase == PH_PLAY:
@@ -469,7 +941,7 @@ cdef int choose(Game* g, int seat, int policy) noexcept nogil:
     cdef int a, b, i, j, n, best, pts, c, pick
     cdef int cards[6]
     if g.phase == PH_SHOW:
-        return ID_COUNT_CRIB if g.show_i == 2 else ID_COUNT_HAND
+        return ID_COUNT_CRIB if g.show_i == g.nplayers else ID_COUNT_HAND
     if g.phase == PH_DISCARD:
         held = g.held[seat]
         n = 0
@@ -478,6 +950,17 @@ cdef int choose(Game* g, int seat, int policy) noexcept nogil:
             cards[n] = lowbit(m)
             m &= m - 1
             n += 1
+        if g.discard_each == 1:
+            if policy == POLICY_RANDOM:
+                return cards[below(g, n)]
+            best = -1
+            a = 0
+            for i in range(n):
+                pts = kept_score(held & ~(<uint64_t>1 << cards[i]))
+                if pts > best:
+                    best = pts
+                    a = i
+            return cards[a]
         if policy == POLICY_RANDOM:
             pick = below(g, n * (n - 1) // 2)
             a = 0
@@ -529,6 +1012,19 @@ cdef int true_play_points(Game* g, int seat, int card) noexcept nogil:
     return pts
 
 
+cdef int true_points(Game* g, int seat, int i) noexcept nogil:
+    """The points internal id ``i`` makes for ``seat`` now (``_points_of``: what a perfect player announces)."""
+    if g.phase == PH_PLAY:
+        if i == ID_GO:
+            return 1 if seat == g.last else 0
+        return true_play_points(g, seat, i - ID_PLAY)
+    if g.phase == PH_SHOW:
+        if g.show_i == g.nplayers:
+            return show_score(g.crib, g.starter, True)
+        return show_score(g.kept[seat], g.starter, False)
+    return 0
+
+
 cdef int choose_mixed(Game* g, int seat, double greedy) noexcept nogil:
     """The search bot's rollout move: with probability ``greedy`` the play announcing the most points (ties
     at random), else a uniform one; a discard announces nothing, so it is always uniform."""
@@ -569,6 +1065,9 @@ cdef long run_playout(Game* g, int policy, long max_moves, int until_hand_end=0,
     random (0), greedy (1) or mixed (2, :func:`choose_mixed`)."""
     cdef long moves = 0
     cdef int seat, hand = g.hand_no
+    cdef EvLog* log = g.log  # no events in a playout
+    g.log = NULL
+    g.claim = CLAIM_TRUE
     while g.phase != PH_OVER and moves < max_moves:
         if until_hand_end and g.hand_no != hand:
             break
@@ -578,6 +1077,8 @@ cdef long run_playout(Game* g, int policy, long max_moves, int until_hand_end=0,
         else:
             apply_legal(g, seat, choose(g, seat, policy))
         moves += 1
+    g.log = log
+    g.claim = CLAIM_NONE
     return moves
 
 
@@ -589,30 +1090,57 @@ cdef void seed_game(Game* g, uint64_t seed) noexcept nogil:
 cdef void new_game(Game* g, int target, int dealer) noexcept nogil:
     g.scores[0] = 0
     g.scores[1] = 0
+    g.scores[2] = 0
+    g.phase = PH_DISCARD
+    g.held[2] = 0
+    g.held[3] = 0
     g.target = target
     g.winner = -1
     g.hand_no = 0
     g.feed_cut = -1
     g.feed_deal = 0
-    g.dealer = dealer if dealer >= 0 else below(g, 2)
+    g.claim = CLAIM_NONE
+    g.w_open = 0
+    g.due = 0
+    g.dealer = dealer if dealer >= 0 else below(g, g.nplayers)
+    if g.five_card:  # three for last: the first pone pegs 3 at the start
+        score(g, (g.dealer + 1) % g.nplayers, 3, R_THREE)
     deal(g)
 
 
 # ------------------------------------------------------------------------------------ Python face ----
 
 def check_rules(rules: object, num_players: int = 2) -> None:
-    """Raise NotImplementedError naming what the native engine does not support in ``rules``."""
-    missing = []
-    if num_players != 2 or getattr(rules, "players", 2) != 2:
-        missing.append(f"{num_players if num_players != 2 else rules.players} players (two only)")
-    if getattr(rules, "five_card", False):
-        missing.append("five-card cribbage")
-    if getattr(rules, "claims", "auto") != "auto":
-        missing.append("manual claims (the muggins rule)")
-    if missing:
-        raise NotImplementedError(f"native cribbage does not support preset {getattr(rules, 'preset', '?')!r}: "
-                                  + ", ".join(missing) + "; it plays the two-player six-card game with "
-                                  "automatic scoring (presets cribbage, cribbage-61)")
+    """Raise NotImplementedError naming what the native engine does not support in ``rules`` (nothing a
+    cribbage preset or option asks for: two to four players, five-card, automatic or manual claims)."""
+    players = getattr(rules, "players", 2)
+    if num_players != players or players not in (2, 3, 4):
+        raise NotImplementedError(f"native cribbage plays the {players} players of preset "
+                                  f"{getattr(rules, 'preset', '?')!r} (two to four), not {num_players}")
+
+
+cdef int set_rules(Game* g, object rules) except -1:
+    """The rules as ints in the game: the deal, the options of the muggins rule. A fresh ``Game`` needs this
+    before ``new_game`` (it also turns the event log off: the owner of a log points ``g.log`` at it after)."""
+    g.log = NULL
+    g.w_open = 0
+    g.due = 0
+    g.manual = rules.claims == "manual"
+    g.lenient = rules.claim_timing == "lenient"
+    g.mug_rule = _OUTCOMES.index(rules.muggins)
+    g.over_penalty = rules.over_claim == "opponent_scores"
+    g.false_call = ("none", "deduct", "award").index(rules.false_call_penalty)
+    g.false_points = rules.false_call_points
+    g.mug_heels = bool(rules.mug_his_heels)
+    g.claim = CLAIM_NONE
+    g.nplayers = rules.players
+    g.nsides = 2 if rules.players == 4 else rules.players
+    g.each = rules.cards_each
+    g.discard_each = rules.discard_each
+    g.crib_dealt = rules.crib_dealt
+    g.npack = 52 - g.nplayers * g.each - g.crib_dealt
+    g.five_card = bool(rules.five_card)
+    return 0
 
 
 cdef int _policy(object policy) except -1:
@@ -627,14 +1155,88 @@ cdef class NativeCribbage:
     """One two-player cribbage game in C data; integer ids in and out (see the module docstring)."""
 
     cdef Game g
+    cdef EvLog evlog
+    cdef object rules
+    # the numbering of docs/actions.md under these rules: where each block starts, claim codes per move
+    cdef int id_play, id_go, id_count, id_muggins, id_claim, id_size, width
 
-    def __init__(self, target: int = 121, seed: int = 0, dealer: int = -1) -> None:
-        """A new game to ``target``, its deals drawn from ``seed``; ``dealer`` -1 draws the first dealer."""
-        if not 1 <= target <= 1000:
-            raise ValueError(f"target is 1-1000, not {target}")
-        if dealer not in (-1, 0, 1):
-            raise ValueError(f"dealer is 0, 1 or -1 (drawn), not {dealer}")
+    cdef int layout(self, object rules) except -1:
+        from math import comb
+
+        set_rules(&self.g, rules)
+        self.rules = rules
+        self.width = rules.max_step_points + 2 if rules.claims == "manual" else 1
+        self.id_play = comb(52, rules.discard_each)
+        self.id_go = self.id_play + 52 * self.width
+        self.id_count = self.id_go + self.width
+        self.id_muggins = self.id_count + 2 * self.width
+        self.id_claim = self.id_muggins + (rules.max_step_points + 2)
+        self.id_size = self.id_claim + rules.max_step_points + 1 if self.width > 1 else self.id_muggins
+        return 0
+
+    def __cinit__(self) -> None:
+        self.g.log = NULL
+        self.evlog.buf = NULL
+        self.evlog.n = 0
+        self.evlog.cap = 0
+        self.evlog.owner = <void*>&self.g
+
+    def __dealloc__(self) -> None:
+        free(self.evlog.buf)
+
+    cdef int copy_log(self, EvLog src) except -1:
+        """Start this game's log as a copy of ``src``."""
+        cdef long i
+        if src.n:
+            self.evlog.buf = <int*>realloc(self.evlog.buf, src.n * sizeof(int))
+            if self.evlog.buf == NULL:
+                raise MemoryError("no memory for the event log")
+            for i in range(src.n):
+                self.evlog.buf[i] = src.buf[i]
+            self.evlog.cap = src.n
+        self.evlog.n = src.n
+        self.g.log = &self.evlog
+        return 0
+
+    def set_logging(self, on: bool) -> None:
+        """Keep the event log (:meth:`events`) from now on, or stop keeping it (it is on in a new game, off
+        in a playout and in module-level ``from_state``'s rollout copies). Turning it off forgets the log."""
+        if on:
+            self.g.log = &self.evlog
+        else:
+            self.g.log = NULL
+            self.evlog.n = 0
+
+    def logging(self) -> bool:
+        return logging(&self.g)
+
+    def num_events(self) -> int:
+        return self.evlog.n // EV_WIDTH if logging(&self.g) else 0
+
+    def events(self, start: int = 0) -> list:
+        """The events since the game was made here (``__init__`` or ``from_state``), from the ``start``-th on,
+        as the pure engine logs them (``state.log[k + start:]`` for a game taken at log length ``k``)."""
+        if not logging(&self.g):
+            raise ValueError("this game keeps no event log (set_logging(True) turns it on)")
+        return _events(self.evlog.buf, self.evlog.n // EV_WIDTH, max(0, start), self.rules)
+
+    def __init__(self, target: int = 121, seed: int = 0, dealer: int = -1, rules: object = None) -> None:
+        """A new game to ``target``, its deals drawn from ``seed``; ``dealer`` -1 draws the first dealer.
+        ``rules`` (a CribbageRules, its own target) plays another preset than two-player ``cribbage``."""
+        from muggins.cards.cribbage.rules import PRESETS
+
+        if rules is None:
+            if not 1 <= target <= 1000:
+                raise ValueError(f"target is 1-1000, not {target}")
+            rules = PRESETS["cribbage"] if target == 121 else PRESETS["cribbage-61"] if target == 61 else \
+                dataclasses.replace(PRESETS["cribbage"], target=target)
+        check_rules(rules, rules.players)
+        if not -1 <= dealer < rules.players:
+            raise ValueError(f"dealer is a seat 0-{rules.players - 1} or -1 (drawn), not {dealer}")
+        target = rules.target
         seed_game(&self.g, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
+        self.layout(rules)
+        self.g.log = &self.evlog
         new_game(&self.g, target, dealer)
 
     @staticmethod
@@ -648,6 +1250,8 @@ cdef class NativeCribbage:
         check_rules(state.rules, state.num_players)
         cdef NativeCribbage n = NativeCribbage.__new__(NativeCribbage)
         cdef Game* g = &n.g
+        n.layout(state.rules)
+        g.log = &n.evlog
         seed_game(g, 0)
         g.feed_cut = -1
         g.feed_deal = 0
@@ -660,22 +1264,22 @@ cdef class NativeCribbage:
         if phase not in _PHASES:
             raise NotImplementedError(f"native cribbage cannot take a state in phase {phase!r}")
         g.phase = _PHASES.index(phase)
-        sc = state.side_scores()
-        g.scores[0] = sc[0]
-        g.scores[1] = sc[1]
+        sc = state.side_scores() + [0, 0]
+        for i in range(3):
+            g.scores[i] = sc[i]
         winners = sorted(state.winners())
         g.winner = state.side_of(winners[0]) if state.is_over() and winners else -1
         g.turn = state.turn if g.phase in (PH_PLAY, PH_SHOW) else -1
         g.count = state.count
         g.to_discard = state._to_discard
-        for s in range(2):
-            g.held[s] = _mask(state.hands[s])
-            g.kept[s] = _mask(state.kept[s])
+        for s in range(4):
+            g.held[s] = _mask(state.hands[s]) if s < g.nplayers else 0
+            g.kept[s] = _mask(state.kept[s]) if s < g.nplayers else 0
         g.crib = _mask(state.crib)
         pack = [c.index for c in state.pack]
-        if len(pack) != PACK:
-            raise NotImplementedError(f"a two-player pack holds {PACK} undealt cards, not {len(pack)}")
-        for i in range(PACK):
+        if len(pack) != g.npack:
+            raise NotImplementedError(f"this deal leaves {g.npack} undealt cards, not {len(pack)}")
+        for i in range(g.npack):
             g.pack[i] = pack[i]
         g.starter = state.starter.index if state.starter is not None else -1
         g.cut = state._cut
@@ -686,43 +1290,73 @@ cdef class NativeCribbage:
         g.gone = state._gone
         g.last = state._last
         g.show_i = state._show_i if g.phase == PH_SHOW else 0
+        w = state._window
+        g.w_open = w is not None
+        if w is not None:
+            g.w_scorer = w.scorer
+            g.w_side = w.scorer_side
+            g.w_missed = w.missed
+            g.w_claimed = CLAIM_NONE if w.claimed is None else w.claimed
+            g.w_reason = _REASONS.index(w.reason)
+            g.w_what = _WHATS.index(w.what)
+            g.w_may = w.may_claim
+            g.w_late = w.late
+        due = state._explain_due
+        g.due = 0
+        if due is not None:
+            g.due = 2 if due[1] == "crib" else 1
+            g.due_seat = due[0]
+            g.due_mask = _mask(due[2])
+            g.due_starter = due[5].index
         return n
 
     def seed(self, seed: int) -> None:
         """Draw later chance (deals, cuts) from ``seed``."""
         seed_game(&self.g, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
 
-    def feed_deal(self, hands: object, pack: object) -> None:
-        """Make the next deal this one: ``hands`` six card indices per seat, ``pack`` the other 40 in order
-        (another engine's outcome, to follow its game)."""
-        cards = [int(c) for h in hands for c in h] + [int(c) for c in pack]
-        if len(hands) != 2 or any(len(h) != 6 for h in hands) or sorted(cards) != list(range(52)):
-            raise ValueError("a deal is two hands of six cards and a pack of 40, every card once")
+    def feed_deal(self, hands: object, pack: object, crib: object = ()) -> None:
+        """Make the next deal this one: ``hands`` the card indices of each seat, ``crib`` the card dealt to
+        the crib (three players), ``pack`` the rest in order (another engine's outcome, to follow its game)."""
+        cdef Game* g = &self.g
+        cards = [int(c) for h in hands for c in h] + [int(c) for c in crib] + [int(c) for c in pack]
+        if len(hands) != g.nplayers or any(len(h) != g.each for h in hands) or len(crib) != g.crib_dealt \
+                or sorted(cards) != list(range(52)):
+            raise ValueError(f"a deal is {g.nplayers} hands of {g.each} cards, {g.crib_dealt} card(s) to the crib "
+                             f"and a pack of {g.npack}, every card once")
         for i in range(52):
             self.g.feed_cards[i] = cards[i]
         self.g.feed_deal = 1
 
     def feed_cut(self, k: int) -> None:
         """Make the next cut turn ``pack[k]`` (4 <= k <= 36)."""
-        if not 4 <= k <= PACK - 4:
-            raise ValueError(f"a cut leaves four cards each side: 4-{PACK - 4}, not {k}")
+        if not 4 <= k <= self.g.npack - 4:
+            raise ValueError(f"a cut leaves four cards each side: 4-{self.g.npack - 4}, not {k}")
         self.g.feed_cut = k
 
     def clone(self) -> NativeCribbage:
         cdef NativeCribbage c = NativeCribbage.__new__(NativeCribbage)
         c.g = self.g
+        c.g.log = NULL
+        c.rules = self.rules
+        c.id_play, c.id_go, c.id_count = self.id_play, self.id_go, self.id_count
+        c.id_muggins, c.id_claim, c.id_size, c.width = self.id_muggins, self.id_claim, self.id_size, self.width
+        if logging(&self.g):
+            c.copy_log(self.evlog)
         return c
 
     def legal_ids(self, int seat) -> list:
-        """The ids ``seat`` may use now, ascending (``state.legal_action_mask`` in automatic scoring)."""
+        """The ids ``seat`` may use now, ascending (``state.legal_action_mask``): with claims, each scoring
+        move with every claim code, then a muggins call or a late claim while the window allows it."""
         cdef Game* g = &self.g
         cdef uint64_t held, fit, m, rest
-        cdef int a, b
+        cdef int a, b, w = self.width, start
         out = []
-        if not 0 <= seat < 2 or g.phase == PH_OVER:
+        if not 0 <= seat < g.nplayers or g.phase == PH_OVER:
             return out
         if g.phase == PH_DISCARD:
-            if (g.to_discard >> seat) & 1:
+            if (g.to_discard >> seat) & 1 and g.discard_each == 1:
+                out.extend(_cards(g.held[seat]))
+            elif (g.to_discard >> seat) & 1:
                 held = g.held[seat]
                 m = held
                 while m:  # ids c1 + c2 (c2 - 1) / 2 ascend with c2, then c1
@@ -733,34 +1367,83 @@ cdef class NativeCribbage:
                         a = lowbit(rest)
                         rest &= rest - 1
                         out.append(a + b * (b - 1) // 2)
-            return out
-        if seat != g.turn:
-            return out
-        if g.phase == PH_PLAY:
-            fit = fitting(g.held[seat], g.count)
-            if not fit:
-                return [ID_GO]
-            while fit:
-                out.append(ID_PLAY + lowbit(fit))
-                fit &= fit - 1
-            return out
-        return [ID_COUNT_CRIB if g.show_i == 2 else ID_COUNT_HAND]
+        elif seat == g.turn:
+            if g.phase == PH_PLAY:
+                fit = fitting(g.held[seat], g.count)
+                if not fit:
+                    out.extend(range(self.id_go, self.id_go + w))
+                while fit:
+                    start = self.id_play + lowbit(fit) * w
+                    out.extend(range(start, start + w))
+                    fit &= fit - 1
+            else:
+                start = self.id_count + (w if g.show_i == g.nplayers else 0)
+                out.extend(range(start, start + w))
+        if g.w_open:
+            if side_of(g, seat) != g.w_side:
+                out.extend(range(self.id_muggins, self.id_claim))
+            elif seat == g.w_scorer and g.w_may:
+                out.extend(range(self.id_claim, self.id_size))
+        return out
 
     def apply_id(self, seat: int, i: int) -> None:
-        """Apply id ``i`` for ``seat``, or raise (GameOver, NotYourTurn, UnknownAction, IllegalAction)
-        leaving the game unchanged."""
-        if not 0 <= seat < 2:
-            raise NotYourTurn(f"there is no seat {seat} in a two-player game")
-        if not 0 <= i < N_IDS:
-            raise UnknownAction(f"cribbage ids run 0-{N_IDS - 1}; {i} is none")
-        why = legal_check(&self.g, seat, i)
-        if why == 1:
+        """Apply id ``i`` for ``seat``, or raise (GameOver, NotYourTurn, UnknownAction, IllegalAction,
+        ClaimError) leaving the game unchanged."""
+        cdef int internal, claim = CLAIM_NONE, code, w = self.width
+        cdef Game* g = &self.g
+        if not 0 <= seat < g.nplayers:
+            raise NotYourTurn(f"there is no seat {seat} in a {g.nplayers}-player game")
+        if not 0 <= i < self.id_size:
+            raise UnknownAction(f"cribbage ids run 0-{self.id_size - 1} under these rules; {i} is none")
+        if g.phase == PH_OVER:
             raise GameOver("the game is over")
+        if i >= self.id_muggins:
+            if i < self.id_claim:
+                if not g.w_open:
+                    raise ClaimError("no muggins window is open: a call must come before the next move (in the "
+                                     "show, before the next count)")
+                if side_of(g, seat) == g.w_side:
+                    raise ClaimError("you cannot call muggins on your own side")
+                call_muggins(g, seat, i - self.id_muggins - 1)
+            else:
+                if not (g.w_open and seat == g.w_scorer and g.w_may):
+                    raise ClaimError("there is nothing for you to claim now")
+                late_claim(g, seat, i - self.id_claim)
+            return
+        if i < self.id_play:
+            internal = i
+        else:
+            if i < self.id_go:
+                internal = ID_PLAY + (i - self.id_play) // w
+                code = (i - self.id_play) % w
+            elif i < self.id_count:
+                internal = ID_GO
+                code = i - self.id_go
+            else:
+                internal = ID_COUNT_HAND + (i - self.id_count) // w
+                code = (i - self.id_count) % w
+            if w > 1 and code > 0:
+                claim = code - 1
+        why = legal_check(g, seat, internal)
         if why == 2:
-            raise NotYourTurn(f"seat {seat} has no move now (to move: seat {to_move(&self.g)})")
+            raise NotYourTurn(f"seat {seat} has no move now (to move: seat {to_move(g)})")
         if why == 3:
             raise IllegalAction(f"id {i} is not a legal move of seat {seat} now")
-        apply_legal(&self.g, seat, i)
+        g.claim = claim
+        apply_legal(g, seat, internal)
+        g.claim = CLAIM_NONE
+
+    def to_act(self) -> frozenset:
+        """The seats that may act now: those the game waits for and, while a window is open, the scorer's
+        opponents (a call) and the scorer if he may still claim."""
+        if self.g.phase == PH_OVER:
+            return frozenset()
+        out = set(self.waiting_for())
+        if self.g.w_open:
+            out.update(s for s in range(self.g.nplayers) if side_of(&self.g, s) != self.g.w_side)
+            if self.g.w_may:
+                out.add(self.g.w_scorer)
+        return frozenset(out)
 
     def to_move(self) -> int:
         """The seat to act (while discarding, the first that still has to lay away); -1 once over."""
@@ -770,18 +1453,18 @@ cdef class NativeCribbage:
         if self.g.phase == PH_OVER:
             return frozenset()
         if self.g.phase == PH_DISCARD:
-            return frozenset(s for s in range(2) if (self.g.to_discard >> s) & 1)
+            return frozenset(s for s in range(self.g.nplayers) if (self.g.to_discard >> s) & 1)
         return frozenset((self.g.turn,))
 
     def is_over(self) -> bool:
         return self.g.phase == PH_OVER
 
     def winner(self) -> int:
-        """The winning side (= seat), -1 while the game goes on."""
+        """The winning side, -1 while the game goes on."""
         return self.g.winner
 
     def side_scores(self) -> tuple:
-        return (self.g.scores[0], self.g.scores[1])
+        return tuple(self.g.scores[i] for i in range(self.g.nsides))
 
     def phase(self) -> str:
         return _PHASES[self.g.phase]
@@ -803,10 +1486,10 @@ cdef class NativeCribbage:
 
     def held(self, int seat) -> list:
         """The card indices ``seat`` holds now, ascending."""
-        return _cards(self.g.held[seat & 1])
+        return _cards(self.g.held[seat & 3])
 
     def kept(self, int seat) -> list:
-        return _cards(self.g.kept[seat & 1])
+        return _cards(self.g.kept[seat & 3])
 
     def crib(self) -> list:
         return _cards(self.g.crib)
@@ -815,9 +1498,24 @@ cdef class NativeCribbage:
         """The id ``policy`` (0 random, 1 greedy) picks for the seat to move (``to_move``), drawing from the
         game's generator; -1 once the game is over. Changes nothing else."""
         cdef int p = _policy(policy)
+        cdef int seat, i
         if self.g.phase == PH_OVER:
             return -1
-        return choose(&self.g, to_move(&self.g), p)
+        seat = to_move(&self.g)
+        i = choose(&self.g, seat, p)
+        return self.external(i, true_points(&self.g, seat, i) if self.width > 1 else CLAIM_NONE)
+
+    cdef int external(self, int i, int claim):
+        """The id of docs/actions.md of internal id ``i`` (the two-player automatic numbering the C code
+        uses) announcing ``claim`` (CLAIM_NONE: nothing)."""
+        cdef int code = 0 if claim < 0 or self.width == 1 else claim + 1
+        if i < ID_PLAY:
+            return i
+        if i < ID_GO:
+            return self.id_play + (i - ID_PLAY) * self.width + code
+        if i == ID_GO:
+            return self.id_go + code
+        return self.id_count + (i - ID_COUNT_HAND) * self.width + code
 
     def playout(self, policy: object = 0, seed: int = 0, max_moves: int = 1 << 30, until_hand_end: bool = False,
                 greedy: float | None = None) -> int:
@@ -842,7 +1540,7 @@ cdef class NativeCribbage:
         return done
 
     def winners(self) -> list:
-        """The winning sides (= seats): one once over, none before."""
+        """The winning sides (partners share one with four players): one once over, none before."""
         return [self.g.winner] if self.g.winner >= 0 else []
 
 
@@ -851,6 +1549,7 @@ def from_state(state: object, seed: int = 0) -> NativeCribbage:
     (the search bot's rollouts)."""
     cdef NativeCribbage n = NativeCribbage.from_state(state)
     seed_game(&n.g, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
+    n.g.log = NULL
     return n
 
 
@@ -891,6 +1590,8 @@ def random_games_native(rules: object, seconds: float = 1.0, seed: int = 0, poli
     cdef clock_t start = clock()
     cdef clock_t limit = <clock_t>(seconds * CLOCKS_PER_SEC)
     cdef clock_t now
+    g.log = NULL
+    set_rules(&g, rules)
     seed_game(&g, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
     with nogil:
         while True:
@@ -920,6 +1621,112 @@ def random_play_native(rules: object, num_players: int, seconds: float, seed: in
     """Whole random games for about ``seconds`` of CPU time (``muggins bench``'s native figure)."""
     check_rules(rules, num_players)
     return random_games_native(rules, seconds, seed)
+
+
+cdef list _mask_cards(int lo, int hi):
+    from muggins.cards.dealing import DECK
+
+    cdef uint64_t m = (<uint64_t><unsigned int>lo) | ((<uint64_t><unsigned int>hi) << 32)
+    return [DECK[c] for c in _cards(m)]
+
+
+cdef list _events(const int* buf, long n, long start, object rules):
+    """The Event objects of records ``start``..``n - 1`` (the pure engine's data, field for field)."""
+    from muggins.cards.cribbage.game import ShowExplanation
+    from muggins.cards.cribbage.pegging import PAIR_NAMES, PAIR_POINTS
+    from muggins.cards.cribbage.rules import SKUNK_NAMES
+    from muggins.cards.dealing import DECK
+    from muggins.core.protocol import Event
+
+    cdef long i
+    cdef const int* r
+    cdef int kind, seat, k
+    nplayers = rules.players
+    out = []
+    for i in range(start, n):
+        r = buf + i * EV_WIDTH
+        kind = r[0]
+        seat = r[1]
+        if kind == EV_DEAL:
+            out.append(Event("deal", seat, {"hand": r[2], "dealer": seat, "cards_each": rules.cards_each,
+                                            "crib_dealt": rules.crib_dealt}))
+        elif kind == EV_DEALT or kind == EV_DISCARD:
+            texts = [DECK[r[2 + k]].text for k in range(6) if r[2 + k] >= 0]
+            out.append(Event("dealt" if kind == EV_DEALT else "discard", seat,
+                             {"cards": texts, "count": len(texts)}, ("cards",)))
+        elif kind == EV_STARTER:
+            out.append(Event("starter", None, {"card": DECK[r[2]].text, "cut": r[3]}))
+        elif kind == EV_SCORE:
+            out.append(Event("score", seat, {"side": r[2], "points": r[3], "reason": _REASONS[r[4]]}))
+        elif kind == EV_PLAY:
+            data = {"card": DECK[r[2]].text, "count": r[3]}
+            if r[4] >= 0:
+                data["points"] = r[4]
+            if r[4] > 0:
+                items = []
+                if r[3] == 15 or r[3] == 31:
+                    items.append(["fifteen" if r[3] == 15 else "thirty-one", 2])
+                if r[5]:
+                    items.append([PAIR_NAMES[PAIR_POINTS.index(r[5])], r[5]])
+                if r[6]:
+                    items.append([f"run of {r[6]}", r[6]])
+                if r[7]:
+                    items.append(["last card" if r[7] == 2 else "go", 1])
+                data["items"] = items
+            out.append(Event("play", seat, data))
+        elif kind == EV_GO:
+            data = {"count": r[2]}
+            if r[3]:
+                data["takes"] = "last card" if r[3] == 2 else "go"
+            out.append(Event("go", seat, data))
+        elif kind == EV_RESET:
+            out.append(Event("reset", None, {"count": r[2], "last": r[3]}))
+        elif kind == EV_SHOW_START:
+            d = r[2]
+            order = [[(d + k) % nplayers, "hand"] for k in range(1, nplayers + 1)] + [[d, "crib"]]
+            out.append(Event("show_start", None, {"order": order}))
+        elif kind == EV_SHOW:
+            data = {"what": "crib" if r[2] else "hand", "cards": [c.text for c in _mask_cards(r[4], r[5])],
+                    "starter": DECK[r[6]].text}
+            if r[3] >= 0:
+                data["points"] = r[3]
+            out.append(Event("show", seat, data))
+        elif kind == EV_EXPLAIN:
+            out.append(ShowExplanation(seat, "crib" if r[2] else "hand", tuple(_mask_cards(r[3], r[4])),
+                                       DECK[r[5]], bool(r[2])))
+        elif kind == EV_GAME_END:
+            side = r[2]
+            nsides = 2 if nplayers == 4 else nplayers
+            scores = [r[3 + k] for k in range(nsides)]
+            losers = []
+            for o in range(nsides):
+                if o != side:
+                    level = rules.skunk_level(scores[o])
+                    losers.append({"side": o, "score": scores[o], "result": SKUNK_NAMES[level],
+                                   "game_points": rules.game_points(level)})
+            result = {"winner_side": side, "losers": losers,
+                      "game_points": max(int(x["game_points"]) for x in losers)}
+            out.append(Event("game_end", None, {"winners": [s for s in range(nplayers) if s % nsides == side],
+                                                "scores": scores, **result}))
+        elif kind == EV_CLAIM:
+            out.append(Event("claim", seat, {"points": r[2], "late": True} if r[3] else {"points": r[2]}))
+        elif kind == EV_OVER_CLAIM:
+            amount, what = r[2], _WHATS[r[4]]
+            message = (f"announced {amount}, more than the {what} is worth: the claim is void and "
+                       + (f"the next opponent scores {amount} as a penalty" if r[5] else "scores nothing"))
+            out.append(Event("over_claim", seat, {"points": amount, "true": r[3], "what": what,
+                                                  "message": message}, ("true",)))
+        elif kind == EV_MISSED:
+            out.append(Event("missed", seat, {"side": r[2], "points": r[3], "reason": _REASONS[r[4]]}))
+        elif kind == EV_MUGGINS:
+            out.append(Event("muggins", seat, {"on": r[2], "outcome": _OUTCOMES[r[3]], "points": r[4],
+                                               "named": None if r[5] < 0 else r[5], "missed": r[6],
+                                               "reason": _REASONS[r[7]]}))
+        elif kind == EV_HIS_HEELS:
+            out.append(Event("his_heels", seat, {"card": DECK[r[2]].text}))
+        else:
+            raise AssertionError(f"unknown event record {kind}")
+    return out
 
 
 # ======================================================================================= the search ====
@@ -1214,6 +2021,12 @@ cdef int make_frame(Frame* f, object state, int seat) except -1:
     if not isinstance(state, CribbageState):
         raise TypeError(f"the native cribbage search takes a CribbageState, not {type(state).__name__}")
     check_rules(state.rules, state.num_players)
+    r = state.rules
+    why = [w for w, out in ((f"{state.num_players} players", state.num_players != 2), ("five-card", r.five_card),
+                            ("manual claims", r.claims == "manual")) if out]
+    if why:
+        raise NotImplementedError("the native cribbage search plays the two-player six-card game with automatic "
+                                  f"claims, not {', '.join(why)}")
     if not 0 <= seat < 2:
         raise ValueError(f"there is no seat {seat} in a two-player game")
     if state.is_over():
