@@ -14,6 +14,12 @@ the hand with the same mixed policy (greedy with probability ``rollout_greedy``,
 claims, no calls); the rewards come from the native scores exactly as from the Python ones. The pure
 rollout stays the reference and the fallback (no build, a stale build, rules out of the native scope).
 
+Where that module also offers ``search`` (and the seat's worlds are drawn by ``sample_hidden``), the whole
+search runs there: the seat's constraints on the hidden pieces, derived once from its view, become masks
+under which C draws each world, and the tree walk, expansion, rollout and back-propagation follow in C with
+the same constants and rewards. A state or rules out of its scope (NotImplementedError) runs the search
+above; ``native_search=False`` keeps only the native rollouts.
+
 ``omniscient`` is the same search on the true state (every hand and the stock known, only future
 deals random): a ceiling to measure the others against, never offered as an opponent.
 """
@@ -78,7 +84,7 @@ class SearchPolicy:
     def __init__(self, iterations: int = 400, time_limit: float = 1.0, exploration: float = 0.7,
                  horizon: int = 120, rollout_greedy: float = 0.8,
                  determinize: Determinizer = sample_determinization, name: str = "search",
-                 native: bool = True) -> None:
+                 native: bool = True, native_search: bool = True) -> None:
         if iterations < 1 or time_limit <= 0:
             raise ValueError("a search needs at least one iteration and a positive time limit")
         self.name = name
@@ -89,7 +95,9 @@ class SearchPolicy:
         self.rollout_greedy = rollout_greedy
         self.determinize = determinize
         self.native = native
+        self.native_search = native_search
         self.native_rollouts = 0
+        self.native_searches = 0
         self._engines: dict[tuple[str, int], tuple[object, ModuleType | None, str | None]] = {}
         self.total_iterations = 0
         self.total_seconds = 0.0
@@ -132,6 +140,11 @@ class SearchPolicy:
         root = _Node(-1)
         scale = max(5.0, game_target(state) / 10.0)
         engine = self.native_engine(state)[0]
+        picked = self._search_natively(engine, state, seat, actions, rng, deadline)
+        if picked is not None:
+            self.total_seconds += time.perf_counter() - t0
+            self.searches += 1
+            return picked
         done = 0
         while done < self.iterations:
             self._iterate(root, self.determinize(state, seat, rng), rng, scale, engine)
@@ -150,6 +163,33 @@ class SearchPolicy:
                 if key > best_key:
                     best, best_key = a, key
         return best if best is not None else rng.choice(actions)
+
+    def _search_natively(self, engine: ModuleType | None, state: GameState, seat: int, actions: list[Action],
+                         rng: random.Random, deadline: float) -> Action | None:
+        """The move of ``actions`` the native search picks (the one its action id numbers, with or without
+        its true claim), or None when it cannot run here: no native search, another determinization (the
+        omniscient one), a state or rules out of its scope."""
+        search = getattr(engine, "search", None)
+        if search is None or not self.native_search or self.determinize is not sample_determinization:
+            return None
+        try:
+            res = search(state, seat, self.iterations, max(deadline - time.perf_counter(), 1e-6),
+                         self.exploration, self.horizon, self.rollout_greedy, rng.getrandbits(64))
+        except NotImplementedError:
+            return None
+        chosen = res["action"]
+        picked = None
+        for a in actions:
+            if state.action_id(a) == chosen or state.action_id(with_true_claim(state, seat, a)) == chosen:
+                picked = a
+                break
+        if picked is None:
+            return None
+        done = int(res["iterations"])
+        self.total_iterations += done
+        self.native_rollouts += int(res.get("rollouts", done))
+        self.native_searches += 1
+        return picked
 
     # ----------------------------------------------------------------------------------------------
     def _iterate(self, root: _Node, d: GameState, rng: random.Random, scale: float,

@@ -1229,3 +1229,333 @@ def random_play_native(rules: object, players: int, seconds: float, seed: int = 
     elapsed = (clock() - start) / CLOCKS_PER_SEC
     return {"moves": moves, "games": games, "seconds": elapsed, "moves_per_second": moves / elapsed,
             "games_per_second": games / elapsed}
+
+
+# ------------------------------------------------------------------------------------------ search ----
+# SO-ISMCTS (the search bot's, ``muggins.bots.search``) with every iteration in C: a world drawn under the
+# seat's constraints, the tree walk, one expansion, the mixed rollout and the back-propagation. The
+# constraints come once per search from the seat's view (``DominoState.sampling_frame``), as masks.
+
+from libc.stdlib cimport malloc, realloc, free
+from libc.math cimport sqrt, log, tanh
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+
+cdef struct Frame:
+    int seat
+    int nslots               # the tiles other seats hold unseen: one slot each
+    int slot_seat[MAXTILES]
+    uint64_t forbid[MAXTILES]  # per slot, the tiles it cannot hold
+    int npool                # the tiles the seat has not seen: the slots' and the boneyard's
+    int pool[MAXTILES]
+
+
+cdef struct Node:
+    int actor, move, child, sibling, visits, avail
+    double reward
+
+
+cdef int augment(Frame* f, int i, int* perm, int* owner, int* match, char* seen) noexcept nogil:
+    """Kuhn's augmenting path from slot ``i`` over the shuffled pool ``perm``."""
+    cdef int j
+    for j in range(f.npool):
+        if not seen[j] and not (f.forbid[i] >> perm[j]) & 1:
+            seen[j] = 1
+            if owner[j] < 0 or augment(f, owner[j], perm, owner, match, seen):
+                owner[j] = i
+                match[i] = j
+                return 1
+    return 0
+
+
+cdef int draw_world(Game* g, Frame* f, uint64_t* rng) noexcept nogil:
+    """Give every slot a distinct unseen tile it allows and the rest to the boneyard, all in random order
+    (shuffled pool and slots, first free fitting tile, an augmenting path when stuck). 0, or -1 when no
+    assignment fits the masks."""
+    cdef int perm[MAXTILES]
+    cdef int order[MAXTILES]
+    cdef int owner[MAXTILES]
+    cdef int match[MAXTILES]
+    cdef char seen[MAXTILES]
+    cdef int i, j, k, tmp, s, found
+    for i in range(f.npool):
+        perm[i] = f.pool[i]
+        owner[i] = -1
+    for i in range(f.npool - 1, 0, -1):
+        j = <int>(splitmix_next(rng) % <uint64_t>(i + 1))
+        tmp = perm[i]
+        perm[i] = perm[j]
+        perm[j] = tmp
+    for i in range(f.nslots):
+        order[i] = i
+    for i in range(f.nslots - 1, 0, -1):
+        j = <int>(splitmix_next(rng) % <uint64_t>(i + 1))
+        tmp = order[i]
+        order[i] = order[j]
+        order[j] = tmp
+    for k in range(f.nslots):
+        i = order[k]
+        found = 0
+        for j in range(f.npool):
+            if owner[j] < 0 and not (f.forbid[i] >> perm[j]) & 1:
+                owner[j] = i
+                match[i] = j
+                found = 1
+                break
+        if not found:
+            for j in range(f.npool):
+                seen[j] = 0
+            if not augment(f, i, perm, owner, match, seen):
+                return -1
+    for s in range(4):
+        if s != f.seat:
+            g.hand[s] = 0
+    for i in range(f.nslots):
+        g.hand[f.slot_seat[i]] |= (<uint64_t>1) << perm[match[i]]
+    k = 0
+    for j in range(f.npool):
+        if owner[j] < 0:
+            g.bone[k] = perm[j]
+            k += 1
+    g.nbone = k
+    return 0
+
+
+cdef inline void apply_true(Game* g, Rules* r, int seat, int mv) noexcept nogil:
+    """Make regular move ``mv`` claiming its true points (``with_true_claim``: no claim for none)."""
+    cdef int claim = -1, pts
+    if r.manual and mv < r.ntiles * r.slots:
+        pts = r.table[count_after(g, r, mv // r.slots, mv % r.slots - 1)]
+        if pts > 0:
+            claim = pts
+    apply_regular(g, r, seat, mv, claim, 0)
+
+
+cdef inline double now_seconds() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef struct Tree:
+    Node* nodes
+    int size, cap
+
+
+cdef int new_node(Tree* t, int parent, int actor, int move) noexcept nogil:
+    """A child of ``parent`` (first in its list), or -1 when memory runs out."""
+    cdef Node* grown
+    cdef int i
+    if t.size == t.cap:
+        grown = <Node*>realloc(t.nodes, 2 * t.cap * sizeof(Node))
+        if grown == NULL:
+            return -1
+        t.nodes = grown
+        t.cap *= 2
+    i = t.size
+    t.size += 1
+    t.nodes[i].actor = actor
+    t.nodes[i].move = move
+    t.nodes[i].child = -1
+    t.nodes[i].visits = 0
+    t.nodes[i].avail = 1
+    t.nodes[i].reward = 0.0
+    if parent >= 0:
+        t.nodes[i].sibling = t.nodes[parent].child
+        t.nodes[parent].child = i
+    else:
+        t.nodes[i].sibling = -1
+    return i
+
+
+cdef long run_search(Game* root, Rules* r, Frame* f, Tree* t, int* path, long iterations, double deadline,
+                     double c, int horizon, double greedy, double scale, uint64_t rng,
+                     long* rollouts) noexcept nogil:
+    """The iterations of ``SearchPolicy._iterate`` until ``iterations`` are done or ``deadline`` passes
+    (checked every 8), counting the rollouts in ``rollouts``; -1 when no world fits the masks or memory
+    runs out."""
+    cdef Game w
+    cdef int moves[MAXMOVES]
+    cdef int untried[MAXMOVES]
+    cdef int before[4]
+    cdef double rew[4]
+    cdef long done = 0
+    cdef int n = r.n, node, plies, npath, actor, nm, nu, i, ch, best, mv, hand0, s, total
+    cdef double v, best_v, others
+    while done < iterations:
+        w = root[0]
+        if draw_world(&w, f, &rng) < 0:
+            return -1
+        w.rng = splitmix_next(&rng)
+        hand0 = w.hand_no
+        for s in range(n):
+            before[s] = w.scores[s]
+        node = 0
+        plies = 0
+        npath = 0
+        while plies < horizon and not w.over:
+            actor = w.turn
+            nm = regular(&w, r, actor, moves)
+            if nm == 0:
+                break
+            nu = 0
+            best = -1
+            best_v = -1.0
+            for i in range(nm):
+                ch = t.nodes[node].child
+                while ch >= 0 and (t.nodes[ch].move != moves[i] or t.nodes[ch].actor != actor):
+                    ch = t.nodes[ch].sibling
+                if ch < 0:
+                    untried[nu] = moves[i]
+                    nu += 1
+                    continue
+                t.nodes[ch].avail += 1
+                v = t.nodes[ch].reward / t.nodes[ch].visits + c * sqrt(log(<double>t.nodes[ch].avail)
+                                                                        / t.nodes[ch].visits)
+                if v > best_v:
+                    best = ch
+                    best_v = v
+            if nu:
+                mv = untried[0] if nu == 1 else untried[<int>(splitmix_next(&rng) % <uint64_t>nu)]
+                ch = new_node(t, node, actor, mv)
+                if ch < 0:
+                    return -1
+                path[npath] = ch
+                npath += 1
+                apply_true(&w, r, actor, mv)
+                plies += 1
+                break
+            path[npath] = best
+            npath += 1
+            apply_true(&w, r, actor, t.nodes[best].move)
+            plies += 1
+            node = best
+            if w.hand_no != hand0:
+                break
+        if plies < horizon and not w.over and w.hand_no == hand0:
+            run_playout(&w, r, 2, horizon - plies, 1, greedy)
+            rollouts[0] += 1
+        if w.over:
+            for s in range(n):
+                rew[s] = 1.0 if w.winners >> s & 1 else 0.0
+        else:
+            total = 0
+            for s in range(n):
+                total += w.scores[s] - before[s]
+            for s in range(n):
+                others = (total - (w.scores[s] - before[s])) / <double>(n - 1)
+                rew[s] = 0.5 + 0.5 * tanh((w.scores[s] - before[s] - others) / scale)
+        for i in range(npath):
+            t.nodes[path[i]].visits += 1
+            t.nodes[path[i]].reward += rew[t.nodes[path[i]].actor]
+        done += 1
+        if (done & 7) == 0 and now_seconds() >= deadline:
+            break
+    return done
+
+
+cdef NativeDominoes frame_of(object state, int seat, Frame* f):
+    """The native game of ``state`` and, in ``f``, the seat's constraints on the hidden tiles, from the seat's
+    view only (``DominoState.sampling_frame``). NotImplementedError where the masks cannot say what the pure
+    sampler checks."""
+    cdef NativeDominoes root = NativeDominoes.from_state(state)
+    cdef int n = root.box.r.n, s, k = 0
+    if not 0 <= seat < n:
+        raise NoSuchSeat(f"there is no seat {seat!r}; seats are 0 to {n - 1}")
+    log = state.log
+    at = max(i for i, e in enumerate(log) if e.kind == "hand_start")
+    if log[at].data.get("hand") == 1 and state.rules.first_lead.startswith("highest_double"):
+        # the hands chose the leader: the masks say it only when the seat led holding a double
+        dealt = next((e.data["tiles"] for e in log[at:] if e.kind == "dealt" and e.seat == seat), [])
+        if log[at].data.get("leader") != seat or not any(x.split("-")[0] == x.split("-")[1] for x in dealt):
+            raise NotImplementedError("the first hand's leader, chosen by the hands, tells what the masks cannot")
+    masks, pool = state.sampling_frame(seat)
+    f.seat = seat
+    for s in range(n):
+        if s == seat:
+            continue
+        if len(masks[s]) != len(state.hands[s]):
+            raise NotImplementedError(f"seat {s}'s hidden tiles do not match what the hand's log shows")
+        for m in masks[s]:
+            f.slot_seat[k] = s
+            f.forbid[k] = <uint64_t>m
+            k += 1
+    f.nslots = k
+    f.npool = len(pool)
+    for i, t in enumerate(pool):
+        f.pool[i] = t
+    if f.npool - f.nslots != len(state.boneyard):
+        raise NotImplementedError("the unseen tiles do not match the hidden hands and the boneyard")
+    return root
+
+
+def sample_world(state: object, seat: int, seed: int = 0) -> tuple[list[list[int]], list[int]]:
+    """One world the native search may draw for ``seat`` (tile indices): every seat's hand and the boneyard
+    (the next tile drawn last). Built from ``seat``'s view and ``seed`` alone."""
+    cdef Frame f
+    cdef NativeDominoes root = frame_of(state, seat, &f)
+    cdef uint64_t rng = mix_seed(seed)
+    if draw_world(&root.g, &f, &rng) < 0:
+        raise NotImplementedError(f"no world fits what seat {seat} has seen")
+    return root.hands(), root.boneyard()
+
+
+def search(state: object, seat: int, iterations: int, time_limit: float, exploration: float = 0.7,
+           horizon: int = 120, rollout_greedy: float = 0.8, seed: int = 0) -> dict[str, object]:
+    """The search bot's SO-ISMCTS from ``state`` for ``seat`` (the seat to move) in C: ``iterations`` or
+    ``time_limit`` seconds, whichever runs out first. Returns the chosen move's action id (carrying its true
+    claim, as the search applies it), the iterations and rollouts done and the root's (id, visits, reward
+    sum) per move.
+    NotImplementedError for states and rules out of its scope (the Python search then runs)."""
+    if iterations < 1 or time_limit <= 0:
+        raise ValueError("a search needs at least one iteration and a positive time limit")
+    if horizon < 1 or not 0.0 <= rollout_greedy <= 1.0:
+        raise ValueError("the horizon is at least one move and rollout_greedy a probability")
+    cdef Frame f
+    cdef NativeDominoes root = frame_of(state, seat, &f)
+    cdef Rules* r = &root.box.r
+    if root.g.over or root.g.turn != seat:
+        raise NotImplementedError(f"seat {seat} is not the one to move")
+    cdef double scale = max(5.0, int(getattr(state.rules, "target", 100) or 100) / 10.0)
+    cdef Tree t
+    t.cap = 1024
+    t.size = 0
+    t.nodes = <Node*>malloc(t.cap * sizeof(Node))
+    cdef int* path = <int*>malloc((horizon + 1) * sizeof(int))
+    if t.nodes == NULL or path == NULL:
+        free(t.nodes)
+        free(path)
+        raise MemoryError()
+    new_node(&t, -1, -1, -1)
+    cdef long its = min(iterations, 1 << 62), done, rollouts = 0
+    cdef double deadline = now_seconds() + time_limit, c = exploration, greedy = rollout_greedy
+    cdef int h = horizon
+    cdef uint64_t rng = mix_seed(seed)
+    cdef int ch, mv, pts, draw = r.ntiles * r.slots, best = -1
+    chosen = None
+    try:
+        with nogil:
+            done = run_search(&root.g, r, &f, &t, path, its, deadline, c, h, greedy, scale, rng, &rollouts)
+        if done < 0:
+            raise NotImplementedError(f"no world fits what seat {seat} has seen (or no memory for the tree)")
+        children = []
+        ch = t.nodes[0].child
+        while ch >= 0:
+            if t.nodes[ch].actor == seat:
+                mv = t.nodes[ch].move
+                if mv < draw:
+                    pts = r.table[count_after(&root.g, r, mv // r.slots, mv % r.slots - 1)]
+                    aid = mv * r.width + (pts + 1 if r.manual and pts > 0 else 0)
+                else:
+                    aid = r.play_stop + mv - draw
+                children.append((aid, t.nodes[ch].visits, t.nodes[ch].reward))
+                if best < 0 or (t.nodes[ch].visits, t.nodes[ch].reward) >= (t.nodes[best].visits,
+                                                                             t.nodes[best].reward):
+                    best = ch
+                    chosen = aid
+            ch = t.nodes[ch].sibling
+    finally:
+        free(t.nodes)
+        free(path)
+    children.reverse()  # in the order the moves were first tried
+    return {"action": chosen, "iterations": done, "rollouts": rollouts, "children": children}

@@ -38,6 +38,10 @@ from muggins.dominoes.tiles import Tile, full_set, parse_tile, pips
 from muggins.dominoes.views import DominoView, LayoutTile, OpenEnd
 
 Position = tuple[Tile, str | None, int, "list[Action]", int, int]  # target, part, value, row, node, slot bit
+#: A hand's sampling frame: slots (seat, j) -> [forbidden tiles, tile], each seat's slots, the seat's own
+#: dealt tiles, the tiles drawn in order, who drew each, the tiles unplaced, whether a generator chose any.
+_Frame = tuple[dict[tuple[int, int], list[Any]], list[list[tuple[int, int]]], list[str], list[Tile | None],
+               list[int], list[Tile], bool]
 
 NONDOUBLE, STUB, CROSS, SPINNER, SNIFF_STUB, INLINE_SPINNER, STUB_DOUBLE = range(7)
 _POP2 = (0, 1, 1, 2)
@@ -990,92 +994,11 @@ class DominoState(GameState):
         r = self.rules
         tiles = self._all_tiles
         n, each, top = self.num_players, self._each, r.tile_set
-        by_value, no_lead, tile_of = _sample_masks(top, r.lead_must_be, r.first_lead, r.score_fn)
-
-        Frame = tuple[dict[tuple[int, int], list[Any]], list[list[tuple[int, int]]], list[str],
-                      list[Tile | None], list[int], list[Tile], bool]
+        by_value, _, tile_of = _sample_masks(top, r.lead_must_be, r.first_lead, r.score_fn)
 
         def frame(segment: list[tuple[int, dict[str, Any]]], learned: dict[int, int],
-                  pick: random.Random | None) -> Frame:
-            """What the hand's log fixes: the slots with their constraints and the tiles known to be in
-            them, who drew each tile, the tiles still unplaced; and whether ``pick`` chose any of it."""
-            # one slot per tile another seat holds or held: [forbidden tiles (a bit per index), tile]
-            slots: dict[tuple[int, int], list[Any]] = {}
-            held: list[list[tuple[int, int]]] = [[] for _ in range(n)]
-            mine: list[str] = []
-            drawn: list[Tile | None] = []  # the tiles drawn this hand, in order (None: someone else's)
-            revealed: list[list[str]] | None = None
-            lead_mask = 0
-            revealed_at = next((i for i, d in segment if d["kind"] == "hand_end"), None)
-            picked = False
-            for i, d in segment:
-                k = d["kind"]
-                s = d.get("seat")
-                if k == "hand_start":
-                    lead_mask = 0
-                    if d.get("hand") == 1 and d.get("leader") == seat and r.first_lead.startswith("highest_double"):
-                        # the seat leads by its highest double: nobody was dealt a higher one
-                        own = [tile_of[x] for x in next(e["tiles"] for _, e in segment
-                                                               if e["kind"] == "dealt" and e.get("seat") == seat)]
-                        best = max((t.hi for t in own if t.double), default=-1)
-                        lead_mask = sum(1 << t.index for t in tiles if t.double and t.hi > best)
-                elif k == "dealt" and s is not None:
-                    if s == seat:
-                        mine = list(d["tiles"])
-                    else:
-                        for j in range(int(d["count"])):
-                            slots[(s, j)] = [lead_mask, None]
-                            held[s].append((s, j))
-                elif k in ("draw", "pass", "knock") and s is not None:
-                    if s != seat and not d.get("partner") and (k != "draw" or d.get("lead") or not r.voluntary_draw):
-                        m = no_lead if d.get("lead") else 0
-                        if not d.get("lead"):
-                            for v in d.get("ends") or ():
-                                m |= by_value[v]
-                        for key in held[s]:
-                            slots[key][0] |= m
-                    if k == "draw":
-                        if s == seat:
-                            drawn.append(tile_of[d["tile"]])
-                        else:
-                            key = (s, -1 - len(drawn))
-                            slots[key] = [0, None]
-                            held[s].append(key)
-                            drawn.append(None)
-                elif k == "play" and s != seat and s is not None:
-                    bit = 1 << tile_of[d["tile"]].index
-                    ok = [key for key in held[s] if not slots[key][0] & bit]
-                    # the tile came from the most constrained slot that allowed it: slots held longer are
-                    # more constrained (constraints only grow), so this never blocks a later tile
-                    if pick is not None and not ok:
-                        ok = held[s]
-                    if pick is not None and (revealed_at is not None or self.rules.first_lead.startswith("highest")):
-                        # a retry of an ended hand, or a deal the lead tells about: any slot that allows it
-                        key = pick.choice(ok)
-                        picked = True
-                    else:
-                        key = max(ok, key=lambda key: slots[key][0].bit_count()) if ok else held[s][0]
-                    slots[key][1] = tile_of[d["tile"]]
-                    held[s].remove(key)
-                elif k == "hand_end":
-                    revealed = d["hands"]
-                if i in learned and s is not None and s != seat:
-                    for key in held[s]:
-                        slots[key][0] |= learned[i]
-            known = {tile_of[x] for x in mine} | {t for t in drawn if t is not None}
-            known.update(v[1] for v in slots.values() if v[1] is not None)
-            if revealed is not None:  # an ended hand: every remaining tile is known
-                for s in range(n):
-                    if s == seat:
-                        continue
-                    # a hand keeps its tiles in the order they came (dealt, then drawn): so does the reveal
-                    shown = [tile_of[x] for x in revealed[s]]
-                    for key, t in zip(held[s], shown, strict=False):
-                        slots[key][1] = t
-                    known.update(shown)
-            unknown = [t for t in tiles if t not in known]
-            drawers = [-1 if t is not None else _drawer(segment, g) for g, t in enumerate(drawn)]
-            return slots, held, mine, drawn, drawers, unknown, picked
+                  pick: random.Random | None) -> _Frame:
+            return self._frame(seat, segment, learned, pick)
 
         def build(segment: list[tuple[int, dict[str, Any]]], outcomes: list[dict[str, Any]],
                   learned: dict[int, int], pick: random.Random | None,
@@ -1176,6 +1099,105 @@ class DominoState(GameState):
                           swap=None if extra and r.voluntary_draw else swap)
         assert isinstance(sample, DominoState)
         return sample
+
+    def _frame(self, seat: int, segment: list[tuple[int, dict[str, Any]]], learned: dict[int, int],
+               pick: random.Random | None) -> _Frame:
+        """What the hand's log fixes: the slots with their constraints and the tiles known to be in
+        them, who drew each tile, the tiles still unplaced; and whether ``pick`` chose any of it."""
+        r = self.rules
+        tiles = self._all_tiles
+        n = self.num_players
+        by_value, no_lead, tile_of = _sample_masks(r.tile_set, r.lead_must_be, r.first_lead, r.score_fn)
+        # one slot per tile another seat holds or held: [forbidden tiles (a bit per index), tile]
+        slots: dict[tuple[int, int], list[Any]] = {}
+        held: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+        mine: list[str] = []
+        drawn: list[Tile | None] = []  # the tiles drawn this hand, in order (None: someone else's)
+        revealed: list[list[str]] | None = None
+        lead_mask = 0
+        revealed_at = next((i for i, d in segment if d["kind"] == "hand_end"), None)
+        picked = False
+        for i, d in segment:
+            k = d["kind"]
+            s = d.get("seat")
+            if k == "hand_start":
+                lead_mask = 0
+                if d.get("hand") == 1 and d.get("leader") == seat and r.first_lead.startswith("highest_double"):
+                    # the seat leads by its highest double: nobody was dealt a higher one
+                    own = [tile_of[x] for x in next(e["tiles"] for _, e in segment
+                                                           if e["kind"] == "dealt" and e.get("seat") == seat)]
+                    best = max((t.hi for t in own if t.double), default=-1)
+                    lead_mask = sum(1 << t.index for t in tiles if t.double and t.hi > best)
+            elif k == "dealt" and s is not None:
+                if s == seat:
+                    mine = list(d["tiles"])
+                else:
+                    for j in range(int(d["count"])):
+                        slots[(s, j)] = [lead_mask, None]
+                        held[s].append((s, j))
+            elif k in ("draw", "pass", "knock") and s is not None:
+                if s != seat and not d.get("partner") and (k != "draw" or d.get("lead") or not r.voluntary_draw):
+                    m = no_lead if d.get("lead") else 0
+                    if not d.get("lead"):
+                        for v in d.get("ends") or ():
+                            m |= by_value[v]
+                    for key in held[s]:
+                        slots[key][0] |= m
+                if k == "draw":
+                    if s == seat:
+                        drawn.append(tile_of[d["tile"]])
+                    else:
+                        key = (s, -1 - len(drawn))
+                        slots[key] = [0, None]
+                        held[s].append(key)
+                        drawn.append(None)
+            elif k == "play" and s != seat and s is not None:
+                bit = 1 << tile_of[d["tile"]].index
+                ok = [key for key in held[s] if not slots[key][0] & bit]
+                # the tile came from the most constrained slot that allowed it: slots held longer are
+                # more constrained (constraints only grow), so this never blocks a later tile
+                if pick is not None and not ok:
+                    ok = held[s]
+                if pick is not None and (revealed_at is not None or self.rules.first_lead.startswith("highest")):
+                    # a retry of an ended hand, or a deal the lead tells about: any slot that allows it
+                    key = pick.choice(ok)
+                    picked = True
+                else:
+                    key = max(ok, key=lambda key: slots[key][0].bit_count()) if ok else held[s][0]
+                slots[key][1] = tile_of[d["tile"]]
+                held[s].remove(key)
+            elif k == "hand_end":
+                revealed = d["hands"]
+            if i in learned and s is not None and s != seat:
+                for key in held[s]:
+                    slots[key][0] |= learned[i]
+        known = {tile_of[x] for x in mine} | {t for t in drawn if t is not None}
+        known.update(v[1] for v in slots.values() if v[1] is not None)
+        if revealed is not None:  # an ended hand: every remaining tile is known
+            for s in range(n):
+                if s == seat:
+                    continue
+                # a hand keeps its tiles in the order they came (dealt, then drawn): so does the reveal
+                shown = [tile_of[x] for x in revealed[s]]
+                for key, t in zip(held[s], shown, strict=False):
+                    slots[key][1] = t
+                known.update(shown)
+        unknown = [t for t in tiles if t not in known]
+        drawers = [-1 if t is not None else _drawer(segment, g) for g, t in enumerate(drawn)]
+        return slots, held, mine, drawn, drawers, unknown, picked
+
+    def sampling_frame(self, seat: int) -> tuple[list[list[int]], list[int]]:
+        """What ``seat`` knows of the hidden tiles of the current hand, as ``sample_hidden`` derives it from
+        the seat's view of the hand's log (for a native sampler): for every seat the forbidden-tile masks
+        (a bit per tile index) of the tiles it holds unseen (empty for ``seat``), and the indices of the
+        tiles ``seat`` has not seen, which fill those slots and the boneyard. The inferences a replay
+        learns (a partner's knock, an extra turn lost) are not in it."""
+        check_seat(seat, self.num_players)
+        start = max(i for i, e in enumerate(self.log) if e.kind == "hand_start")
+        segment = [(i, self.log[i].to_dict(seat)) for i in range(start, len(self.log))]
+        slots, held, _, _, _, unknown, _ = self._frame(seat, segment, {}, None)
+        masks = [[] if s == seat else [int(slots[key][0]) for key in held[s]] for s in range(self.num_players)]
+        return masks, [t.index for t in unknown]
 
     # -------------------------------------------------------------------------------- notation ----
     def format_action(self, action: Action) -> str:
