@@ -209,3 +209,32 @@ def test_falls_back_to_the_pure_rollout(monkeypatch: pytest.MonkeyPatch) -> None
         assert nd is not None
         assert p.choose(st, nd[0], nd[1], random.Random(0)) in nd[1]
         assert p.native_rollouts == 0
+
+
+@pytest.mark.parametrize("game, preset, players, name", CASES)
+def test_the_omniscient_ceiling_searches_natively_on_the_true_state(game: str, preset: str, players: int,
+                                                                     name: str) -> None:
+    """The ceiling's native search reads the true hands: two states the seat cannot tell apart give the
+    fair search the same statistics and the omniscient one different ones (same seed, same budget)."""
+    mod = _native(name)
+    from muggins.bots.search import true_determinization
+
+    checked = 0
+    for state, seat in sample_positions(game, preset, players, count=6, seed=11):
+        twin = state.sample_hidden(seat, random.Random(5))
+        if all(sorted(map(str, twin.hands[s])) == sorted(map(str, state.hands[s])) for s in range(players)):
+            continue  # nothing hidden differs: nothing to tell apart
+        try:
+            fair = [mod.search(x, seat, 300, 60.0, 0.7, 120, 0.8, 9)["children"] for x in (state, twin)]
+        except NotImplementedError:
+            continue
+        seen = [mod.search(x, seat, 300, 60.0, 0.7, 120, 0.8, 9, omniscient=True)["children"]
+                for x in (state, twin)]
+        assert fair[0] == fair[1]
+        assert seen[0] != seen[1]
+        checked += 1
+        acts = next_decision(state)[1]
+        policy = SearchPolicy(iterations=50, time_limit=60.0, determinize=true_determinization)
+        assert policy.choose(state, seat, acts, random.Random(1)) in acts
+        assert policy.native_searches == 1 and policy.total_iterations == 50
+    assert checked >= 2

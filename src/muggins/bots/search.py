@@ -17,8 +17,9 @@ rollout stays the reference and the fallback (no build, a stale build, rules out
 Where that module also offers ``search`` (and the seat's worlds are drawn by ``sample_hidden``), the whole
 search runs there: the seat's constraints on the hidden pieces, derived once from its view, become masks
 under which C draws each world, and the tree walk, expansion, rollout and back-propagation follow in C with
-the same constants and rewards. A state or rules out of its scope (NotImplementedError) runs the search
-above; ``native_search=False`` keeps only the native rollouts.
+the same constants and rewards. The omniscient ceiling runs there too, every world being the true state. A
+state or rules out of its scope (NotImplementedError) runs the search above; ``native_search=False`` keeps
+only the native rollouts.
 
 ``omniscient`` is the same search on the true state (every hand and the stock known, only future
 deals random): a ceiling to measure the others against, never offered as an opponent.
@@ -167,14 +168,18 @@ class SearchPolicy:
     def _search_natively(self, engine: ModuleType | None, state: GameState, seat: int, actions: list[Action],
                          rng: random.Random, deadline: float) -> Action | None:
         """The move of ``actions`` the native search picks (the one its action id numbers, with or without
-        its true claim), or None when it cannot run here: no native search, another determinization (the
-        omniscient one), a state or rules out of its scope."""
+        its true claim), or None when it cannot run here: no native search, a determinization other than the
+        seat's own (``sample_determinization``) or the true state's (``true_determinization``, the omniscient
+        ceiling), a state or rules out of its scope."""
         search = getattr(engine, "search", None)
-        if search is None or not self.native_search or self.determinize is not sample_determinization:
+        omniscient = self.determinize is true_determinization
+        fair = self.determinize is sample_determinization
+        if search is None or not self.native_search or not (omniscient or fair):
             return None
         try:
             res = search(state, seat, self.iterations, max(deadline - time.perf_counter(), 1e-6),
-                         self.exploration, self.horizon, self.rollout_greedy, rng.getrandbits(64))
+                         self.exploration, self.horizon, self.rollout_greedy, rng.getrandbits(64),
+                         omniscient=omniscient)
         except NotImplementedError:
             return None
         chosen = res["action"]

@@ -1243,6 +1243,7 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 cdef struct Frame:
     int seat
+    int omniscient           # nothing hidden: every world is the true game
     int nslots               # the tiles other seats hold unseen: one slot each
     int slot_seat[MAXTILES]
     uint64_t forbid[MAXTILES]  # per slot, the tiles it cannot hold
@@ -1278,6 +1279,8 @@ cdef int draw_world(Game* g, Frame* f, uint64_t* rng) noexcept nogil:
     cdef int match[MAXTILES]
     cdef char seen[MAXTILES]
     cdef int i, j, k, tmp, s, found
+    if f.omniscient:
+        return 0
     for i in range(f.npool):
         perm[i] = f.pool[i]
         owner[i] = -1
@@ -1454,14 +1457,20 @@ cdef long run_search(Game* root, Rules* r, Frame* f, Tree* t, int* path, long it
     return done
 
 
-cdef NativeDominoes frame_of(object state, int seat, Frame* f):
+cdef NativeDominoes frame_of(object state, int seat, Frame* f, bint omniscient=False):
     """The native game of ``state`` and, in ``f``, the seat's constraints on the hidden tiles, from the seat's
     view only (``DominoState.sampling_frame``). NotImplementedError where the masks cannot say what the pure
-    sampler checks."""
+    sampler checks. ``omniscient``: nothing hidden (every world is the true state, only the future random)."""
     cdef NativeDominoes root = NativeDominoes.from_state(state)
     cdef int n = root.box.r.n, s, k = 0
     if not 0 <= seat < n:
         raise NoSuchSeat(f"there is no seat {seat!r}; seats are 0 to {n - 1}")
+    f.seat = seat
+    f.omniscient = omniscient
+    if omniscient:
+        f.nslots = 0
+        f.npool = 0
+        return root
     log = state.log
     at = max(i for i, e in enumerate(log) if e.kind == "hand_start")
     if log[at].data.get("hand") == 1 and state.rules.first_lead.startswith("highest_double"):
@@ -1501,18 +1510,20 @@ def sample_world(state: object, seat: int, seed: int = 0) -> tuple[list[list[int
 
 
 def search(state: object, seat: int, iterations: int, time_limit: float, exploration: float = 0.7,
-           horizon: int = 120, rollout_greedy: float = 0.8, seed: int = 0) -> dict[str, object]:
+           horizon: int = 120, rollout_greedy: float = 0.8, seed: int = 0,
+           omniscient: bool = False) -> dict[str, object]:
     """The search bot's SO-ISMCTS from ``state`` for ``seat`` (the seat to move) in C: ``iterations`` or
     ``time_limit`` seconds, whichever runs out first. Returns the chosen move's action id (carrying its true
     claim, as the search applies it), the iterations and rollouts done and the root's (id, visits, reward
-    sum) per move.
+    sum) per move. ``omniscient``: the ceiling's search, every world the true state (the hands and the
+    boneyard known, only what is still to be dealt random).
     NotImplementedError for states and rules out of its scope (the Python search then runs)."""
     if iterations < 1 or time_limit <= 0:
         raise ValueError("a search needs at least one iteration and a positive time limit")
     if horizon < 1 or not 0.0 <= rollout_greedy <= 1.0:
         raise ValueError("the horizon is at least one move and rollout_greedy a probability")
     cdef Frame f
-    cdef NativeDominoes root = frame_of(state, seat, &f)
+    cdef NativeDominoes root = frame_of(state, seat, &f, omniscient)
     cdef Rules* r = &root.box.r
     if root.g.over or root.g.turn != seat:
         raise NotImplementedError(f"seat {seat} is not the one to move")

@@ -2012,9 +2012,10 @@ cdef inline double now_seconds() noexcept nogil:
     return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
-cdef int make_frame(Frame* f, object state, int seat) except -1:
+cdef int make_frame(Frame* f, object state, int seat, bint omniscient=False) except -1:
     """The frame of ``state`` for ``seat``: the position with the unseen cards taken out, and the slots
-    and masks they are dealt back under (the pure sampler's frame, ``CribbageState.sampling_frame``)."""
+    and masks they are dealt back under (the pure sampler's frame, ``CribbageState.sampling_frame``).
+    ``omniscient``: nothing taken out (every world is the true position, only its future random)."""
     from muggins.cards.cribbage.game import CribbageState
     from muggins.core.errors import GameOver
 
@@ -2034,8 +2035,15 @@ cdef int make_frame(Frame* f, object state, int seat) except -1:
     if state.phase not in ("discard", "play", "show"):
         raise NotImplementedError(f"the native cribbage search cannot take a state in phase {state.phase!r}")
     cdef NativeCribbage n = NativeCribbage.from_state(state)
-    hidden, slots = state.sampling_frame(seat)
     f.base = n.g
+    if omniscient:
+        f.nslots = 0
+        f.npool = 0
+        f.set_kept[0] = 0
+        f.set_kept[1] = 0
+        f.set_crib = 0
+        return 0
+    hidden, slots = state.sampling_frame(seat)
     cdef Game* b = &f.base
     cdef int o = seat ^ 1
     cdef int i, s, kind
@@ -2109,13 +2117,14 @@ def sample_world(state: object, seat: int, seed: int = 0) -> dict:
 
 
 def search(state: object, seat: int, iterations: int, time_limit: float, exploration: float = 0.7,
-           horizon: int = 120, rollout_greedy: float = 0.8, seed: int = 0) -> dict:
+           horizon: int = 120, rollout_greedy: float = 0.8, seed: int = 0, omniscient: bool = False) -> dict:
     """SO-ISMCTS for ``seat`` in ``state`` (a pure ``CribbageState``), as ``SearchPolicy`` runs it, in C:
     at most ``iterations`` iterations or ``time_limit`` seconds (checked every few iterations), UCB1 with
     ``exploration``, ``horizon`` plies per iteration (tree and rollout), rollouts greedy with probability
     ``rollout_greedy`` and stopped at the hand's end. Deterministic for a ``seed`` when the iterations run
     out first. Returns {"action": the id of the most visited move of ``seat``, "iterations": done,
-    "children": [(id, visits, reward sum), ...] of the root's moves of ``seat``}."""
+    "children": [(id, visits, reward sum), ...] of the root's moves of ``seat``}. ``omniscient``: the
+    ceiling's search, every world the true position (hands, crib and pack known; only chance to come random)."""
     if iterations < 1 or not time_limit > 0:
         raise ValueError("a search needs at least one iteration and a positive time limit")
     if horizon < 1:
@@ -2136,7 +2145,7 @@ def search(state: object, seat: int, iterations: int, time_limit: float, explora
         raise MemoryError()
     t.nodes = NULL
     try:
-        make_frame(f, state, seat)
+        make_frame(f, state, seat, omniscient)
         scale = max(5.0, state.rules.target / 10.0)
         t.cap = 1024
         t.size = 0
