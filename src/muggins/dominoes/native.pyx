@@ -26,7 +26,7 @@ from muggins.core.errors import ClaimError, GameOver, IllegalAction, NoSuchSeat,
 
 cdef enum:
     MAXTILES = 56      # a double-9 set has 55 tiles: a hand is one 64-bit mask
-    MAXPLACES = 24     # free places of a layout: 2 on a line, 4 with one spinner, 2 + 2 x 9 + 2 every double one
+    MAXPLACES = 24     # free places of a layout: 2 on a line, 4 with one spinner, 22 (double-9) all spinners
     MAXMOVES = 256     # legal regular moves of one seat at once (tiles x places)
     TABLE = 512        # counts scored by table; a layout counts at most the set's pips (495 for double-9)
     K_NONDOUBLE = 0
@@ -266,7 +266,7 @@ cdef void place(Game* g, Rules* r, int t, int k) noexcept nogil:
 
 # ------------------------------------------------------------------------------------ legal moves ----
 # A regular move is its base in the id numbering: a play is ``tile * slots + slot`` (slot 0 the lead,
-# 1 + k free place k); then DRAW = ntiles * slots and PASS = DRAW + 1.
+# 1 + k free place k); then DRAW = ntiles * slots, PASS = DRAW + 1 and KNOCK = DRAW + 2.
 
 cdef int fill_node(Game* g, Rules* r) noexcept nogil:
     """The one layout tile a play must go on (-1: any): under ``spinner_fill_first`` the spinner while it
@@ -303,7 +303,7 @@ cdef int regular(Game* g, Rules* r, int seat, int* out) noexcept nogil:
     """The legal moves of ``seat`` (claims and calls aside), as ``DominoState._regular``."""
     if g.over or seat != g.turn:
         return 0
-    cdef int n = 0, k, t, slots = r.slots, only = -1, j
+    cdef int n = 0, k, t, slots = r.slots, only = -1
     cdef uint64_t m = g.hand[seat]
     if g.lead_phase:
         m &= r.lead_ok
@@ -331,8 +331,19 @@ cdef int regular(Game* g, Rules* r, int seat, int* out) noexcept nogil:
                 m &= m - 1
                 out[n] = t * slots + 1 + k
                 n += 1
-    if g.knock == KN_PARTNER:  # the partner knocked: a scoring play, else knock back
-        j = 0
+    if r.knocking or r.voluntary:
+        return knock_or_draw(g, r, out, n)
+    if n:
+        return n
+    out[0] = r.ntiles * slots + (0 if can_draw(g, r) else 1)
+    return 1
+
+
+cdef int knock_or_draw(Game* g, Rules* r, int* out, int n) noexcept nogil:
+    """The end of :func:`regular` under knocking or a voluntary draw, given its ``n`` plays: after a
+    partner's knock only scoring plays (else a knock back); a draw beside plays; a knock beside a draw."""
+    cdef int j = 0, k, slots = r.slots
+    if g.knock == KN_PARTNER:
         for k in range(n):
             if r.table[count_after(g, r, out[k] // slots, out[k] % slots - 1)] > 0:
                 out[j] = out[k]
