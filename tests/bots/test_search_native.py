@@ -199,9 +199,9 @@ def test_falls_back_to_the_pure_rollout(monkeypatch: pytest.MonkeyPatch) -> None
     assert off.choose(state, seat, acts, random.Random(0)) in acts
     assert off.native_rollouts == 0 and off.native_engine(state) == (None, "native rollouts turned off")
 
-    for game, preset in (("dominoes", "five-up"),):  # native cribbage plays every cribbage preset
+    for game, preset, options in (("dominoes", "sniff", {"spinner": "sniff_stub"}),):  # cribbage: all native
         spec = get_game(game)
-        st = spec.new(spec.rules(preset), 2, seed=1)
+        st = spec.new(spec.rules(preset, options), 2, seed=1)
         p = SearchPolicy(iterations=20, time_limit=60.0)
         mod, why = p.native_engine(st)
         assert mod is None and why is not None

@@ -11,6 +11,7 @@ pure deal with ``from_state``.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import random
 
@@ -33,22 +34,32 @@ SUPPORTED = [(p, n) for p in PRESETS for n in SPEC.players_for(PRESETS[p])
              if native.unsupported(PRESETS[p], n) is None]
 
 
-def test_the_supported_presets_are_exactly_these() -> None:
-    """The scope of the slice, written out: a change to it is a change to this list."""
-    names = sorted({p for p, _ in SUPPORTED})
-    assert names == ["all-fives", "all-threes", "block-muggins", "fives-and-threes", "muggins",
-                     "muggins-spinner", "odd-primes", "sniff"]
-    assert all((p, n) in SUPPORTED for p in names for n in (2, 3, 4))
+def test_every_preset_is_played_with_every_player_count() -> None:
+    """Nothing of the game's preset list is left out: each preset with each count of 2 to 4 players its
+    rules allow (seven-rocks is a partnership game for four)."""
+    assert sorted({p for p, _ in SUPPORTED}) == sorted(SPEC.presets)
+    allowed = [(p, n) for p in PRESETS for n in SPEC.players_for(PRESETS[p]) if 2 <= n <= 4]
+    assert allowed == SUPPORTED
+    assert [n for p, n in SUPPORTED if p == "seven-rocks"] == [4]
+    assert all((p, n) in SUPPORTED for p in PRESETS if p != "seven-rocks" for n in (2, 3, 4))
 
 
-@pytest.mark.parametrize(("preset", "players"), [("five-up", 2), ("seven-toed-pete", 2), ("merry-go-round", 3),
-                                                 ("seven-rocks", 4)])
-def test_out_of_scope_rules_are_refused_by_name(preset: str, players: int) -> None:
-    state = SPEC.new(PRESETS[preset], players, seed=1)
-    why = native.unsupported(PRESETS[preset], players)
-    assert why is not None
+@pytest.mark.parametrize(("preset", "players", "options"), [
+    ("muggins", 2, {"tile_set": 12}),
+    ("sniff", 3, {"spinner": "sniff_stub"}),
+    ("muggins", 2, {"draw": "one_then_pass"}),
+    ("muggins", 3, {"first_lead": "highest_double_forced"}),
+    ("fives-and-threes", 4, {"partnerships": True}),
+], ids=lambda x: str(x))
+def test_out_of_scope_rules_are_refused_by_name(preset: str, players: int, options: dict[str, object]) -> None:
+    rules = dataclasses.replace(PRESETS[preset], **options)
+    state = SPEC.new(rules, players, seed=1)
+    why = native.unsupported(rules, players)
+    assert why is not None and next(iter(options)) in why
     with pytest.raises(NotImplementedError, match=why.split("=")[0]):
         native.NativeDominoes.from_state(state)
+    with pytest.raises(NotImplementedError):
+        native.NativeDominoes.new(rules, players, 1)
 
 
 def legal_ids(state: DominoState, seat: int) -> list[int]:
@@ -107,9 +118,12 @@ def _play_stop(state: DominoState) -> int:
     return int(space.by_kind["play"].stop)
 
 
-def lockstep(preset: str, players: int, seed: int, max_actions: int = 1500, **options: object) -> int:
+def lockstep(preset: str, players: int, seed: int, max_actions: int = 1500,
+             seen: collections.Counter[str] | None = None, **options: object) -> int:
     """Play one random game on both engines (or its first ``max_actions`` actions: calls and penalties can
-    keep scores from the target); returns the actions made."""
+    keep scores from the target); returns the actions made. ``seen`` counts the kinds of actions made
+    and the paths they took (``extra turn``: a play that kept the turn, ``bonus window``: a late claim
+    open on a going-out bonus, ``voluntary draw``: a draw beside a play)."""
     rules = dataclasses.replace(PRESETS[preset], **options) if options else PRESETS[preset]
     state = SPEC.new(rules, players, seed=seed)
     nat = native.NativeDominoes.from_state(state, seed)
@@ -122,8 +136,18 @@ def lockstep(preset: str, players: int, seed: int, max_actions: int = 1500, **op
             check_same(state, native.NativeDominoes.from_state(state))
         seat, i = pick(rng, state, nat)
         hand = state.hand_no
-        state.apply(seat, state.action_from_id(seat, i))
+        action = state.action_from_id(seat, i)
+        if seen is not None:
+            seen[action.kind] += 1
+            if action.kind == "draw" and any(a.kind == "play" for a in state._regular(seat)):
+                seen["voluntary draw"] += 1
+        state.apply(seat, action)
         nat.apply_id(seat, i)
+        if seen is not None and action.kind == "play" and state.turn == seat and state.hand_no == hand \
+                and not state.is_over():
+            seen["extra turn"] += 1
+        if seen is not None and state._window is not None and state._window.reason == "domino":
+            seen["bonus window"] += 1
         if state.hand_no != hand:  # a deal: what came before it must agree, then take the pure deal
             assert nat.hand_no == state.hand_no
             assert nat.side_scores() == state.side_scores()
@@ -132,14 +156,20 @@ def lockstep(preset: str, players: int, seed: int, max_actions: int = 1500, **op
 
 
 GAMES = 10  # for each player count: 30 games a preset
+# the claim modes each preset is played with in turn: as set, automatic claims, late claims allowed
+CLAIMS: list[dict[str, object]] = [{}, {"claims": "auto"}, {"claims": "manual", "claim_timing": "lenient"}]
 
 
 @pytest.mark.parametrize(("preset", "players"), SUPPORTED)
 def test_lockstep_random_games(preset: str, players: int) -> None:
     total = 0
+    seen: collections.Counter[str] = collections.Counter()
     for g in range(GAMES):
-        total += lockstep(preset, players, seed=1000 * players + g, target=61)
+        total += lockstep(preset, players, seed=1000 * players + g, seen=seen, target=61, **CLAIMS[g % 3])
     assert total > GAMES * 10
+    assert seen["play"] and seen["muggins"] and seen["claim"]  # calls and late claims were made
+    if PRESETS[preset].extra_turn != "none":
+        assert seen["extra turn"]
 
 
 @pytest.mark.parametrize("options", [
@@ -160,11 +190,62 @@ def test_lockstep_other_options(options: dict[str, object]) -> None:
             lockstep("muggins", players, seed=77 * players + g, target=61, **options)
 
 
+# the rest of the preset family's options, each path checked in lockstep: (preset, players, options, the
+# counts of ``lockstep``'s ``seen`` that must be positive over the games)
+FAMILY: list[tuple[str, int, dict[str, object], tuple[str, ...]]] = [
+    ("seven-rocks", 4, {"knocking": True, "draw": "until_playable", "hand_size": 5, "target": 100}, ("knock",)),
+    ("muggins", 4, {"partnerships": True, "knocking": True, "hand_size": 5, "claim_timing": "lenient",
+                    "mug_bonus": True, "partner_pips_deducted": True, "target": 100},
+     ("knock", "bonus window", "claim", "muggins")),
+    ("muggins", 4, {"partnerships": True, "knocking": True, "hand_size": 4, "claims": "auto",
+                    "partner_pips_deducted": True, "round_mode": "none", "next_lead": "lowest_score",
+                    "target": 100}, ("knock",)),
+    ("seven-rocks", 4, {"blocked": "cascade", "next_lead": "lowest_score", "win_check": "end_of_hand",
+                        "target": 100}, ()),
+    ("seven-rocks", 4, {"blocked": "lightest_takes_opponents", "blocked_tie": "split", "muggins": "steal_and_deduct",
+                        "false_call_penalty": "award", "over_claim": "opponent_scores", "target": 100}, ("muggins",)),
+    ("seven-rocks", 4, {"blocked": "lightest_takes_difference", "blocked_tie": "all_tied_score",
+                        "out_bonus": "largest_hand_per5", "target": 100}, ()),
+    ("seven-rocks", 4, {"blocked": "lightest_takes_difference", "out_bonus": "heaviest_tile_prime",
+                        "entry_threshold": 10, "target": 100}, ()),
+    ("merry-go-round", 3, {"voluntary_draw": True, "mug_bonus": True, "claim_timing": "lenient"},
+     ("voluntary draw", "bonus window")),
+    ("five-up", 2, {"voluntary_draw": True, "spinner_fill_first": True, "lead_must_be": "double",
+                    "extra_turn": "double_or_scoring", "tile_set": 9}, ("voluntary draw", "extra turn")),
+    ("five-up", 3, {"tile_set": 9, "spinner_sides_first": False, "spinner_count": "sniff_ends",
+                    "max_draws_per_turn": 1, "draw": "none", "next_lead": "lowest_score"}, ()),
+    ("seven-toed-pete", 3, {"first_lead": "must_set_double", "draw": "until_playable", "mug_bonus": True,
+                            "over_claim": "opponent_scores"}, ("extra turn", "draw")),
+    ("seven-toed-pete", 4, {"lead_must_be": "double", "claims": "auto", "voluntary_draw": True}, ("extra turn",)),
+    ("all-fives", 2, {"lead_must_be": "double", "draw": "until_playable", "boneyard_reserve": 2,
+                      "spinner_fill_first": True, "voluntary_draw": True}, ("voluntary draw",)),
+]
+
+
+@pytest.mark.parametrize(("preset", "players", "options", "paths"), FAMILY,
+                         ids=lambda x: x if isinstance(x, str) else None)
+def test_lockstep_preset_family_options(preset: str, players: int, options: dict[str, object],
+                                        paths: tuple[str, ...]) -> None:
+    seen: collections.Counter[str] = collections.Counter()
+    for g in range(6):
+        lockstep(preset, players, seed=91 * players + g, seen=seen, max_actions=800, **options)
+    assert all(seen[p] for p in paths), seen
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(("preset", "players"), SUPPORTED)
 def test_lockstep_many_games_to_the_preset_target(preset: str, players: int) -> None:
     for g in range(60):
-        lockstep(preset, players, seed=50_000 + 1000 * players + g)
+        lockstep(preset, players, seed=50_000 + 1000 * players + g, **CLAIMS[g % 3])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("preset", "players", "options", "paths"), FAMILY,
+                         ids=lambda x: x if isinstance(x, str) else None)
+def test_lockstep_many_preset_family_games(preset: str, players: int, options: dict[str, object],
+                                          paths: tuple[str, ...]) -> None:
+    for g in range(40):
+        lockstep(preset, players, seed=70_000 + 100 * players + g, **options)
 
 
 # ------------------------------------------------------------------------------------- the API ----
@@ -284,4 +365,7 @@ def test_bench_reports_the_native_engine_beside_the_protocol() -> None:
     assert res.exit_code == 0 and "Native engine muggins.dominoes.native" in res.output
     res = CliRunner().invoke(app, ["bench", "-p", "five-up", "--seconds", "0.05", "--runs", "1", "--json"])
     out = json.loads(res.output)
-    assert "native" not in out and "all_doubles" in out["native_unavailable"]
+    assert out["native"]["moves_per_second"] > 0 and "native_unavailable" not in out
+    res = CliRunner().invoke(app, ["bench", "-o", "spinner=sniff_stub", "--seconds", "0.05", "--runs", "1", "--json"])
+    out = json.loads(res.output)
+    assert "native" not in out and "sniff_stub" in out["native_unavailable"]

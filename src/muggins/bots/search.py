@@ -284,8 +284,8 @@ class SearchPolicy:
             return None
         nat.playout(0, rng.getrandbits(64), self.horizon - plies, True, self.rollout_greedy)
         self.native_rollouts += 1
-        return _score_rewards(d.num_sides, nat.is_over(), set(nat.winners()), list(nat.side_scores()), before,
-                              scale)
+        won = {d.side_of(s) for s in nat.winners()}  # the engine names winning seats; rewards are per side
+        return _score_rewards(d.num_sides, nat.is_over(), won, list(nat.side_scores()), before, scale)
 
     @staticmethod
     def _rewards(d: GameState, before: list[int], scale: float) -> list[float]:

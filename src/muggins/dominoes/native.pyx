@@ -12,10 +12,9 @@ tile of the boneyard, as the pure engine does (so a state read with :meth:`Nativ
 the same tiles); :meth:`NativeDominoes.playout` draws a tile at random from it (the boneyard is unseen, so
 any order is as likely: repeated playouts from one sampled world see different draws).
 
-Presets played (with every player count the pure engine allows them): muggins, muggins-spinner, all-fives,
-sniff, all-threes, fives-and-threes, odd-primes, block-muggins. Not yet: five-up (every double a spinner),
-seven-toed-pete (lead restriction, extra turn), seven-rocks (partnerships), merry-go-round (the spinner
-filled first, the set double forced). :func:`unsupported` says exactly which option stops a game.
+Presets played: every one, with every player count from 2 to 4 the pure engine allows it (seven-rocks as
+two partnerships of two: scores, windows and winners by side). :func:`unsupported` says exactly which option
+stops a game (the sniff spinners, tile sets above double-9, draw limits, a forced highest-double lead).
 """
 
 from libc.stdint cimport uint64_t
@@ -27,9 +26,9 @@ from muggins.core.errors import ClaimError, GameOver, IllegalAction, NoSuchSeat,
 
 cdef enum:
     MAXTILES = 56      # a double-9 set has 55 tiles: a hand is one 64-bit mask
-    MAXPLACES = 8      # free places of a layout: 2 on a line, 4 with one spinner
+    MAXPLACES = 24     # free places of a layout: 2 on a line, 4 with one spinner, 22 (double-9) all spinners
     MAXMOVES = 256     # legal regular moves of one seat at once (tiles x places)
-    TABLE = 256        # counts scored by table; a one-spinner double-9 layout counts at most 90
+    TABLE = 512        # counts scored by table; a layout counts at most the set's pips (495 for double-9)
     K_NONDOUBLE = 0
     K_CROSS = 2
     K_SPINNER = 3
@@ -61,6 +60,7 @@ cdef enum:
     FL_LOT_HEAVIEST = 0
     FL_LOT_LIGHTEST = 1
     FL_HIGHEST_DOUBLE = 2
+    FL_MUST_SET = 3    # the lot picks the leader, who must set a double (drawing for one)
     NL_WINNER_ELSE_LOT = 0
     NL_ROTATE = 1
     NL_LOWEST = 2
@@ -71,6 +71,10 @@ cdef enum:
     FC_NONE = 0
     FC_DEDUCT = 1
     FC_AWARD = 2
+    # knock state of a hand (partnership knocking): none, the partner must score, the knocker plays on
+    KN_NONE = 0
+    KN_PARTNER = 1
+    KN_FORCED = 2
 
 
 cdef struct Rules:
@@ -87,6 +91,11 @@ cdef struct Rules:
     int hi[MAXTILES]
     int lo[MAXTILES]
     uint64_t by_value[16]
+    # the rest of the preset family: five-up, seven-toed-pete, merry-go-round, partnerships and options
+    int all_doubles, fill_first, extra, voluntary, knocking, lead_draw, must_set, partner_pips, mug_bonus
+    int teams, nsides
+    int side[4]
+    uint64_t lead_ok   # the tiles that may be led (lead_must_be)
 
 
 cdef struct Game:
@@ -109,6 +118,7 @@ cdef struct Game:
     int pval[MAXPLACES]
     int w_open, w_scorer, w_missed, w_may, w_late
     uint64_t rng
+    int knock, knocker
 
 
 # ------------------------------------------------------------------------------------------- PRNG ----
@@ -195,6 +205,8 @@ cdef void rebuild_places(Game* g, Rules* r) noexcept nogil:
 
 
 cdef inline int double_kind(Game* g, Rules* r) noexcept nogil:
+    if r.all_doubles:
+        return K_SPINNER
     if not r.spins or g.spinner >= 0:
         return K_CROSS
     return K_SPINNER
@@ -254,20 +266,63 @@ cdef void place(Game* g, Rules* r, int t, int k) noexcept nogil:
 
 # ------------------------------------------------------------------------------------ legal moves ----
 # A regular move is its base in the id numbering: a play is ``tile * slots + slot`` (slot 0 the lead,
-# 1 + k free place k); then DRAW = ntiles * slots and PASS = DRAW + 1.
+# 1 + k free place k); then DRAW = ntiles * slots, PASS = DRAW + 1 and KNOCK = DRAW + 2.
+
+cdef int fill_node(Game* g, Rules* r) noexcept nogil:
+    """The one layout tile a play must go on (-1: any): under ``spinner_fill_first`` the spinner while it
+    has a free face (``DominoState._posflat``)."""
+    cdef int k
+    if r.fill_first and g.spinner >= 0:
+        for k in range(g.nplaces):
+            if g.pnode[k] == g.spinner:
+                return g.spinner
+    return -1
+
+
+cdef inline int can_draw(Game* g, Rules* r) noexcept nogil:
+    """``DominoState._can_draw``: the leader draws only for a double he must set; a player within the
+    turn's draw limit."""
+    if g.nbone <= r.reserve:
+        return 0
+    if g.lead_phase:
+        return r.lead_draw
+    return g.draws < r.draw_limit
+
+
+cdef int has_play(Game* g, Rules* r, int seat) noexcept nogil:
+    """Whether ``seat`` holds a tile that fits where a tile may go now (after the lead)."""
+    cdef int k, only = fill_node(g, r)
+    cdef uint64_t vals = 0
+    for k in range(g.nplaces):
+        if only < 0 or g.pnode[k] == only:
+            vals |= r.by_value[g.pval[k]]
+    return (g.hand[seat] & vals) != 0
+
 
 cdef int regular(Game* g, Rules* r, int seat, int* out) noexcept nogil:
     """The legal moves of ``seat`` (claims and calls aside), as ``DominoState._regular``."""
     if g.over or seat != g.turn:
         return 0
-    cdef int n = 0, k, t, slots = r.slots
+    cdef int n = 0, k, t, slots = r.slots, only = -1
     cdef uint64_t m = g.hand[seat]
     if g.lead_phase:
+        m &= r.lead_ok
         while m:
             t = lowbit(m)
             m &= m - 1
             out[n] = t * slots
             n += 1
+    elif r.fill_first and fill_node(g, r) >= 0:
+        only = g.spinner
+        for k in range(g.nplaces):
+            if g.pnode[k] != only:
+                continue
+            m = g.hand[seat] & r.by_value[g.pval[k]]
+            while m:
+                t = lowbit(m)
+                m &= m - 1
+                out[n] = t * slots + 1 + k
+                n += 1
     else:
         for k in range(g.nplaces):
             m = g.hand[seat] & r.by_value[g.pval[k]]
@@ -276,12 +331,39 @@ cdef int regular(Game* g, Rules* r, int seat, int* out) noexcept nogil:
                 m &= m - 1
                 out[n] = t * slots + 1 + k
                 n += 1
+    if r.knocking or r.voluntary:
+        return knock_or_draw(g, r, out, n)
     if n:
         return n
-    if g.nbone > r.reserve and not g.lead_phase and g.draws < r.draw_limit:
+    out[0] = r.ntiles * slots + (0 if can_draw(g, r) else 1)
+    return 1
+
+
+cdef int knock_or_draw(Game* g, Rules* r, int* out, int n) noexcept nogil:
+    """The end of :func:`regular` under knocking or a voluntary draw, given its ``n`` plays: after a
+    partner's knock only scoring plays (else a knock back); a draw beside plays; a knock beside a draw."""
+    cdef int j = 0, k, slots = r.slots
+    if g.knock == KN_PARTNER:
+        for k in range(n):
+            if r.table[count_after(g, r, out[k] // slots, out[k] % slots - 1)] > 0:
+                out[j] = out[k]
+                j += 1
+        if j == 0:
+            out[0] = r.ntiles * slots + 2
+            return 1
+        return j
+    if n:
+        if r.voluntary and can_draw(g, r):
+            out[n] = r.ntiles * slots
+            n += 1
+        return n
+    if can_draw(g, r):
         out[0] = r.ntiles * slots
-    else:
-        out[0] = r.ntiles * slots + 1
+        if r.knocking and g.knock == KN_NONE and g.draws == 0 and not g.lead_phase:
+            out[1] = r.ntiles * slots + 2
+            return 2
+        return 1
+    out[0] = r.ntiles * slots + 1
     return 1
 
 
@@ -344,7 +426,7 @@ cdef int award(Game* g, Rules* r, int side, int points, int check, int down) noe
 cdef void over_claim(Game* g, Rules* r, int seat, int amount) noexcept nogil:
     """An over-claim is void; under ``over_claim=opponent_scores`` the next opponent scores it."""
     if r.over_claim_penalty and r.n > 1:
-        award(g, r, (seat + 1) % r.n, amount, 1, 0)
+        award(g, r, r.side[(seat + 1) % r.n], amount, 1, 0)
 
 
 cdef void open_window(Game* g, Rules* r, int seat, int missed, int claim) noexcept nogil:
@@ -362,7 +444,7 @@ cdef void score_step(Game* g, Rules* r, int seat, int pts, int claim, int down) 
     cdef int awarded, missed
     if not r.manual:
         if pts:
-            award(g, r, seat, pts, 1, down)
+            award(g, r, r.side[seat], pts, 1, down)
         return
     if claim < 0:
         awarded = 0
@@ -375,7 +457,7 @@ cdef void score_step(Game* g, Rules* r, int seat, int pts, int claim, int down) 
         missed = pts
         over_claim(g, r, seat, claim)
     if awarded and not g.over:
-        award(g, r, seat, awarded, 1, down)
+        award(g, r, r.side[seat], awarded, 1, down)
     open_window(g, r, seat, missed, claim)
 
 
@@ -438,7 +520,7 @@ cdef void start_hand(Game* g, Rules* r) noexcept nogil:
     cdef int tiles[MAXTILES]
     g.hand_no += 1
     if g.hand_no == 1:
-        if r.first_lead == FL_LOT_HEAVIEST or r.first_lead == FL_LOT_LIGHTEST:
+        if r.first_lead == FL_LOT_HEAVIEST or r.first_lead == FL_LOT_LIGHTEST or r.first_lead == FL_MUST_SET:
             lot_seats = (1 << n) - 1
             lightest = r.first_lead == FL_LOT_LIGHTEST
     elif r.next_lead == NL_WINNER_ELSE_LOT:
@@ -451,11 +533,11 @@ cdef void start_hand(Game* g, Rules* r) noexcept nogil:
         leader = (g.leader + 1) % n
     else:
         low = g.scores[0]
-        for s in range(1, n):
+        for s in range(1, r.nsides):
             if g.scores[s] < low:
                 low = g.scores[s]
         for s in range(n):
-            if g.scores[s] == low:
+            if g.scores[r.side[s]] == low:
                 lot_seats |= 1 << s
         if popcount64(<uint64_t>lot_seats) == 1:
             leader = lowbit(<uint64_t>lot_seats)
@@ -501,6 +583,7 @@ cdef void start_hand(Game* g, Rules* r) noexcept nogil:
     g.nplaces = 0
     g.spinner = -1
     g.count = 0
+    g.knock = KN_NONE
 
 
 cdef void after_hand(Game* g, Rules* r) noexcept nogil:
@@ -512,13 +595,13 @@ cdef void after_hand(Game* g, Rules* r) noexcept nogil:
             g.tiebreak_left -= 1
         if g.tiebreak_left == 0:
             top = g.scores[0]
-            for s in range(1, r.n):
+            for s in range(1, r.nsides):
                 if g.scores[s] > top:
                     top = g.scores[s]
             if top >= r.target:
                 leaders = 0
                 nlead = 0
-                for s in range(r.n):
+                for s in range(r.nsides):
                     if g.scores[s] == top:
                         leaders |= 1 << s
                         nlead += 1
@@ -530,8 +613,10 @@ cdef void after_hand(Game* g, Rules* r) noexcept nogil:
 
 
 cdef void end_by_domino(Game* g, Rules* r, int seat, int pts, int claim, int lead) noexcept nogil:
-    """Going out (``DominoState._end_by_domino``, without a muggable bonus)."""
-    cdef int play_points, missed, s, n = r.n, unit = r.round_to, bonus = 0, x, step, t, ob
+    """Going out (``DominoState._end_by_domino``): the play, the out bonus (to be claimed late with
+    ``mug_bonus``), one window on what is unclaimed."""
+    cdef int play_points, missed, s, n = r.n, unit = r.round_to, bonus = 0, x, step, t, ob, mug
+    cdef int side = r.side[seat]
     cdef int p[4]
     cdef uint64_t m
     if r.manual:
@@ -556,20 +641,20 @@ cdef void end_by_domino(Game* g, Rules* r, int seat, int pts, int claim, int lea
     ob = r.out_bonus
     if ob == OB_PER_OPP or ob == OB_PER5:
         for s in range(n):
-            if s != seat:
+            if r.side[s] != side:
                 bonus += round_nearest(p[s], unit)
         if ob == OB_PER5:
             bonus //= unit
     elif ob == OB_TOTAL or ob == OB_RAW:
         for s in range(n):
-            if s != seat:
+            if r.side[s] != side:
                 bonus += p[s]
         if ob == OB_TOTAL:
             bonus = round_nearest(bonus, unit)
     elif ob == OB_LARGEST:
         x = 0
         for s in range(n):
-            if s != seat and p[s] > x:
+            if r.side[s] != side and p[s] > x:
                 x = p[s]
         bonus = round_nearest(x, unit) // unit
     elif ob == OB_CHIP:
@@ -577,7 +662,7 @@ cdef void end_by_domino(Game* g, Rules* r, int seat, int pts, int claim, int lea
     elif ob == OB_PRIME:
         x = 0
         for s in range(n):
-            if s != seat:
+            if r.side[s] != side:
                 m = g.hand[s]
                 while m:
                     t = lowbit(m)
@@ -585,19 +670,28 @@ cdef void end_by_domino(Game* g, Rules* r, int seat, int pts, int claim, int lea
                     if r.hi[t] + r.lo[t] > x:
                         x = r.hi[t] + r.lo[t]
         bonus = prime_at_most(x)
-    step = play_points + bonus
-    if not (step > 0 and r.exact_target and g.scores[seat] + step > r.target):
+    if r.partner_pips:
+        x = hand_pips(g, r, (seat + 2) % n)
+        bonus -= x if r.round_mode == RM_NONE else round_nearest(x, unit)
+    mug = r.mug_bonus and bonus > 0  # the bonus is claimed (late) like missed points, or mugged
+    step = play_points + (0 if mug else bonus)
+    if not (step > 0 and r.exact_target and g.scores[side] + step > r.target):
         if play_points:
-            award(g, r, seat, play_points, 0, lead)
-        if bonus:
-            award(g, r, seat, bonus, 0, 0)
-        check_win(g, r, seat)
+            award(g, r, side, play_points, 0, lead)
+        if bonus and not mug:
+            award(g, r, side, bonus, 0, 0)
+        check_win(g, r, side)
     if ob == OB_SUBTRACT:
         for s in range(n):
             if p[s] and not g.over:
-                award(g, r, s, -round_nearest(p[s], unit), 1, 0)
+                award(g, r, r.side[s], -round_nearest(p[s], unit), 1, 0)
     if r.manual:
-        open_window(g, r, seat, missed, claim)
+        if mug and not g.over:
+            open_window(g, r, seat, missed + bonus, claim)
+            g.w_may = 1
+            g.w_late = missed + bonus
+        else:
+            open_window(g, r, seat, missed + (bonus if mug else 0), claim)
     after_hand(g, r)
 
 
@@ -623,6 +717,26 @@ cdef int take(Rules* r, int* p, int s, int against, int difference) noexcept nog
     return v // (unit if r.per_unit else 1)
 
 
+cdef inline int opponents(Rules* r, int seat) noexcept nogil:
+    """The seats (a bit each) of the sides other than ``seat``'s."""
+    cdef int o, m = 0
+    for o in range(r.n):
+        if r.side[o] != r.side[seat]:
+            m |= 1 << o
+    return m
+
+
+cdef inline int one_side(Rules* r, int seats) noexcept nogil:
+    """Whether the seats of mask ``seats`` are all partners."""
+    cdef int o, sd = -1
+    for o in range(r.n):
+        if seats >> o & 1:
+            if sd >= 0 and r.side[o] != sd:
+                return 0
+            sd = r.side[o]
+    return 1
+
+
 cdef void end_blocked(Game* g, Rules* r) noexcept nogil:
     cdef int s, o, n = r.n, low, lightest = 0, nlight = 0, heavier = 0, first = -1, share, i, j, tmp
     cdef int p[4]
@@ -645,17 +759,17 @@ cdef void end_blocked(Game* g, Rules* r) noexcept nogil:
         else:
             heavier |= 1 << s
     if r.blocked == BL_OPP or r.blocked == BL_DIFF:
-        if nlight == 1:
-            award(g, r, first, take(r, p, first, ((1 << n) - 1) & ~(1 << first), diff), 1, 0)
+        if nlight == 1 or (r.blocked_tie == BT_NOBODY and one_side(r, lightest)):
+            award(g, r, r.side[first], take(r, p, first, opponents(r, first), diff), 1, 0)
         elif r.blocked_tie == BT_SPLIT:
             share = take(r, p, first, heavier, diff) // nlight
             for s in range(n):
                 if lightest >> s & 1 and not g.over:
-                    award(g, r, s, share, 1, 0)
+                    award(g, r, r.side[s], share, 1, 0)
         elif r.blocked_tie == BT_ALL:
             for s in range(n):
                 if lightest >> s & 1 and not g.over:
-                    award(g, r, s, take(r, p, s, heavier, diff), 1, 0)
+                    award(g, r, r.side[s], take(r, p, s, heavier, diff), 1, 0)
     elif r.blocked == BL_CASCADE:
         for s in range(n):
             order[s] = s
@@ -670,12 +784,12 @@ cdef void end_blocked(Game* g, Rules* r) noexcept nogil:
             s = order[i]
             for j in range(n):
                 o = order[j]
-                if p[o] > p[s] and not g.over:
-                    award(g, r, s, (p[o] - p[s]) // div, 1, 0)
+                if p[o] > p[s] and r.side[o] != r.side[s] and not g.over:
+                    award(g, r, r.side[s], (p[o] - p[s]) // div, 1, 0)
     elif r.blocked == BL_SUBTRACT:
         for s in range(n):
             if p[s] and not g.over:
-                award(g, r, s, -round_nearest(p[s], r.round_to), 1, 0)
+                award(g, r, r.side[s], -round_nearest(p[s], r.round_to), 1, 0)
     after_hand(g, r)
 
 
@@ -695,7 +809,17 @@ cdef void do_play(Game* g, Rules* r, int seat, int t, int k, int claim) noexcept
     score_step(g, r, seat, pts, claim, lead)
     if g.over:
         return
-    g.turn = (seat + 1) % r.n
+    g.turn = turn_after_play(g, r, seat, t, pts)
+
+
+cdef inline int turn_after_play(Game* g, Rules* r, int seat, int t, int pts) noexcept nogil:
+    """Who moves after ``seat`` played ``t`` for ``pts`` (``DominoState._do_play``): a play ends a knock;
+    under ``extra_turn`` a double or a scoring play keeps the turn while the player can play on."""
+    if g.knock != KN_NONE:
+        g.knock = KN_NONE
+    elif r.extra and (r.hi[t] == r.lo[t] or pts > 0) and has_play(g, r, seat):
+        return seat
+    return (seat + 1) % r.n
 
 
 cdef void do_draw(Game* g, Rules* r, int seat, int pick) noexcept nogil:
@@ -711,8 +835,10 @@ cdef void do_draw(Game* g, Rules* r, int seat, int pick) noexcept nogil:
 
 
 cdef void do_pass(Game* g, Rules* r, int seat) noexcept nogil:
-    cdef int dead = g.nbone <= r.reserve or r.draw_limit == 0
+    cdef int dead = g.nbone <= r.reserve or (r.draw_limit == 0 and not (g.lead_phase and r.must_set))
     g.draws = 0
+    if g.knock != KN_NONE and g.knocker == seat:
+        g.knock = KN_NONE
     if dead:
         g.dead_passes += 1
         if g.dead_passes >= r.n:  # every hand holds tiles until one goes out
@@ -731,8 +857,22 @@ cdef void apply_regular(Game* g, Rules* r, int seat, int move, int claim, int pi
         do_play(g, r, seat, move // r.slots, move % r.slots - 1, claim)
     elif move == draw:
         do_draw(g, r, seat, pick)
-    else:
+    elif move == draw + 1:
         do_pass(g, r, seat)
+    else:
+        do_knock(g, r, seat)
+
+
+cdef void do_knock(Game* g, Rules* r, int seat) noexcept nogil:
+    """A knock (``DominoState._do_knock``): the partner must make a scoring play or knock back, which
+    hands the turn back to the knocker."""
+    if g.knock == KN_NONE:
+        g.knock = KN_PARTNER
+        g.knocker = seat
+        g.turn = (seat + 2) % r.n
+    else:
+        g.knock = KN_FORCED
+        g.turn = g.knocker
 
 
 cdef int greedy_pick(Game* g, Rules* r, int* moves, int nm) noexcept nogil:
@@ -740,7 +880,9 @@ cdef int greedy_pick(Game* g, Rules* r, int* moves, int nm) noexcept nogil:
     cdef int i, best = -1, pts, ties = 0, pick = 0, draw = r.ntiles * r.slots
     for i in range(nm):
         if moves[i] >= draw:
-            return i
+            if best < 0:  # a draw or pass offered beside plays (voluntary draw) is no scoring play
+                return i
+            continue
         pts = r.table[count_after(g, r, moves[i] // r.slots, moves[i] % r.slots - 1)]
         if pts > best:
             best = pts
@@ -785,10 +927,10 @@ cdef int run_playout(Game* g, Rules* r, int policy, long max_moves, int until_ha
 # ------------------------------------------------------------------------------------------ Python ----
 _OPTIONS: dict[str, dict[str, int]] = {
     "first_lead": {"lot_heaviest": FL_LOT_HEAVIEST, "lot_lightest": FL_LOT_LIGHTEST,
-                   "highest_double": FL_HIGHEST_DOUBLE},
+                   "highest_double": FL_HIGHEST_DOUBLE, "must_set_double": FL_MUST_SET},
     "next_lead": {"winner_else_lot": NL_WINNER_ELSE_LOT, "rotate_left": NL_ROTATE, "alternate": NL_ROTATE,
                   "lowest_score": NL_LOWEST},
-    "spinner": {"none": 0, "first_double": 1},
+    "spinner": {"none": 0, "first_double": 1, "all_doubles": 2},
     "draw": {"until_playable": 1 << 30, "none": 0},
     "out_bonus": {"per_opponent_round5": OB_PER_OPP, "total_round5": OB_TOTAL, "raw": OB_RAW, "per5": OB_PER5,
                   "largest_hand_per5": OB_LARGEST, "subtract_own": OB_SUBTRACT, "chip_out_1": OB_CHIP,
@@ -799,22 +941,26 @@ _OPTIONS: dict[str, dict[str, int]] = {
     "blocked_tie": {"nobody": BT_NOBODY, "split": BT_SPLIT, "all_tied_score": BT_ALL},
     "muggins": {"steal": MO_STEAL, "forfeit": MO_FORFEIT, "steal_and_deduct": MO_STEAL_DEDUCT},
     "false_call_penalty": {"none": FC_NONE, "deduct": FC_DEDUCT, "award": FC_AWARD},
+    "lead_must_be": {"any": 0, "double": 1, "double_or_scoring": 2},
+    "extra_turn": {"none": 0, "double_or_scoring": 1},
 }
-# options that must keep one value (the reference engine's other values are not mirrored yet)
-_FIXED: dict[str, object] = {"lead_must_be": "any", "spinner_fill_first": False, "voluntary_draw": False,
-                             "knocking": False, "extra_turn": "none", "mug_bonus": False}
+# options that must keep one value (the reference engine's other values are not mirrored yet): none now
+_FIXED: dict[str, object] = {}
 
 
 def unsupported(rules: object, num_players: int) -> str | None:
-    """Why the native engine cannot play ``rules`` with ``num_players`` (None: it can). The scope: 2-4
-    players without partnerships, a double-6 or double-9 set, spinner none or first_double, draw
-    until_playable or none, the lead any tile, no knocking, extra turn, voluntary draw, Merry-Go-Round
-    or muggable bonus; every score function, out bonus, blocked rule, target rule, claim mode and
-    muggins option."""
+    """Why the native engine cannot play ``rules`` with ``num_players`` (None: it can). The scope: every
+    preset with 2-4 players (partnerships with 4 where the rules have them), a double-6 or double-9 set
+    (a hand is one 64-bit mask), spinner none, first_double or all_doubles, draw until_playable or none,
+    the first lead by lot, highest double or a set double; every lead restriction, extra turn, knocking,
+    voluntary draw, spinner filled first, muggable bonus, score function, out bonus, blocked rule, target
+    rule, claim mode and muggins option. Not: the sniff spinners, a forced highest-double lead, draw
+    limits other than none or until playable, partners who both go out (``partnership_both_out`` with
+    partnerships)."""
     if not 2 <= num_players <= 4:
         return f"{num_players} players (the native engine plays 2 to 4)"
-    if getattr(rules, "partnerships") and num_players == 4:
-        return "partnerships=True with 4 players"
+    if getattr(rules, "partnerships") and num_players == 4 and getattr(rules, "partnership_both_out"):
+        return "partnership_both_out=True with partnerships"
     if getattr(rules, "tile_set") not in (6, 9):
         return f"tile_set={getattr(rules, 'tile_set')} (the native engine plays double-6 and double-9)"
     for name, values in _OPTIONS.items():
@@ -883,7 +1029,20 @@ cdef _RulesBox rules_box(object rules, int n):
     r.false_call = _OPTIONS["false_call_penalty"][rules.false_call_penalty]
     r.false_call_points = rules.false_call_points
     r.B = int(rules.max_step_points)
-    places = 4 if r.spins else 2
+    r.all_doubles = rules.spinner == "all_doubles"
+    r.fill_first = bool(rules.spinner_fill_first)
+    r.extra = rules.extra_turn == "double_or_scoring"
+    r.voluntary = bool(rules.voluntary_draw)
+    r.teams = bool(rules.partnerships) and n == 4
+    r.nsides = 2 if r.teams else n
+    for s in range(4):
+        r.side[s] = s % 2 if r.teams else s
+    r.knocking = bool(rules.knocking) and r.teams
+    r.must_set = rules.first_lead == "must_set_double"
+    r.lead_draw = r.must_set or (rules.lead_must_be == "double" and rules.draw != "none")
+    r.partner_pips = bool(rules.partner_pips_deducted) and r.teams
+    r.mug_bonus = r.manual and bool(rules.mug_bonus)
+    places = (2 * r.top + 4 if r.all_doubles else 4) if r.spins else 2
     r.slots = 1 + places
     r.width = r.B + 2 if r.manual else 1
     r.play_stop = r.ntiles * r.slots * r.width
@@ -895,11 +1054,15 @@ cdef _RulesBox rules_box(object rules, int n):
         r.table[i] = table[i]
     for v in range(16):
         r.by_value[v] = 0
+    r.lead_ok = 0
     for t in tiles:
         r.hi[t.index] = t.hi
         r.lo[t.index] = t.lo
         r.by_value[t.hi] |= (<uint64_t>1) << t.index
         r.by_value[t.lo] |= (<uint64_t>1) << t.index
+        if (rules.lead_must_be == "any" or t.double
+                or (rules.lead_must_be == "double_or_scoring" and table[t.hi + t.lo] > 0)):
+            r.lead_ok |= (<uint64_t>1) << t.index
     if len(_RULES_CACHE) > 64:
         _RULES_CACHE.clear()
     _RULES_CACHE[key] = (rules, box)
@@ -941,6 +1104,7 @@ cdef class NativeDominoes:
         s.g.over = 0
         s.g.winners = 0
         s.g.w_open = 0
+        s.g.knock = KN_NONE
         start_hand(&s.g, r)
         return s
 
@@ -955,8 +1119,8 @@ cdef class NativeDominoes:
         s.rules = state.rules
         cdef Rules* r = &s.box.r
         cdef Game* g = &s.g
-        if state._knock is not None or state._forced_lead is not None:
-            raise NotImplementedError("the native engine does not play a knock or a forced lead")
+        if state._forced_lead is not None:
+            raise NotImplementedError("the native engine does not play a forced lead")
         g.rng = mix_seed(seed)
         for side in range(4):
             g.hand[side] = 0
@@ -1000,6 +1164,9 @@ cdef class NativeDominoes:
             g.v1[i] = v1
             g.nmask[i] = lmask[i]
         g.spinner = state._spinner
+        knock = state._knock
+        g.knock = KN_NONE if knock is None else KN_PARTNER if knock[0] == "partner" else KN_FORCED
+        g.knocker = -1 if knock is None else knock[1]
         rebuild_places(g, r)
         w = state._window
         g.w_open = w is not None
@@ -1048,7 +1215,8 @@ cdef class NativeDominoes:
             return []
         out = {self.g.turn}
         if self.g.w_open:
-            out.update(s for s in range(self.box.r.n) if s != self.g.w_scorer)
+            side = self.box.r.side
+            out.update(s for s in range(self.box.r.n) if side[s] != side[self.g.w_scorer])
             if self.g.w_may:
                 out.add(self.g.w_scorer)
         return sorted(out)
@@ -1057,10 +1225,12 @@ cdef class NativeDominoes:
         return bool(self.g.over)
 
     def side_scores(self) -> list[int]:
-        return [self.g.scores[s] for s in range(self.box.r.n)]
+        """The score of each side (each seat, or the two partnerships)."""
+        return [self.g.scores[s] for s in range(self.box.r.nsides)]
 
     def winners(self) -> list[int]:
-        return [s for s in range(self.box.r.n) if self.g.winners >> s & 1]
+        """The seats that won (partners both)."""
+        return [s for s in range(self.box.r.n) if self.g.winners >> self.box.r.side[s] & 1]
 
     def hands(self) -> list[list[int]]:
         """Each seat's tiles by index."""
@@ -1103,9 +1273,9 @@ cdef class NativeDominoes:
             else:
                 out.append(r.play_stop + mv - draw)
         if self.g.w_open:
-            if seat != self.g.w_scorer:
+            if r.side[seat] != r.side[self.g.w_scorer]:
                 out.extend(range(r.mug_start, r.mug_start + r.B + 2))
-            elif self.g.w_may:
+            elif seat == self.g.w_scorer and self.g.w_may:
                 out.extend(range(r.claim_start, r.claim_start + r.B + 1))
         return sorted(out)
 
@@ -1136,7 +1306,7 @@ cdef class NativeDominoes:
                 raise IllegalAction(f"action id {i} is not a legal move of seat {seat} now")
             apply_regular(g, r, seat, base, code - 1 if r.manual and base < draw else -1, 0)
         elif i < r.claim_start:
-            if not g.w_open or seat == g.w_scorer:
+            if not g.w_open or r.side[seat] == r.side[g.w_scorer]:
                 raise ClaimError(f"seat {seat} cannot call muggins now")
             code = i - r.mug_start
             self._call(seat, None if code == 0 else code - 1)
@@ -1153,17 +1323,17 @@ cdef class NativeDominoes:
         g.w_open = 0
         if missed <= 0 or amount == 0:
             if r.false_call == FC_DEDUCT:
-                award(g, r, seat, -r.false_call_points, 1, 0)
+                award(g, r, r.side[seat], -r.false_call_points, 1, 0)
             elif r.false_call == FC_AWARD and not g.over:
-                award(g, r, scorer, amount if amount else r.false_call_points, 1, 0)
+                award(g, r, r.side[scorer], amount if amount else r.false_call_points, 1, 0)
             return
         gain = missed if amount is None else min(<int>amount, missed)
         if r.muggins_rule == MO_FORFEIT:
             return
         if r.muggins_rule == MO_STEAL_DEDUCT:
-            award(g, r, scorer, -gain, 1, 0)
+            award(g, r, r.side[scorer], -gain, 1, 0)
         if not g.over:
-            award(g, r, seat, gain, 1, 0)
+            award(g, r, r.side[seat], gain, 1, 0)
 
     cdef _late_claim(self, int seat, int amount):
         """The scorer claims late (``GameState._late_claim``)."""
@@ -1174,7 +1344,7 @@ cdef class NativeDominoes:
         g.w_late = 0
         if amount <= may:
             g.w_missed -= amount
-            award(g, r, seat, amount, 1, 0)
+            award(g, r, r.side[seat], amount, 1, 0)
         else:
             over_claim(g, r, seat, amount)
 
@@ -1457,6 +1627,12 @@ cdef long run_search(Game* root, Rules* r, Frame* f, Tree* t, int* path, long it
     return done
 
 
+# what the search's frame and rewards assume: no inference a replay learns (a knock, a kept or lost extra turn,
+# a lead rule), one hand per side; the engine plays these, the Python search searches them
+_SEARCH_FIXED: dict[str, object] = {"lead_must_be": "any", "spinner_fill_first": False, "voluntary_draw": False,
+                                    "knocking": False, "extra_turn": "none", "mug_bonus": False}
+
+
 cdef NativeDominoes frame_of(object state, int seat, Frame* f, bint omniscient=False):
     """The native game of ``state`` and, in ``f``, the seat's constraints on the hidden tiles, from the seat's
     view only (``DominoState.sampling_frame``). NotImplementedError where the masks cannot say what the pure
@@ -1465,6 +1641,12 @@ cdef NativeDominoes frame_of(object state, int seat, Frame* f, bint omniscient=F
     cdef int n = root.box.r.n, s, k = 0
     if not 0 <= seat < n:
         raise NoSuchSeat(f"there is no seat {seat!r}; seats are 0 to {n - 1}")
+    rules = state.rules
+    for name, v in _SEARCH_FIXED.items():
+        if getattr(rules, name) != v:
+            raise NotImplementedError(f"the native search does not play {name}={getattr(rules, name)!r}")
+    if rules.partnerships and n == 4:
+        raise NotImplementedError("the native search does not play partnerships (its rewards are per seat)")
     f.seat = seat
     f.omniscient = omniscient
     if omniscient:
