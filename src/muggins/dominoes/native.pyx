@@ -19,6 +19,7 @@ filled first, the set double forced). :func:`unsupported` says exactly which opt
 """
 
 from libc.stdint cimport uint64_t
+from libc.stdlib cimport free, realloc
 
 from muggins.core.splitmix cimport splitmix_next
 from libc.time cimport clock, CLOCKS_PER_SEC
@@ -109,6 +110,10 @@ cdef struct Game:
     int pval[MAXPLACES]
     int w_open, w_scorer, w_missed, w_may, w_late
     uint64_t rng
+    int* ev                  # the event log (see log_put), NULL until something is logged
+    int nev, evcap, ev_on    # ints used, ints allocated, whether events are logged
+    int ev_lost              # the log ran out of memory: it is incomplete
+    int why_seat, why_reason  # who and why the next award scores (set by log_why)
 
 
 # ------------------------------------------------------------------------------------------- PRNG ----
@@ -135,6 +140,186 @@ cdef inline int lowbit(uint64_t x) noexcept nogil:
     while not (x >> i) & 1:
         i += 1
     return i
+
+
+# -------------------------------------------------------------------------------------- event log ----
+# With logging on, the engine appends every event the pure engine logs as a few ints: a code, then its
+# fields. :mod:`muggins.dominoes.fast` turns them into Events only when they are asked for. Off (the
+# default, and in clones and playouts), each log_ call is one test.
+cdef enum:
+    EV_ACT = 0        # seat, action id: an applied action (the history, not an event)
+    EV_LOT = 1        # seats mask, k, then k tiles (the seats in order)
+    EV_DEAL = 2       # hand, leader, boneyard size, then every tile in shuffle order (hands, then boneyard)
+    EV_PLAY = 3       # seat, tile, free place (-1: the lead), count after
+    EV_DRAW = 4       # seat, tile
+    EV_PASS = 5       # seat
+    EV_CLAIM = 6      # seat, points, late
+    EV_OVER = 7       # seat, points, true points
+    EV_SCORE = 8      # seat (-1: none), side, points, reason
+    EV_VOID = 9       # seat (-1: none), side, points, reason, why
+    EV_MISSED = 10    # seat, side, points
+    EV_MUGGINS = 11   # seat, on, outcome, points, named (-1: none), missed
+    EV_HAND_END = 12  # seat (-1: none), reason (0 domino, 1 blocked)
+    EV_TIE = 13       # hands
+    EV_END = 14       # winners (a mask of sides), then the 4 side scores
+    R_PLAY = 0
+    R_DOMINO = 1
+    R_PENALTY = 2
+    R_OWN = 3
+    R_BLOCKED = 4
+    R_MUGGED = 5
+    R_FALSE = 6
+    R_MUGGINS = 7
+    WHY_ENTRY = 0
+    WHY_TARGET = 1
+    WHY_DOWN = 2
+    OC_STEAL = 0
+    OC_FORFEIT = 1
+    OC_STEAL_DEDUCT = 2
+    OC_FALSE = 3
+
+
+cdef int log_room(Game* g, int k) noexcept nogil:
+    """Room for ``k`` more ints (1), or 0 when memory ran out (logging stops; the log says it is lost)."""
+    cdef int cap
+    cdef int* p
+    if g.nev + k <= g.evcap:
+        return 1
+    cap = g.evcap * 2 if g.evcap * 2 >= g.nev + k else g.nev + k + 256
+    p = <int*>realloc(g.ev, cap * sizeof(int))
+    if p == NULL:
+        g.ev_on = 0
+        g.ev_lost = 1
+        return 0
+    g.ev = p
+    g.evcap = cap
+    return 1
+
+
+cdef void log_put(Game* g, int k, int a, int b, int c, int d, int e, int f, int h) noexcept nogil:
+    """Append ``k`` (at most 7) of a .. h: one record."""
+    cdef int vals[7]
+    cdef int i
+    if not g.ev_on or not log_room(g, k):
+        return
+    vals[0] = a
+    vals[1] = b
+    vals[2] = c
+    vals[3] = d
+    vals[4] = e
+    vals[5] = f
+    vals[6] = h
+    for i in range(k):
+        g.ev[g.nev + i] = vals[i]
+    g.nev += k
+
+
+cdef inline void log_why(Game* g, int seat, int reason) noexcept nogil:
+    """Who and why the next :func:`award` scores (its score or void event names them)."""
+    g.why_seat = seat
+    g.why_reason = reason
+
+
+cdef inline void log_score(Game* g, int side, int points) noexcept nogil:
+    if g.ev_on:
+        log_put(g, 5, EV_SCORE, g.why_seat, side, points, g.why_reason, 0, 0)
+
+
+cdef inline void log_void(Game* g, int side, int points, int why) noexcept nogil:
+    if g.ev_on:
+        log_put(g, 6, EV_VOID, g.why_seat, side, points, g.why_reason, why, 0)
+
+
+cdef inline void log_missed(Game* g, int seat, int points) noexcept nogil:
+    """Points of ``seat`` left unclaimed for good (none: nothing logged)."""
+    if g.ev_on and points > 0:
+        log_put(g, 4, EV_MISSED, seat, seat, points, 0, 0, 0)
+
+
+cdef inline void log_close(Game* g) noexcept nogil:
+    """The open window closes: what it still holds is missed."""
+    if g.ev_on and g.w_open:
+        log_missed(g, g.w_scorer, g.w_missed)
+
+
+cdef inline void log_act(Game* g, int seat, int i) noexcept nogil:
+    if g.ev_on:
+        log_put(g, 3, EV_ACT, seat, i, 0, 0, 0, 0)
+
+
+cdef inline void log_play(Game* g, int seat, int t, int k) noexcept nogil:
+    if g.ev_on:
+        log_put(g, 5, EV_PLAY, seat, t, k, g.count, 0, 0)
+
+
+cdef inline void log_draw(Game* g, int seat, int t) noexcept nogil:
+    if g.ev_on:
+        log_put(g, 3, EV_DRAW, seat, t, 0, 0, 0, 0)
+
+
+cdef inline void log_pass(Game* g, int seat) noexcept nogil:
+    if g.ev_on:
+        log_put(g, 2, EV_PASS, seat, 0, 0, 0, 0, 0)
+
+
+cdef inline void log_claim(Game* g, int seat, int points, int late) noexcept nogil:
+    """A claim announced (``points`` -1: said nothing, not logged)."""
+    if g.ev_on and points >= 0:
+        log_put(g, 4, EV_CLAIM, seat, points, late, 0, 0, 0)
+
+
+cdef inline void log_over(Game* g, int seat, int points, int true_points) noexcept nogil:
+    if g.ev_on:
+        log_put(g, 4, EV_OVER, seat, points, true_points, 0, 0, 0)
+
+
+cdef inline void log_muggins(Game* g, int seat, int outcome, int points, int named) noexcept nogil:
+    if g.ev_on:
+        log_put(g, 7, EV_MUGGINS, seat, g.w_scorer, outcome, points, named, g.w_missed)
+
+
+cdef inline void log_hand_end(Game* g, int seat, int reason) noexcept nogil:
+    if g.ev_on:
+        log_put(g, 3, EV_HAND_END, seat, reason, 0, 0, 0, 0)
+
+
+cdef inline void log_tie(Game* g, int hands) noexcept nogil:
+    if g.ev_on:
+        log_put(g, 2, EV_TIE, hands, 0, 0, 0, 0, 0)
+
+
+cdef inline void log_finish(Game* g, int sides) noexcept nogil:
+    """The game ends: the open window's points are missed, then the winners and the scores."""
+    if g.ev_on:
+        log_close(g)
+        log_put(g, 6, EV_END, sides, g.scores[0], g.scores[1], g.scores[2], g.scores[3], 0)
+
+
+cdef void log_lot(Game* g, int seats, int k, int* tiles) noexcept nogil:
+    cdef int i
+    if not g.ev_on or not log_room(g, 3 + k):
+        return
+    log_put(g, 3, EV_LOT, seats, k, 0, 0, 0, 0)
+    for i in range(k):
+        g.ev[g.nev + i] = tiles[i]
+    g.nev += k
+
+
+cdef void log_deal(Game* g, Rules* r, int* tiles) noexcept nogil:
+    cdef int i
+    if not g.ev_on or not log_room(g, 4 + r.ntiles):
+        return
+    log_put(g, 4, EV_DEAL, g.hand_no, g.leader, g.nbone, 0, 0, 0)
+    for i in range(r.ntiles):
+        g.ev[g.nev + i] = tiles[i]
+    g.nev += r.ntiles
+
+
+cdef inline void log_void_step(Game* g, Rules* r, int seat, int step) noexcept nogil:
+    """Going out would pass an exact target: the whole step (play and bonus) is void."""
+    if g.ev_on and step > 0 and r.exact_target and g.scores[seat] + step > r.target:
+        log_why(g, seat, R_DOMINO)
+        log_void(g, seat, step, WHY_TARGET)
 
 
 # --------------------------------------------------------------------------------------- geometry ----
@@ -312,6 +497,7 @@ cdef inline int prime_at_most(int n) noexcept nogil:
 
 
 cdef void finish(Game* g, int sides) noexcept nogil:
+    log_finish(g, sides)
     g.over = 1
     g.winners = sides
     g.w_open = 0
@@ -328,14 +514,18 @@ cdef int award(Game* g, Rules* r, int side, int points, int check, int down) noe
         return 0
     if points > 0 and not g.entered[side]:
         if points < r.entry:
+            log_void(g, side, points, WHY_ENTRY)
             return 0
         g.entered[side] = 1
     cdef int new = g.scores[side] + points
     if points > 0 and r.exact_target and new > r.target:
+        log_void(g, side, points, WHY_TARGET)
         return 0
     if points > 0 and down and r.no_win_on_down and new >= r.target:
+        log_void(g, side, points, WHY_DOWN)
         return 0
     g.scores[side] = new
+    log_score(g, side, points)
     if check:
         check_win(g, r, side)
     return 1
@@ -344,11 +534,13 @@ cdef int award(Game* g, Rules* r, int side, int points, int check, int down) noe
 cdef void over_claim(Game* g, Rules* r, int seat, int amount) noexcept nogil:
     """An over-claim is void; under ``over_claim=opponent_scores`` the next opponent scores it."""
     if r.over_claim_penalty and r.n > 1:
+        log_why(g, (seat + 1) % r.n, R_PENALTY)
         award(g, r, (seat + 1) % r.n, amount, 1, 0)
 
 
 cdef void open_window(Game* g, Rules* r, int seat, int missed, int claim) noexcept nogil:
     if g.over:
+        log_missed(g, seat, missed)
         return
     g.w_open = 1
     g.w_scorer = seat
@@ -362,8 +554,10 @@ cdef void score_step(Game* g, Rules* r, int seat, int pts, int claim, int down) 
     cdef int awarded, missed
     if not r.manual:
         if pts:
+            log_why(g, seat, R_PLAY)
             award(g, r, seat, pts, 1, down)
         return
+    log_claim(g, seat, claim, 0)
     if claim < 0:
         awarded = 0
         missed = pts
@@ -373,8 +567,10 @@ cdef void score_step(Game* g, Rules* r, int seat, int pts, int claim, int down) 
     else:
         awarded = 0
         missed = pts
+        log_over(g, seat, claim, pts)
         over_claim(g, r, seat, claim)
     if awarded and not g.over:
+        log_why(g, seat, R_PLAY)
         award(g, r, seat, awarded, 1, down)
     open_window(g, r, seat, missed, claim)
 
@@ -416,6 +612,7 @@ cdef int lot(Game* g, Rules* r, int seats, int lightest) noexcept nogil:
                 who[k] = s
                 k += 1
         sample_tiles(g, r, k, tiles)
+        log_lot(g, seats, k, tiles)
         for i in range(k):
             t = tiles[i]
             keys[i] = (r.hi[t] + r.lo[t]) * 64 + (r.hi[t] if r.lot_high_end else 0)
@@ -501,6 +698,7 @@ cdef void start_hand(Game* g, Rules* r) noexcept nogil:
     g.nplaces = 0
     g.spinner = -1
     g.count = 0
+    log_deal(g, r, tiles)
 
 
 cdef void after_hand(Game* g, Rules* r) noexcept nogil:
@@ -526,6 +724,7 @@ cdef void after_hand(Game* g, Rules* r) noexcept nogil:
                     finish(g, leaders)
                     return
                 g.tiebreak_left = r.n
+                log_tie(g, r.n)
     start_hand(g, r)
 
 
@@ -535,6 +734,7 @@ cdef void end_by_domino(Game* g, Rules* r, int seat, int pts, int claim, int lea
     cdef int p[4]
     cdef uint64_t m
     if r.manual:
+        log_claim(g, seat, claim, 0)
         if claim < 0:
             play_points = 0
             missed = pts
@@ -544,13 +744,16 @@ cdef void end_by_domino(Game* g, Rules* r, int seat, int pts, int claim, int lea
         else:
             play_points = 0
             missed = pts
+            log_over(g, seat, claim, pts)
             over_claim(g, r, seat, claim)
     else:
         play_points = pts
         missed = 0
     if g.over:
+        log_missed(g, seat, missed)
         return
     g.last_out = seat
+    log_hand_end(g, seat, 0)
     for s in range(n):
         p[s] = hand_pips(g, r, s)
     ob = r.out_bonus
@@ -586,15 +789,19 @@ cdef void end_by_domino(Game* g, Rules* r, int seat, int pts, int claim, int lea
                         x = r.hi[t] + r.lo[t]
         bonus = prime_at_most(x)
     step = play_points + bonus
+    log_void_step(g, r, seat, step)
     if not (step > 0 and r.exact_target and g.scores[seat] + step > r.target):
         if play_points:
+            log_why(g, seat, R_PLAY)
             award(g, r, seat, play_points, 0, lead)
         if bonus:
+            log_why(g, seat, R_DOMINO)
             award(g, r, seat, bonus, 0, 0)
         check_win(g, r, seat)
     if ob == OB_SUBTRACT:
         for s in range(n):
             if p[s] and not g.over:
+                log_why(g, -1, R_OWN)
                 award(g, r, s, -round_nearest(p[s], unit), 1, 0)
     if r.manual:
         open_window(g, r, seat, missed, claim)
@@ -630,6 +837,7 @@ cdef void end_blocked(Game* g, Rules* r) noexcept nogil:
     cdef int diff = r.blocked == BL_DIFF
     cdef int div = r.round_to if r.per_unit else 1
     g.last_out = -1
+    log_hand_end(g, -1, 1)
     for s in range(n):
         p[s] = hand_pips(g, r, s)
     low = p[0]
@@ -646,15 +854,18 @@ cdef void end_blocked(Game* g, Rules* r) noexcept nogil:
             heavier |= 1 << s
     if r.blocked == BL_OPP or r.blocked == BL_DIFF:
         if nlight == 1:
+            log_why(g, first, R_BLOCKED)
             award(g, r, first, take(r, p, first, ((1 << n) - 1) & ~(1 << first), diff), 1, 0)
         elif r.blocked_tie == BT_SPLIT:
             share = take(r, p, first, heavier, diff) // nlight
             for s in range(n):
                 if lightest >> s & 1 and not g.over:
+                    log_why(g, s, R_BLOCKED)
                     award(g, r, s, share, 1, 0)
         elif r.blocked_tie == BT_ALL:
             for s in range(n):
                 if lightest >> s & 1 and not g.over:
+                    log_why(g, s, R_BLOCKED)
                     award(g, r, s, take(r, p, s, heavier, diff), 1, 0)
     elif r.blocked == BL_CASCADE:
         for s in range(n):
@@ -671,10 +882,12 @@ cdef void end_blocked(Game* g, Rules* r) noexcept nogil:
             for j in range(n):
                 o = order[j]
                 if p[o] > p[s] and not g.over:
+                    log_why(g, s, R_BLOCKED)
                     award(g, r, s, (p[o] - p[s]) // div, 1, 0)
     elif r.blocked == BL_SUBTRACT:
         for s in range(n):
             if p[s] and not g.over:
+                log_why(g, s, R_OWN)
                 award(g, r, s, -round_nearest(p[s], r.round_to), 1, 0)
     after_hand(g, r)
 
@@ -684,6 +897,7 @@ cdef void do_play(Game* g, Rules* r, int seat, int t, int k, int claim) noexcept
     g.hand[seat] &= ~((<uint64_t>1) << t)
     cdef int lead = k < 0
     place(g, r, t, k)
+    log_play(g, seat, t, k)
     cdef int pts = r.table[g.count]
     if lead:
         g.lead_phase = 0
@@ -704,6 +918,7 @@ cdef void do_draw(Game* g, Rules* r, int seat, int pick) noexcept nogil:
     if pick:
         i = below(g, g.nbone)
     t = g.bone[i]
+    log_draw(g, seat, t)
     g.bone[i] = g.bone[g.nbone - 1]
     g.nbone -= 1
     g.hand[seat] |= (<uint64_t>1) << t
@@ -712,6 +927,7 @@ cdef void do_draw(Game* g, Rules* r, int seat, int pick) noexcept nogil:
 
 cdef void do_pass(Game* g, Rules* r, int seat) noexcept nogil:
     cdef int dead = g.nbone <= r.reserve or r.draw_limit == 0
+    log_pass(g, seat)
     g.draws = 0
     if dead:
         g.dead_passes += 1
@@ -725,6 +941,7 @@ cdef void do_pass(Game* g, Rules* r, int seat) noexcept nogil:
 
 cdef void apply_regular(Game* g, Rules* r, int seat, int move, int claim, int pick) noexcept nogil:
     """Close any open window (every move does), then make ``move`` (a legal one) with ``claim``."""
+    log_close(g)
     g.w_open = 0
     cdef int draw = r.ntiles * r.slots
     if move < draw:
@@ -827,6 +1044,10 @@ def unsupported(rules: object, num_players: int) -> str | None:
     return None
 
 
+_NOBODY: frozenset[int] = frozenset()
+_SEATS = tuple(frozenset((s,)) for s in range(4))
+
+
 cdef class _RulesBox:
     cdef Rules r
 
@@ -917,19 +1138,26 @@ cdef class NativeDominoes:
     cdef Game g
     cdef _RulesBox box
     cdef object rules
+    cdef object _dec   # what turns the int log into Events (muggins.dominoes.fast), made when first asked
+    cdef object _init  # the position the log starts from (from_state), for the decoder
+
+    def __dealloc__(self) -> None:
+        free(self.g.ev)
 
     def __init__(self) -> None:
         raise TypeError("make a native game with NativeDominoes.new(rules, players, seed) or "
                         "NativeDominoes.from_state(state)")
 
     @staticmethod
-    def new(rules: object, num_players: int, seed: int = 0) -> NativeDominoes:
-        """A new game dealt natively (NotImplementedError for rules out of scope)."""
+    def new(rules: object, num_players: int, seed: int = 0, log: bool = False) -> NativeDominoes:
+        """A new game dealt natively (NotImplementedError for rules out of scope); ``log``: keep the event
+        log (:meth:`events`) from the first deal on."""
         cdef NativeDominoes s = NativeDominoes.__new__(NativeDominoes)
         s.box = rules_box(rules, num_players)
         s.rules = rules
         cdef Rules* r = &s.box.r
         s.g.rng = mix_seed(seed)
+        s.g.ev_on = bool(log)
         for side in range(4):
             s.g.scores[side] = 0
             s.g.entered[side] = r.entry == 0
@@ -945,10 +1173,10 @@ cdef class NativeDominoes:
         return s
 
     @staticmethod
-    def from_state(state: object, seed: int = 0) -> NativeDominoes:
+    def from_state(state: object, seed: int = 0, log: bool = False) -> NativeDominoes:
         """The game of a pure :class:`~muggins.dominoes.state.DominoState` at any point, hidden tiles and
-        all (for sampled worlds); ``seed`` starts the native PRNG. NotImplementedError names an option
-        out of scope."""
+        all (for sampled worlds); ``seed`` starts the native PRNG; ``log``: keep the event log of what
+        follows (:meth:`events`). NotImplementedError names an option out of scope."""
         n = state.num_players
         cdef NativeDominoes s = NativeDominoes.__new__(NativeDominoes)
         s.box = rules_box(state.rules, n)
@@ -1008,14 +1236,78 @@ cdef class NativeDominoes:
             g.w_missed = w.missed
             g.w_may = bool(w.may_claim)
             g.w_late = w.late
+        if log:
+            from muggins.dominoes.fast import log_start
+
+            s._init = log_start(state)
+            g.ev_on = 1
         return s
 
-    def clone(self) -> NativeDominoes:
+    def clone(self, log: bool = False) -> NativeDominoes:
+        """A copy; without ``log`` it keeps no event log (playouts and search need none)."""
         cdef NativeDominoes c = NativeDominoes.__new__(NativeDominoes)
         c.g = self.g
         c.box = self.box
         c.rules = self.rules
+        c.g.ev = NULL
+        c.g.nev = 0
+        c.g.evcap = 0
+        c.g.ev_on = 0
+        if log and self.g.ev_on:
+            c.g.ev_on = 1
+            c._init = self._init
+            if not log_room(&c.g, self.g.nev):
+                raise MemoryError("no memory to copy the event log")
+            for i in range(self.g.nev):
+                c.g.ev[i] = self.g.ev[i]
+            c.g.nev = self.g.nev
         return c
+
+    # --- the event log ------------------------------------------------------------------------------
+    @property
+    def logging(self) -> bool:
+        """Whether events are logged (switch it off for speed; the log is then incomplete for good)."""
+        return bool(self.g.ev_on)
+
+    @logging.setter
+    def logging(self, on: bool) -> None:
+        if on and not self.g.ev_on and (self.g.nev or self.g.hand_no):
+            raise ValueError("the log can only be switched on before the game starts (new(..., log=True))")
+        self.g.ev_on = bool(on)
+
+    def log_ints(self, start: int = 0) -> list[int]:
+        """The raw log from int ``start``: records of a code and its fields (see the EV_ codes)."""
+        if self.g.ev_lost:
+            raise MemoryError("the event log ran out of memory and is incomplete")
+        return [self.g.ev[i] for i in range(start, self.g.nev)]
+
+    def events(self, start: int = 0) -> list:
+        """The events from ``start``, as the pure engine logs them (Events made now, and kept)."""
+        if self._dec is None:
+            if not self.g.ev_on and not self.g.nev:
+                raise ValueError("this game keeps no event log (make it with log=True)")
+            from muggins.dominoes.fast import LogDecoder
+
+            self._dec = LogDecoder(self.rules, self.box.r.n, self._init)
+        return self._dec.events(self.log_ints(self._dec.pos), start)
+
+    def decoder(self) -> object:
+        """The :class:`~muggins.dominoes.fast.LogDecoder` of this game's log (None before :meth:`events`)."""
+        return self._dec
+
+    def history_ids(self) -> list[tuple[int, int]]:
+        """Every action applied through :meth:`apply_id` while logging: (seat, id)."""
+        if self._dec is None:
+            self.events(0)
+        return self._dec.history(self.log_ints(self._dec.pos))
+
+    def chance_outcomes(self) -> list[dict]:
+        """The lots and deals so far as :class:`~muggins.core.chance.Chance` outcomes (the pure engine
+        replays them)."""
+        if self._dec is None:
+            self.events(0)
+        self._dec.events(self.log_ints(self._dec.pos), 0)
+        return list(self._dec.outcomes)
 
     def seed(self, seed: int) -> None:
         """Restart the native PRNG (deals, random draws and moves of playouts)."""
@@ -1036,6 +1328,10 @@ cdef class NativeDominoes:
 
     def num_distinct_actions(self) -> int:
         return self.box.r.size
+
+    def waiting_for(self) -> frozenset[int]:
+        """The seats the game waits for, as the protocol's ``waiting_for``."""
+        return _NOBODY if self.g.over else _SEATS[self.g.turn]
 
     def to_move(self) -> int:
         """The seat the game waits for (-1 once it is over)."""
@@ -1109,6 +1405,33 @@ cdef class NativeDominoes:
                 out.extend(range(r.claim_start, r.claim_start + r.B + 1))
         return sorted(out)
 
+    def legal_action_ids(self, seat: object) -> list[int]:
+        """The ids of the actions ``legal_actions`` lists, ascending: each move claiming nothing, a muggins
+        call naming nothing, a late claim of its true amount (``GameState.legal_action_ids``)."""
+        cdef int moves[MAXMOVES]
+        cdef Rules* r = &self.box.r
+        cdef int nm, i, j, x, draw = r.ntiles * r.slots
+        if type(seat) is not int or not 0 <= seat < r.n:
+            raise NoSuchSeat(f"there is no seat {seat!r}; seats are 0 to {r.n - 1}")
+        if self.g.over:
+            return []
+        nm = regular(&self.g, r, seat, moves)
+        for i in range(nm):
+            x = moves[i]
+            x = x * r.width if x < draw else r.play_stop + x - draw
+            j = i
+            while j > 0 and moves[j - 1] > x:
+                moves[j] = moves[j - 1]
+                j -= 1
+            moves[j] = x
+        out = [moves[i] for i in range(nm)]
+        if self.g.w_open:
+            if seat != self.g.w_scorer:
+                out.append(r.mug_start)
+            elif self.g.w_may:
+                out.append(r.claim_start + min(self.g.w_missed, self.g.w_late))
+        return out
+
     def apply_id(self, seat: int, i: int) -> None:
         """Apply the action numbered ``i`` for ``seat``: IllegalAction (a subclass) when it is not legal
         now, and the state unchanged."""
@@ -1134,15 +1457,18 @@ cdef class NativeDominoes:
                     break
             else:
                 raise IllegalAction(f"action id {i} is not a legal move of seat {seat} now")
+            log_act(g, seat, i)
             apply_regular(g, r, seat, base, code - 1 if r.manual and base < draw else -1, 0)
         elif i < r.claim_start:
             if not g.w_open or seat == g.w_scorer:
                 raise ClaimError(f"seat {seat} cannot call muggins now")
+            log_act(g, seat, i)
             code = i - r.mug_start
             self._call(seat, None if code == 0 else code - 1)
         else:
             if not g.w_open or seat != g.w_scorer or not g.w_may:
                 raise ClaimError(f"seat {seat} has nothing to claim now")
+            log_act(g, seat, i)
             self._late_claim(seat, i - r.claim_start)
 
     cdef _call(self, int seat, object amount):
@@ -1152,18 +1478,25 @@ cdef class NativeDominoes:
         cdef int missed = g.w_missed, scorer = g.w_scorer, gain
         g.w_open = 0
         if missed <= 0 or amount == 0:
+            log_muggins(g, seat, OC_FALSE, 0, -1 if amount is None else amount)
             if r.false_call == FC_DEDUCT:
+                log_why(g, seat, R_FALSE)
                 award(g, r, seat, -r.false_call_points, 1, 0)
             elif r.false_call == FC_AWARD and not g.over:
+                log_why(g, scorer, R_FALSE)
                 award(g, r, scorer, amount if amount else r.false_call_points, 1, 0)
             return
         gain = missed if amount is None else min(<int>amount, missed)
+        log_muggins(g, seat, r.muggins_rule, 0 if r.muggins_rule == MO_FORFEIT else gain, -1 if amount is None else amount)
         if r.muggins_rule == MO_FORFEIT:
             return
         if r.muggins_rule == MO_STEAL_DEDUCT:
+            log_why(g, scorer, R_MUGGED)
             award(g, r, scorer, -gain, 1, 0)
         if not g.over:
+            log_why(g, seat, R_MUGGINS)
             award(g, r, seat, gain, 1, 0)
+        log_missed(g, scorer, missed - gain)
 
     cdef _late_claim(self, int seat, int amount):
         """The scorer claims late (``GameState._late_claim``)."""
@@ -1172,10 +1505,13 @@ cdef class NativeDominoes:
         cdef int may = min(g.w_missed, g.w_late) if g.w_may else 0
         g.w_may = 0
         g.w_late = 0
+        log_claim(g, seat, amount, 1)
         if amount <= may:
             g.w_missed -= amount
+            log_why(g, seat, R_PLAY)
             award(g, r, seat, amount, 1, 0)
         else:
+            log_over(g, seat, amount, may)
             over_claim(g, r, seat, amount)
 
     def playout(self, policy: int = 0, seed: int = 0, max_moves: int = 1 << 30, until_hand_end: bool = False,
