@@ -292,7 +292,7 @@ class NativeDominoState:
         self._claim = claim.start if claim is not None else space.size
         # the integer protocol: C methods, called with no Python frame between
         self.legal_action_ids = nat.legal_action_ids
-        self.apply_action_id = nat.apply_id
+        self.apply_action_id = nat.apply_action_id
         self.waiting_for = nat.waiting_for
         self.is_over = nat.is_over
 
