@@ -1583,6 +1583,14 @@ def from_state(state: object, seed: int = 0) -> NativeDominoes:
     return NativeDominoes.from_state(state, seed)
 
 
+def protocol_state(rules: object, players: int, seed: int = 0) -> object:
+    """A :class:`~muggins.dominoes.fast.NativeDominoState`: a new game on this engine spoken to through the
+    protocol (``muggins bench`` and :func:`muggins.perf.random_play` find it here)."""
+    from muggins.dominoes.fast import NativeDominoState
+
+    return NativeDominoState(rules, players, seed)
+
+
 def random_play_native(rules: object, players: int, seconds: float, seed: int = 0) -> dict[str, float]:
     """Whole games dealt and played natively with random moves for about ``seconds`` of CPU time (the
     figure beside :func:`muggins.perf.random_play`)."""
