@@ -140,3 +140,21 @@ def native_random_play(game: str, preset: str | None, players: int | None, secon
         out[key] = statistics.median(r[key] for r in results)
         out[key.replace("_per_second", "_per_second_runs")] = [round(r[key], 1) for r in results]
     return out, None
+
+
+def native_protocol_play(game: str, preset: str | None, players: int | None, seconds: float, runs: int,
+                         options: dict[str, Any] | None = None) -> tuple[dict[str, Any] | None, str | None]:
+    """:func:`random_play` through the integer protocol of the game's native-backed state (median of
+    ``runs``), naming the engine measured: (figures, None), or (None, why there is none)."""
+    spec = get_game(game)
+    rules = spec.rules(preset, options)
+    n = players if players is not None else spec.default_players
+    make, why = native_state_maker(game, rules, n)
+    if make is None:
+        return None, why
+    out = median_runs(random_play, runs, game=game, preset=preset, players=players, seconds=seconds,
+                      options=options, native=True)
+    kind = type(make(rules, n, seed=0))
+    out["engine"] = (f"{kind.__module__}.{kind.__qualname__} on {native_engine(game)} (C, compiled with Cython), "
+                     f"integer protocol: legal_action_ids + apply_action_id")
+    return out, None

@@ -183,3 +183,34 @@ def test_native_and_pure_games_log_the_same_events(preset: str, players: int) ->
 def test_many_native_and_pure_games_log_the_same_events(preset: str, players: int) -> None:
     for seed in range(GAMES, GAMES + 90):
         play_game(preset, players, seed)
+
+
+# ------------------------------------------------------------------------------- speed figures ----
+def test_random_play_through_the_integer_protocol_on_both_engines() -> None:
+    from muggins.perf import random_play
+
+    for kw in ({"ids": True}, {"native": True}):
+        r = random_play("dominoes", "all-fives", 3, 0.05, **kw)
+        assert r["moves"] > 0 and r["games"] >= 1
+    with pytest.raises(ValueError, match="does not play"):
+        random_play("dominoes", "five-up", 2, 0.05, native=True)
+
+
+def test_bench_names_the_native_backed_protocol_it_measured() -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from muggins.cli.main import app
+
+    res = CliRunner().invoke(app, ["bench", "--seconds", "0.05", "--runs", "1", "--json"])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.output)
+    assert out["native_protocol"]["moves_per_second"] > 0
+    assert "NativeDominoState" in out["native_protocol"]["engine"] and "moves_per_second" in out  # old keys kept
+    res = CliRunner().invoke(app, ["bench", "--seconds", "0.05", "--runs", "1"])
+    assert "Native-backed protocol, muggins.dominoes.fast.NativeDominoState" in " ".join(res.output.split())
+    res = CliRunner().invoke(app, ["bench", "-p", "five-up", "--seconds", "0.05", "--runs", "1", "--json"])
+    out = json.loads(res.output)
+    assert "native_protocol" not in out and "five-up" not in out["native_protocol_unavailable"]
+    assert "does not play" in out["native_protocol_unavailable"]
