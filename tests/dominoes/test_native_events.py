@@ -214,3 +214,31 @@ def test_bench_names_the_native_backed_protocol_it_measured() -> None:
     out = json.loads(res.output)
     assert "native_protocol" not in out and "five-up" not in out["native_protocol_unavailable"]
     assert "does not play" in out["native_protocol_unavailable"]
+
+
+@pytest.mark.parametrize(("preset", "players"), [("muggins", 2), ("muggins-spinner", 3), ("all-fives", 4)])
+def test_a_native_game_read_from_a_pure_one_logs_what_follows_alike(preset: str, players: int) -> None:
+    """``from_pure`` mid-game: the native log starts where the pure one stands (hands in their order, the
+    layout's free places in the pure engine's order), and ``to_pure()`` continues the pure game."""
+    rules = SPEC.rules(preset, {"claim_timing": "lenient"})
+    rng = random.Random(players)
+    pure = SPEC.new(rules, players, seed=players)
+    for _ in range(9):
+        seat, action = choose(pure, rng, 0.5)
+        pure.apply(seat, action)
+    fast = NativeDominoState.from_pure(pure, seed=5)
+    pure.chance = pure.chance.fork()  # from here on the deals are the native engine's
+    start = len(pure.log)
+    assert fast.log == pure.log
+    seen = same(pure, fast, start)
+    dealt = 0
+    while not pure.is_over():
+        seat, action = choose(pure, rng, 0.5)
+        fast.apply(seat, action)
+        deals = fast.native.chance_outcomes()[dealt:]
+        pure.chance.outcomes.extend(deals)
+        dealt += len(deals)
+        pure.apply(seat, action)
+        seen = same(pure, fast, seen)
+    twin = fast.to_pure()
+    assert twin.log == pure.log and twin.side_scores() == pure.side_scores() and twin.history == pure.history

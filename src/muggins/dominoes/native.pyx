@@ -4,7 +4,9 @@ arrays, actions as the integer ids of docs/actions.md), played without returning
 
 The reference is :mod:`muggins.dominoes.state`; this mirrors its rules for the ``muggins`` preset family
 (see :func:`unsupported` for the exact scope) and is checked against it move by move by
-tests/dominoes/test_native.py. It keeps no event log: it is for rollouts, not records.
+tests/dominoes/test_native.py. It is for rollouts; asked to (``log=True``), it also keeps the pure engine's
+event log as ints, made into Events only when read (:mod:`muggins.dominoes.fast`, which also gives the
+protocol state on this engine; tests/dominoes/test_native_events.py).
 
 Chance comes from a small PRNG of its own (splitmix64), so a playout is reproducible from its seed. Deals
 are native (they need not match the pure engine's Chance). :meth:`NativeDominoes.apply_id` draws the last
