@@ -1281,6 +1281,8 @@ cdef class NativeDominoes:
         """The raw log from int ``start``: records of a code and its fields (see the EV_ codes)."""
         if self.g.ev_lost:
             raise MemoryError("the event log ran out of memory and is incomplete")
+        if type(start) is not int or start < 0:
+            raise ValueError(f"start is a whole number from 0; got {start!r}")
         return [self.g.ev[i] for i in range(start, self.g.nev)]
 
     def events(self, start: int = 0) -> list:
