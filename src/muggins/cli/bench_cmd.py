@@ -75,10 +75,11 @@ def bench_command(
     if isinstance(nat, dict):
         for k in ("games_per_second", "moves_per_second"):
             t.add_row(f"native {k}", f"{nat[k]:,.0f}", ", ".join(f"{x:,.0f}" for x in nat[k + "_runs"]))
-    proto = out.get("native_protocol")
-    if isinstance(proto, dict):
+    nproto = out.get("native_protocol")
+    if isinstance(nproto, dict):
         for k in ("games_per_second", "moves_per_second"):
-            t.add_row(f"native protocol {k}", f"{proto[k]:,.0f}", ", ".join(f"{x:,.0f}" for x in proto[k + "_runs"]))
+            t.add_row(f"native protocol {k}", f"{nproto[k]:,.0f}",
+                      ", ".join(f"{x:,.0f}" for x in nproto[k + "_runs"]))
     console = Console()
     console.print(t)
     console.print(f"Build: {describe_build()}.", highlight=False)
@@ -89,9 +90,9 @@ def bench_command(
                       highlight=False)
     elif "native_unavailable" in out:
         console.print(f"Native engine: none measured ({out['native_unavailable']}).", highlight=False)
-    if isinstance(proto, dict):
-        ratio = proto["moves_per_second"] / out["moves_per_second"]
-        console.print(f"Native-backed protocol, {proto['engine']}: {proto['moves_per_second']:,.0f} moves/s "
+    if isinstance(nproto, dict):
+        ratio = nproto["moves_per_second"] / out["moves_per_second"]
+        console.print(f"Native-backed protocol, {nproto['engine']}: {nproto['moves_per_second']:,.0f} moves/s "
                       f"({ratio:,.1f}x the protocol figure above, measured on the "
                       f"{out['engine']} with Action objects).", highlight=False)
     elif "native_protocol_unavailable" in out:

@@ -259,18 +259,14 @@ class NativeDominoState:
 
     def __init__(self, rules: DominoRules, num_players: int, seed: int = 0) -> None:
         """A new game dealt by the native engine from ``seed``."""
-        from muggins.dominoes.native import NativeDominoes
-
-        self._setup(NativeDominoes.new(rules, num_players, seed, log=True), rules, num_players, None, seed)
+        self._setup(_engine().NativeDominoes.new(rules, num_players, seed, log=True), rules, num_players, None, seed)
 
     @classmethod
     def from_pure(cls, state: Any, seed: int = 0) -> NativeDominoState:
         """The game of the pure ``state`` from here on (its log and history are kept in front)."""
-        from muggins.dominoes.native import NativeDominoes
-
         s = cls.__new__(cls)
-        s._setup(NativeDominoes.from_state(state, seed, log=True), state.rules, state.num_players, state.clone(),
-                 seed)
+        nat = _engine().NativeDominoes.from_state(state, seed, log=True)
+        s._setup(nat, state.rules, state.num_players, state.clone(), seed)
         return s
 
     def _setup(self, nat: Any, rules: DominoRules, n: int, start: Any, seed: int) -> None:
@@ -323,7 +319,7 @@ class NativeDominoState:
     @property
     def log(self) -> list[Event]:
         """The event log: the pure start's (if any), then the native engine's, made into Events now."""
-        evs = self._nat.events()
+        evs: list[Event] = self._nat.events()
         return list(self._start.log) + evs if self._start is not None else evs
 
     def events_for(self, seat: int | str | None, start: int = 0) -> list[dict[str, Any]]:
@@ -400,6 +396,7 @@ class NativeDominoState:
     def _id_of(self, seat: int, action: Action) -> int:
         """The id of the regular move ``action`` (no claim) if ``seat`` may make it now, else -1."""
         dec = _decoder_of(self._nat)
+        i: int
         for i in self._nat.legal_action_ids(seat):
             if i >= self._mug:
                 break
@@ -420,7 +417,7 @@ class NativeDominoState:
 
     def history_ids(self) -> list[tuple[int, int]]:
         """Every action applied to the native game: (seat, action id)."""
-        return self._nat.history_ids()
+        return list(self._nat.history_ids())
 
     def to_pure(self) -> Any:
         """The equal pure ``DominoState``: the native deals as chance outcomes, every action replayed by
@@ -443,4 +440,15 @@ class NativeDominoState:
 def _decoder_of(nat: Any) -> LogDecoder:
     """The decoder of ``nat``'s log, brought up to date."""
     nat.events(0)
-    return nat.decoder()
+    dec: LogDecoder = nat.decoder()
+    return dec
+
+
+def _engine() -> Any:
+    """The native domino engine module, or RuntimeError saying why it cannot be used (not built, stale)."""
+    from muggins._accel import load_native
+
+    mod, why = load_native("muggins.dominoes.native")
+    if mod is None:
+        raise RuntimeError(f"the native domino engine is not usable: {why}")
+    return mod
