@@ -242,3 +242,27 @@ def test_a_native_game_read_from_a_pure_one_logs_what_follows_alike(preset: str,
         seen = same(pure, fast, seen)
     twin = fast.to_pure()
     assert twin.log == pure.log and twin.side_scores() == pure.side_scores() and twin.history == pure.history
+
+
+def test_the_log_is_off_unless_asked_for_and_off_in_clones() -> None:
+    rules = PRESETS["muggins"]
+    plain = native.NativeDominoes.new(rules, 2, 1)
+    assert not plain.logging
+    with pytest.raises(ValueError, match="log=True"):
+        plain.events()
+    with pytest.raises(ValueError, match="before the game starts"):
+        plain.logging = True
+    logged = native.NativeDominoes.new(rules, 2, 1, log=True)
+    assert logged.logging and [e.kind for e in logged.events()][-3:] == ["hand_start", "dealt", "dealt"]
+    rollout = logged.clone()
+    assert not rollout.logging
+    rollout.playout(0, 3)
+    assert rollout.is_over() and not logged.is_over()
+    kept = logged.clone(log=True)
+    assert kept.logging and kept.events() == logged.events()
+    logged.logging = False
+    size = len(logged.log_ints())
+    logged.playout(0, 3)
+    assert len(logged.log_ints()) == size
+    with pytest.raises(ValueError):
+        logged.log_ints(-1)
