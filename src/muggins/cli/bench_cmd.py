@@ -11,7 +11,7 @@ from rich.table import Table
 from muggins.cli.common import fail, parse_options
 from muggins.core.errors import RulesError
 from muggins.core.rules import default_game, get_game, load_object
-from muggins.perf import median_runs, native_engine, native_random_play, random_play
+from muggins.perf import median_runs, native_engine, native_protocol_play, native_random_play, random_play
 
 
 def bench_command(
@@ -38,6 +38,11 @@ def bench_command(
             extra["native"] = native
         elif native_engine(game) is not None:
             extra["native_unavailable"] = no_native
+        proto, no_proto = native_protocol_play(game, preset, players, seconds, runs, opts)
+        if proto is not None:
+            extra["native_protocol"] = proto
+        elif native_engine(game) is not None:
+            extra["native_protocol_unavailable"] = no_proto
         if search:
             from muggins.sim.bench import search_speed
 
@@ -70,6 +75,11 @@ def bench_command(
     if isinstance(nat, dict):
         for k in ("games_per_second", "moves_per_second"):
             t.add_row(f"native {k}", f"{nat[k]:,.0f}", ", ".join(f"{x:,.0f}" for x in nat[k + "_runs"]))
+    nproto = out.get("native_protocol")
+    if isinstance(nproto, dict):
+        for k in ("games_per_second", "moves_per_second"):
+            t.add_row(f"native protocol {k}", f"{nproto[k]:,.0f}",
+                      ", ".join(f"{x:,.0f}" for x in nproto[k + "_runs"]))
     console = Console()
     console.print(t)
     console.print(f"Build: {describe_build()}.", highlight=False)
@@ -80,6 +90,14 @@ def bench_command(
                       highlight=False)
     elif "native_unavailable" in out:
         console.print(f"Native engine: none measured ({out['native_unavailable']}).", highlight=False)
+    if isinstance(nproto, dict):
+        ratio = nproto["moves_per_second"] / out["moves_per_second"]
+        console.print(f"Native-backed protocol, {nproto['engine']}: {nproto['moves_per_second']:,.0f} moves/s "
+                      f"({ratio:,.1f}x the protocol figure above, measured on the "
+                      f"{out['engine']} with Action objects).", highlight=False)
+    elif "native_protocol_unavailable" in out:
+        console.print(f"Native-backed protocol: none measured ({out['native_protocol_unavailable']}).",
+                      highlight=False)
 
 
 def _extra(game: str, seconds: float, runs: int) -> dict[str, object]:

@@ -649,6 +649,30 @@ class GameState:
         action: Action = self._action_space().action_from_id(self, seat, i)
         return action
 
+    def legal_action_ids(self, seat: object) -> list[int]:  # untyped, as action_from_id
+        """The ids of the actions :meth:`legal_actions` lists, ascending: each move claiming nothing, a
+        muggins call naming nothing, a late claim of its true amount (one id per legal action; the mask
+        has every claim besides). NoSuchSeat for a bad seat. Optional moves (calls, late claims) have the
+        highest ids, so they come last."""
+        seat = check_seat(seat, self.num_players)
+        space = self._action_space()
+        ctx = space.context(self)
+        out = []
+        for a in self.legal_actions(seat):
+            block, base = space._base(self, a, ctx)
+            out.append(block.start + base * block.width + space._code(block, a.claim))
+        out.sort()
+        return out
+
+    def apply_action_id(self, seat: object, i: object) -> None:  # untyped, as action_from_id
+        """Apply the action numbered ``i`` (any id the mask sets, claims included) for ``seat``: NoSuchSeat,
+        GameOver, then as :meth:`action_from_id` (UnknownAction: no such id; IllegalAction: not legal for
+        ``seat`` now), the state unchanged."""
+        seat = check_seat(seat, self.num_players)
+        if self._over:
+            raise GameOver("the game is over")
+        self.apply(seat, self.action_from_id(seat, i))
+
     def legal_action_mask(self, seat: object, numpy: bool = False) -> Any:  # untyped, as action_from_id
         """One byte per action id, 1 where ``seat`` may take that action now (every claim a legal move may
         carry included). With ``numpy=True``, a numpy array of bools (numpy must be installed)."""

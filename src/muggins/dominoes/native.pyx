@@ -4,7 +4,9 @@ arrays, actions as the integer ids of docs/actions.md), played without returning
 
 The reference is :mod:`muggins.dominoes.state`; this mirrors its rules for the ``muggins`` preset family
 (see :func:`unsupported` for the exact scope) and is checked against it move by move by
-tests/dominoes/test_native.py. It keeps no event log: it is for rollouts, not records.
+tests/dominoes/test_native.py. It is for rollouts; asked to (``log=True``), it also keeps the pure engine's
+event log as ints, made into Events only when read (:mod:`muggins.dominoes.fast`, which also gives the
+protocol state on this engine; tests/dominoes/test_native_events.py).
 
 Chance comes from a small PRNG of its own (splitmix64), so a playout is reproducible from its seed. Deals
 are native (they need not match the pure engine's Chance). :meth:`NativeDominoes.apply_id` draws the last
@@ -18,6 +20,7 @@ stops a game (the sniff spinners, tile sets above double-9, draw limits, a force
 """
 
 from libc.stdint cimport uint64_t
+from libc.stdlib cimport free, realloc
 
 from muggins.core.splitmix cimport splitmix_next
 from libc.time cimport clock, CLOCKS_PER_SEC
@@ -119,6 +122,10 @@ cdef struct Game:
     int w_open, w_scorer, w_missed, w_may, w_late
     uint64_t rng
     int knock, knocker
+    int* ev                  # the event log (see log_put), NULL until something is logged
+    int nev, evcap, ev_on    # ints used, ints allocated, whether events are logged
+    int ev_lost              # the log ran out of memory: it is incomplete
+    int why_seat, why_reason  # who and why the next award scores (set by log_why)
 
 
 # ------------------------------------------------------------------------------------------- PRNG ----
@@ -145,6 +152,186 @@ cdef inline int lowbit(uint64_t x) noexcept nogil:
     while not (x >> i) & 1:
         i += 1
     return i
+
+
+# -------------------------------------------------------------------------------------- event log ----
+# With logging on, the engine appends every event the pure engine logs as a few ints: a code, then its
+# fields. :mod:`muggins.dominoes.fast` turns them into Events only when they are asked for. Off (the
+# default, and in clones and playouts), each log_ call is one test.
+cdef enum:
+    EV_ACT = 0        # seat, action id: an applied action (the history, not an event)
+    EV_LOT = 1        # seats mask, k, then k tiles (the seats in order)
+    EV_DEAL = 2       # hand, leader, boneyard size, then every tile in shuffle order (hands, then boneyard)
+    EV_PLAY = 3       # seat, tile, free place (-1: the lead), count after
+    EV_DRAW = 4       # seat, tile
+    EV_PASS = 5       # seat
+    EV_CLAIM = 6      # seat, points, late
+    EV_OVER = 7       # seat, points, true points
+    EV_SCORE = 8      # seat (-1: none), side, points, reason
+    EV_VOID = 9       # seat (-1: none), side, points, reason, why
+    EV_MISSED = 10    # seat, side, points
+    EV_MUGGINS = 11   # seat, on, outcome, points, named (-1: none), missed
+    EV_HAND_END = 12  # seat (-1: none), reason (0 domino, 1 blocked)
+    EV_TIE = 13       # hands
+    EV_END = 14       # winners (a mask of sides), then the 4 side scores
+    R_PLAY = 0
+    R_DOMINO = 1
+    R_PENALTY = 2
+    R_OWN = 3
+    R_BLOCKED = 4
+    R_MUGGED = 5
+    R_FALSE = 6
+    R_MUGGINS = 7
+    WHY_ENTRY = 0
+    WHY_TARGET = 1
+    WHY_DOWN = 2
+    OC_STEAL = 0
+    OC_FORFEIT = 1
+    OC_STEAL_DEDUCT = 2
+    OC_FALSE = 3
+
+
+cdef int log_room(Game* g, int k) noexcept nogil:
+    """Room for ``k`` more ints (1), or 0 when memory ran out (logging stops; the log says it is lost)."""
+    cdef int cap
+    cdef int* p
+    if g.nev + k <= g.evcap:
+        return 1
+    cap = g.evcap * 2 if g.evcap * 2 >= g.nev + k else g.nev + k + 256
+    p = <int*>realloc(g.ev, cap * sizeof(int))
+    if p == NULL:
+        g.ev_on = 0
+        g.ev_lost = 1
+        return 0
+    g.ev = p
+    g.evcap = cap
+    return 1
+
+
+cdef void log_put(Game* g, int k, int a, int b, int c, int d, int e, int f, int h) noexcept nogil:
+    """Append ``k`` (at most 7) of a .. h: one record."""
+    cdef int vals[7]
+    cdef int i
+    if not g.ev_on or not log_room(g, k):
+        return
+    vals[0] = a
+    vals[1] = b
+    vals[2] = c
+    vals[3] = d
+    vals[4] = e
+    vals[5] = f
+    vals[6] = h
+    for i in range(k):
+        g.ev[g.nev + i] = vals[i]
+    g.nev += k
+
+
+cdef inline void log_why(Game* g, int seat, int reason) noexcept nogil:
+    """Who and why the next :func:`award` scores (its score or void event names them)."""
+    g.why_seat = seat
+    g.why_reason = reason
+
+
+cdef inline void log_score(Game* g, int side, int points) noexcept nogil:
+    if g.ev_on:
+        log_put(g, 5, EV_SCORE, g.why_seat, side, points, g.why_reason, 0, 0)
+
+
+cdef inline void log_void(Game* g, int side, int points, int why) noexcept nogil:
+    if g.ev_on:
+        log_put(g, 6, EV_VOID, g.why_seat, side, points, g.why_reason, why, 0)
+
+
+cdef inline void log_missed(Game* g, int seat, int points) noexcept nogil:
+    """Points of ``seat`` left unclaimed for good (none: nothing logged)."""
+    if g.ev_on and points > 0:
+        log_put(g, 4, EV_MISSED, seat, seat, points, 0, 0, 0)
+
+
+cdef inline void log_close(Game* g) noexcept nogil:
+    """The open window closes: what it still holds is missed."""
+    if g.ev_on and g.w_open:
+        log_missed(g, g.w_scorer, g.w_missed)
+
+
+cdef inline void log_act(Game* g, int seat, int i) noexcept nogil:
+    if g.ev_on:
+        log_put(g, 3, EV_ACT, seat, i, 0, 0, 0, 0)
+
+
+cdef inline void log_play(Game* g, int seat, int t, int k) noexcept nogil:
+    if g.ev_on:
+        log_put(g, 5, EV_PLAY, seat, t, k, g.count, 0, 0)
+
+
+cdef inline void log_draw(Game* g, int seat, int t) noexcept nogil:
+    if g.ev_on:
+        log_put(g, 3, EV_DRAW, seat, t, 0, 0, 0, 0)
+
+
+cdef inline void log_pass(Game* g, int seat) noexcept nogil:
+    if g.ev_on:
+        log_put(g, 2, EV_PASS, seat, 0, 0, 0, 0, 0)
+
+
+cdef inline void log_claim(Game* g, int seat, int points, int late) noexcept nogil:
+    """A claim announced (``points`` -1: said nothing, not logged)."""
+    if g.ev_on and points >= 0:
+        log_put(g, 4, EV_CLAIM, seat, points, late, 0, 0, 0)
+
+
+cdef inline void log_over(Game* g, int seat, int points, int true_points) noexcept nogil:
+    if g.ev_on:
+        log_put(g, 4, EV_OVER, seat, points, true_points, 0, 0, 0)
+
+
+cdef inline void log_muggins(Game* g, int seat, int outcome, int points, int named) noexcept nogil:
+    if g.ev_on:
+        log_put(g, 7, EV_MUGGINS, seat, g.w_scorer, outcome, points, named, g.w_missed)
+
+
+cdef inline void log_hand_end(Game* g, int seat, int reason) noexcept nogil:
+    if g.ev_on:
+        log_put(g, 3, EV_HAND_END, seat, reason, 0, 0, 0, 0)
+
+
+cdef inline void log_tie(Game* g, int hands) noexcept nogil:
+    if g.ev_on:
+        log_put(g, 2, EV_TIE, hands, 0, 0, 0, 0, 0)
+
+
+cdef inline void log_finish(Game* g, int sides) noexcept nogil:
+    """The game ends: the open window's points are missed, then the winners and the scores."""
+    if g.ev_on:
+        log_close(g)
+        log_put(g, 6, EV_END, sides, g.scores[0], g.scores[1], g.scores[2], g.scores[3], 0)
+
+
+cdef void log_lot(Game* g, int seats, int k, int* tiles) noexcept nogil:
+    cdef int i
+    if not g.ev_on or not log_room(g, 3 + k):
+        return
+    log_put(g, 3, EV_LOT, seats, k, 0, 0, 0, 0)
+    for i in range(k):
+        g.ev[g.nev + i] = tiles[i]
+    g.nev += k
+
+
+cdef void log_deal(Game* g, Rules* r, int* tiles) noexcept nogil:
+    cdef int i
+    if not g.ev_on or not log_room(g, 4 + r.ntiles):
+        return
+    log_put(g, 4, EV_DEAL, g.hand_no, g.leader, g.nbone, 0, 0, 0)
+    for i in range(r.ntiles):
+        g.ev[g.nev + i] = tiles[i]
+    g.nev += r.ntiles
+
+
+cdef inline void log_void_step(Game* g, Rules* r, int seat, int step) noexcept nogil:
+    """Going out would pass an exact target: the whole step (play and bonus) is void."""
+    if g.ev_on and step > 0 and r.exact_target and g.scores[seat] + step > r.target:
+        log_why(g, seat, R_DOMINO)
+        log_void(g, seat, step, WHY_TARGET)
 
 
 # --------------------------------------------------------------------------------------- geometry ----
@@ -394,6 +581,7 @@ cdef inline int prime_at_most(int n) noexcept nogil:
 
 
 cdef void finish(Game* g, int sides) noexcept nogil:
+    log_finish(g, sides)
     g.over = 1
     g.winners = sides
     g.w_open = 0
@@ -410,14 +598,18 @@ cdef int award(Game* g, Rules* r, int side, int points, int check, int down) noe
         return 0
     if points > 0 and not g.entered[side]:
         if points < r.entry:
+            log_void(g, side, points, WHY_ENTRY)
             return 0
         g.entered[side] = 1
     cdef int new = g.scores[side] + points
     if points > 0 and r.exact_target and new > r.target:
+        log_void(g, side, points, WHY_TARGET)
         return 0
     if points > 0 and down and r.no_win_on_down and new >= r.target:
+        log_void(g, side, points, WHY_DOWN)
         return 0
     g.scores[side] = new
+    log_score(g, side, points)
     if check:
         check_win(g, r, side)
     return 1
@@ -426,11 +618,13 @@ cdef int award(Game* g, Rules* r, int side, int points, int check, int down) noe
 cdef void over_claim(Game* g, Rules* r, int seat, int amount) noexcept nogil:
     """An over-claim is void; under ``over_claim=opponent_scores`` the next opponent scores it."""
     if r.over_claim_penalty and r.n > 1:
+        log_why(g, (seat + 1) % r.n, R_PENALTY)
         award(g, r, r.side[(seat + 1) % r.n], amount, 1, 0)
 
 
 cdef void open_window(Game* g, Rules* r, int seat, int missed, int claim) noexcept nogil:
     if g.over:
+        log_missed(g, seat, missed)
         return
     g.w_open = 1
     g.w_scorer = seat
@@ -444,8 +638,10 @@ cdef void score_step(Game* g, Rules* r, int seat, int pts, int claim, int down) 
     cdef int awarded, missed
     if not r.manual:
         if pts:
+            log_why(g, seat, R_PLAY)
             award(g, r, r.side[seat], pts, 1, down)
         return
+    log_claim(g, seat, claim, 0)
     if claim < 0:
         awarded = 0
         missed = pts
@@ -455,8 +651,10 @@ cdef void score_step(Game* g, Rules* r, int seat, int pts, int claim, int down) 
     else:
         awarded = 0
         missed = pts
+        log_over(g, seat, claim, pts)
         over_claim(g, r, seat, claim)
     if awarded and not g.over:
+        log_why(g, seat, R_PLAY)
         award(g, r, r.side[seat], awarded, 1, down)
     open_window(g, r, seat, missed, claim)
 
@@ -498,6 +696,7 @@ cdef int lot(Game* g, Rules* r, int seats, int lightest) noexcept nogil:
                 who[k] = s
                 k += 1
         sample_tiles(g, r, k, tiles)
+        log_lot(g, seats, k, tiles)
         for i in range(k):
             t = tiles[i]
             keys[i] = (r.hi[t] + r.lo[t]) * 64 + (r.hi[t] if r.lot_high_end else 0)
@@ -584,6 +783,7 @@ cdef void start_hand(Game* g, Rules* r) noexcept nogil:
     g.spinner = -1
     g.count = 0
     g.knock = KN_NONE
+    log_deal(g, r, tiles)
 
 
 cdef void after_hand(Game* g, Rules* r) noexcept nogil:
@@ -609,6 +809,7 @@ cdef void after_hand(Game* g, Rules* r) noexcept nogil:
                     finish(g, leaders)
                     return
                 g.tiebreak_left = r.n
+                log_tie(g, r.n)
     start_hand(g, r)
 
 
@@ -620,6 +821,7 @@ cdef void end_by_domino(Game* g, Rules* r, int seat, int pts, int claim, int lea
     cdef int p[4]
     cdef uint64_t m
     if r.manual:
+        log_claim(g, seat, claim, 0)
         if claim < 0:
             play_points = 0
             missed = pts
@@ -629,13 +831,16 @@ cdef void end_by_domino(Game* g, Rules* r, int seat, int pts, int claim, int lea
         else:
             play_points = 0
             missed = pts
+            log_over(g, seat, claim, pts)
             over_claim(g, r, seat, claim)
     else:
         play_points = pts
         missed = 0
     if g.over:
+        log_missed(g, seat, missed)
         return
     g.last_out = seat
+    log_hand_end(g, seat, 0)
     for s in range(n):
         p[s] = hand_pips(g, r, s)
     ob = r.out_bonus
@@ -675,15 +880,19 @@ cdef void end_by_domino(Game* g, Rules* r, int seat, int pts, int claim, int lea
         bonus -= x if r.round_mode == RM_NONE else round_nearest(x, unit)
     mug = r.mug_bonus and bonus > 0  # the bonus is claimed (late) like missed points, or mugged
     step = play_points + (0 if mug else bonus)
+    log_void_step(g, r, seat, step)
     if not (step > 0 and r.exact_target and g.scores[side] + step > r.target):
         if play_points:
+            log_why(g, seat, R_PLAY)
             award(g, r, side, play_points, 0, lead)
         if bonus and not mug:
+            log_why(g, seat, R_DOMINO)
             award(g, r, side, bonus, 0, 0)
         check_win(g, r, side)
     if ob == OB_SUBTRACT:
         for s in range(n):
             if p[s] and not g.over:
+                log_why(g, -1, R_OWN)
                 award(g, r, r.side[s], -round_nearest(p[s], unit), 1, 0)
     if r.manual:
         if mug and not g.over:
@@ -744,6 +953,7 @@ cdef void end_blocked(Game* g, Rules* r) noexcept nogil:
     cdef int diff = r.blocked == BL_DIFF
     cdef int div = r.round_to if r.per_unit else 1
     g.last_out = -1
+    log_hand_end(g, -1, 1)
     for s in range(n):
         p[s] = hand_pips(g, r, s)
     low = p[0]
@@ -760,15 +970,18 @@ cdef void end_blocked(Game* g, Rules* r) noexcept nogil:
             heavier |= 1 << s
     if r.blocked == BL_OPP or r.blocked == BL_DIFF:
         if nlight == 1 or (r.blocked_tie == BT_NOBODY and one_side(r, lightest)):
+            log_why(g, first, R_BLOCKED)
             award(g, r, r.side[first], take(r, p, first, opponents(r, first), diff), 1, 0)
         elif r.blocked_tie == BT_SPLIT:
             share = take(r, p, first, heavier, diff) // nlight
             for s in range(n):
                 if lightest >> s & 1 and not g.over:
+                    log_why(g, s, R_BLOCKED)
                     award(g, r, r.side[s], share, 1, 0)
         elif r.blocked_tie == BT_ALL:
             for s in range(n):
                 if lightest >> s & 1 and not g.over:
+                    log_why(g, s, R_BLOCKED)
                     award(g, r, r.side[s], take(r, p, s, heavier, diff), 1, 0)
     elif r.blocked == BL_CASCADE:
         for s in range(n):
@@ -785,10 +998,12 @@ cdef void end_blocked(Game* g, Rules* r) noexcept nogil:
             for j in range(n):
                 o = order[j]
                 if p[o] > p[s] and r.side[o] != r.side[s] and not g.over:
+                    log_why(g, s, R_BLOCKED)
                     award(g, r, r.side[s], (p[o] - p[s]) // div, 1, 0)
     elif r.blocked == BL_SUBTRACT:
         for s in range(n):
             if p[s] and not g.over:
+                log_why(g, s, R_OWN)
                 award(g, r, r.side[s], -round_nearest(p[s], r.round_to), 1, 0)
     after_hand(g, r)
 
@@ -798,6 +1013,7 @@ cdef void do_play(Game* g, Rules* r, int seat, int t, int k, int claim) noexcept
     g.hand[seat] &= ~((<uint64_t>1) << t)
     cdef int lead = k < 0
     place(g, r, t, k)
+    log_play(g, seat, t, k)
     cdef int pts = r.table[g.count]
     if lead:
         g.lead_phase = 0
@@ -828,6 +1044,7 @@ cdef void do_draw(Game* g, Rules* r, int seat, int pick) noexcept nogil:
     if pick:
         i = below(g, g.nbone)
     t = g.bone[i]
+    log_draw(g, seat, t)
     g.bone[i] = g.bone[g.nbone - 1]
     g.nbone -= 1
     g.hand[seat] |= (<uint64_t>1) << t
@@ -836,6 +1053,7 @@ cdef void do_draw(Game* g, Rules* r, int seat, int pick) noexcept nogil:
 
 cdef void do_pass(Game* g, Rules* r, int seat) noexcept nogil:
     cdef int dead = g.nbone <= r.reserve or (r.draw_limit == 0 and not (g.lead_phase and r.must_set))
+    log_pass(g, seat)
     g.draws = 0
     if g.knock != KN_NONE and g.knocker == seat:
         g.knock = KN_NONE
@@ -851,6 +1069,7 @@ cdef void do_pass(Game* g, Rules* r, int seat) noexcept nogil:
 
 cdef void apply_regular(Game* g, Rules* r, int seat, int move, int claim, int pick) noexcept nogil:
     """Close any open window (every move does), then make ``move`` (a legal one) with ``claim``."""
+    log_close(g)
     g.w_open = 0
     cdef int draw = r.ntiles * r.slots
     if move < draw:
@@ -973,6 +1192,10 @@ def unsupported(rules: object, num_players: int) -> str | None:
     return None
 
 
+_NOBODY: frozenset[int] = frozenset()
+_SEATS = tuple(frozenset((s,)) for s in range(4))
+
+
 cdef class _RulesBox:
     cdef Rules r
 
@@ -1080,19 +1303,26 @@ cdef class NativeDominoes:
     cdef Game g
     cdef _RulesBox box
     cdef object rules
+    cdef object _dec   # what turns the int log into Events (muggins.dominoes.fast), made when first asked
+    cdef object _init  # the position the log starts from (from_state), for the decoder
+
+    def __dealloc__(self) -> None:
+        free(self.g.ev)
 
     def __init__(self) -> None:
         raise TypeError("make a native game with NativeDominoes.new(rules, players, seed) or "
                         "NativeDominoes.from_state(state)")
 
     @staticmethod
-    def new(rules: object, num_players: int, seed: int = 0) -> NativeDominoes:
-        """A new game dealt natively (NotImplementedError for rules out of scope)."""
+    def new(rules: object, num_players: int, seed: int = 0, log: bool = False) -> NativeDominoes:
+        """A new game dealt natively (NotImplementedError for rules out of scope); ``log``: keep the event
+        log (:meth:`events`) from the first deal on."""
         cdef NativeDominoes s = NativeDominoes.__new__(NativeDominoes)
         s.box = rules_box(rules, num_players)
         s.rules = rules
         cdef Rules* r = &s.box.r
         s.g.rng = mix_seed(seed)
+        s.g.ev_on = bool(log)
         for side in range(4):
             s.g.scores[side] = 0
             s.g.entered[side] = r.entry == 0
@@ -1109,10 +1339,10 @@ cdef class NativeDominoes:
         return s
 
     @staticmethod
-    def from_state(state: object, seed: int = 0) -> NativeDominoes:
+    def from_state(state: object, seed: int = 0, log: bool = False) -> NativeDominoes:
         """The game of a pure :class:`~muggins.dominoes.state.DominoState` at any point, hidden tiles and
-        all (for sampled worlds); ``seed`` starts the native PRNG. NotImplementedError names an option
-        out of scope."""
+        all (for sampled worlds); ``seed`` starts the native PRNG; ``log``: keep the event log of what
+        follows (:meth:`events`). NotImplementedError names an option out of scope."""
         n = state.num_players
         cdef NativeDominoes s = NativeDominoes.__new__(NativeDominoes)
         s.box = rules_box(state.rules, n)
@@ -1175,14 +1405,80 @@ cdef class NativeDominoes:
             g.w_missed = w.missed
             g.w_may = bool(w.may_claim)
             g.w_late = w.late
+        if log:
+            from muggins.dominoes.fast import log_start
+
+            s._init = log_start(state)
+            g.ev_on = 1
         return s
 
-    def clone(self) -> NativeDominoes:
+    def clone(self, log: bool = False) -> NativeDominoes:
+        """A copy; without ``log`` it keeps no event log (playouts and search need none)."""
         cdef NativeDominoes c = NativeDominoes.__new__(NativeDominoes)
         c.g = self.g
         c.box = self.box
         c.rules = self.rules
+        c.g.ev = NULL
+        c.g.nev = 0
+        c.g.evcap = 0
+        c.g.ev_on = 0
+        if log and self.g.ev_on:
+            c.g.ev_on = 1
+            c._init = self._init
+            if not log_room(&c.g, self.g.nev):
+                raise MemoryError("no memory to copy the event log")
+            for i in range(self.g.nev):
+                c.g.ev[i] = self.g.ev[i]
+            c.g.nev = self.g.nev
         return c
+
+    # --- the event log ------------------------------------------------------------------------------
+    @property
+    def logging(self) -> bool:
+        """Whether events are logged (switch it off for speed; the log is then incomplete for good)."""
+        return bool(self.g.ev_on)
+
+    @logging.setter
+    def logging(self, on: bool) -> None:
+        if on and not self.g.ev_on and (self.g.nev or self.g.hand_no):
+            raise ValueError("the log can only be switched on before the game starts (new(..., log=True))")
+        self.g.ev_on = bool(on)
+
+    def log_ints(self, start: int = 0) -> list[int]:
+        """The raw log from int ``start``: records of a code and its fields (see the EV_ codes)."""
+        if self.g.ev_lost:
+            raise MemoryError("the event log ran out of memory and is incomplete")
+        if type(start) is not int or start < 0:
+            raise ValueError(f"start is a whole number from 0; got {start!r}")
+        return [self.g.ev[i] for i in range(start, self.g.nev)]
+
+    def events(self, start: int = 0) -> list:
+        """The events from ``start``, as the pure engine logs them (Events made now, and kept)."""
+        if self._dec is None:
+            if not self.g.ev_on and not self.g.nev:
+                raise ValueError("this game keeps no event log (make it with log=True)")
+            from muggins.dominoes.fast import LogDecoder
+
+            self._dec = LogDecoder(self.rules, self.box.r.n, self._init)
+        return self._dec.events(self.log_ints(self._dec.pos), start)
+
+    def decoder(self) -> object:
+        """The :class:`~muggins.dominoes.fast.LogDecoder` of this game's log (None before :meth:`events`)."""
+        return self._dec
+
+    def history_ids(self) -> list[tuple[int, int]]:
+        """Every action applied through :meth:`apply_id` while logging: (seat, id)."""
+        if self._dec is None:
+            self.events(0)
+        return self._dec.history(self.log_ints(self._dec.pos))
+
+    def chance_outcomes(self) -> list[dict]:
+        """The lots and deals so far as :class:`~muggins.core.chance.Chance` outcomes (the pure engine
+        replays them)."""
+        if self._dec is None:
+            self.events(0)
+        self._dec.events(self.log_ints(self._dec.pos), 0)
+        return list(self._dec.outcomes)
 
     def seed(self, seed: int) -> None:
         """Restart the native PRNG (deals, random draws and moves of playouts)."""
@@ -1203,6 +1499,10 @@ cdef class NativeDominoes:
 
     def num_distinct_actions(self) -> int:
         return self.box.r.size
+
+    def waiting_for(self) -> frozenset[int]:
+        """The seats the game waits for, as the protocol's ``waiting_for``."""
+        return _NOBODY if self.g.over else _SEATS[self.g.turn]
 
     def to_move(self) -> int:
         """The seat the game waits for (-1 once it is over)."""
@@ -1279,6 +1579,33 @@ cdef class NativeDominoes:
                 out.extend(range(r.claim_start, r.claim_start + r.B + 1))
         return sorted(out)
 
+    def legal_action_ids(self, seat: object) -> list[int]:
+        """The ids of the actions ``legal_actions`` lists, ascending: each move claiming nothing, a muggins
+        call naming nothing, a late claim of its true amount (``GameState.legal_action_ids``)."""
+        cdef int moves[MAXMOVES]
+        cdef Rules* r = &self.box.r
+        cdef int nm, i, j, x, draw = r.ntiles * r.slots
+        if type(seat) is not int or not 0 <= seat < r.n:
+            raise NoSuchSeat(f"there is no seat {seat!r}; seats are 0 to {r.n - 1}")
+        if self.g.over:
+            return []
+        nm = regular(&self.g, r, seat, moves)
+        for i in range(nm):
+            x = moves[i]
+            x = x * r.width if x < draw else r.play_stop + x - draw
+            j = i
+            while j > 0 and moves[j - 1] > x:
+                moves[j] = moves[j - 1]
+                j -= 1
+            moves[j] = x
+        out = [moves[i] for i in range(nm)]
+        if self.g.w_open:
+            if seat != self.g.w_scorer:
+                out.append(r.mug_start)
+            elif self.g.w_may:
+                out.append(r.claim_start + min(self.g.w_missed, self.g.w_late))
+        return out
+
     def apply_id(self, seat: int, i: int) -> None:
         """Apply the action numbered ``i`` for ``seat``: IllegalAction (a subclass) when it is not legal
         now, and the state unchanged."""
@@ -1304,15 +1631,58 @@ cdef class NativeDominoes:
                     break
             else:
                 raise IllegalAction(f"action id {i} is not a legal move of seat {seat} now")
+            log_act(g, seat, i)
             apply_regular(g, r, seat, base, code - 1 if r.manual and base < draw else -1, 0)
         elif i < r.claim_start:
             if not g.w_open or r.side[seat] == r.side[g.w_scorer]:
                 raise ClaimError(f"seat {seat} cannot call muggins now")
+            log_act(g, seat, i)
             code = i - r.mug_start
             self._call(seat, None if code == 0 else code - 1)
         else:
             if not g.w_open or seat != g.w_scorer or not g.w_may:
                 raise ClaimError(f"seat {seat} has nothing to claim now")
+            log_act(g, seat, i)
+            self._late_claim(seat, i - r.claim_start)
+
+    def apply_action_id(self, seat: object, i: object) -> None:
+        """:meth:`apply_id` with the errors of ``GameState.apply_action_id``: NoSuchSeat, GameOver,
+        UnknownAction (no such id), else IllegalAction for any id not legal for ``seat`` now (a call or a
+        late claim included), the state unchanged. The integer protocol of ``NativeDominoState``."""
+        cdef int moves[MAXMOVES]
+        cdef Rules* r = &self.box.r
+        cdef Game* g = &self.g
+        cdef int nm, k, base, code, draw = r.ntiles * r.slots
+        if type(seat) is not int or not 0 <= seat < r.n:
+            raise NoSuchSeat(f"there is no seat {seat!r}; seats are 0 to {r.n - 1}")
+        if g.over:
+            raise GameOver("the game is over")
+        if type(i) is not int or not 0 <= i < r.size:
+            raise UnknownAction(f"there is no action id {i!r}: this game numbers its actions from 0 to "
+                                f"{r.size - 1}")
+        if i < r.mug_start:
+            if i < r.play_stop:
+                base, code = divmod(i, r.width)
+            else:
+                base, code = draw + i - r.play_stop, 0
+            nm = regular(g, r, seat, moves)
+            for k in range(nm):
+                if moves[k] == base:
+                    break
+            else:
+                raise IllegalAction(f"action id {i} is not a legal move of seat {seat} now")
+            log_act(g, seat, i)
+            apply_regular(g, r, seat, base, code - 1 if r.manual and base < draw else -1, 0)
+        elif i < r.claim_start:
+            if not g.w_open or seat == g.w_scorer:
+                raise IllegalAction(f"action id {i} (muggins) is not a legal move of seat {seat} now")
+            log_act(g, seat, i)
+            code = i - r.mug_start
+            self._call(seat, None if code == 0 else code - 1)
+        else:
+            if not g.w_open or seat != g.w_scorer or not g.w_may:
+                raise IllegalAction(f"action id {i} (claim) is not a legal move of seat {seat} now")
+            log_act(g, seat, i)
             self._late_claim(seat, i - r.claim_start)
 
     cdef _call(self, int seat, object amount):
@@ -1322,18 +1692,25 @@ cdef class NativeDominoes:
         cdef int missed = g.w_missed, scorer = g.w_scorer, gain
         g.w_open = 0
         if missed <= 0 or amount == 0:
+            log_muggins(g, seat, OC_FALSE, 0, -1 if amount is None else amount)
             if r.false_call == FC_DEDUCT:
+                log_why(g, seat, R_FALSE)
                 award(g, r, r.side[seat], -r.false_call_points, 1, 0)
             elif r.false_call == FC_AWARD and not g.over:
+                log_why(g, scorer, R_FALSE)
                 award(g, r, r.side[scorer], amount if amount else r.false_call_points, 1, 0)
             return
         gain = missed if amount is None else min(<int>amount, missed)
+        log_muggins(g, seat, r.muggins_rule, 0 if r.muggins_rule == MO_FORFEIT else gain, -1 if amount is None else amount)
         if r.muggins_rule == MO_FORFEIT:
             return
         if r.muggins_rule == MO_STEAL_DEDUCT:
+            log_why(g, scorer, R_MUGGED)
             award(g, r, r.side[scorer], -gain, 1, 0)
         if not g.over:
+            log_why(g, seat, R_MUGGINS)
             award(g, r, r.side[seat], gain, 1, 0)
+        log_missed(g, scorer, missed - gain)
 
     cdef _late_claim(self, int seat, int amount):
         """The scorer claims late (``GameState._late_claim``)."""
@@ -1342,10 +1719,13 @@ cdef class NativeDominoes:
         cdef int may = min(g.w_missed, g.w_late) if g.w_may else 0
         g.w_may = 0
         g.w_late = 0
+        log_claim(g, seat, amount, 1)
         if amount <= may:
             g.w_missed -= amount
+            log_why(g, seat, R_PLAY)
             award(g, r, r.side[seat], amount, 1, 0)
         else:
+            log_over(g, seat, amount, may)
             over_claim(g, r, seat, amount)
 
     def playout(self, policy: int = 0, seed: int = 0, max_moves: int = 1 << 30, until_hand_end: bool = False,
@@ -1375,6 +1755,14 @@ def from_state(state: object, seed: int = 0) -> NativeDominoes:
     """:meth:`NativeDominoes.from_state`: every native engine's module offers it (the search bot's
     rollouts)."""
     return NativeDominoes.from_state(state, seed)
+
+
+def protocol_state(rules: object, players: int, seed: int = 0) -> object:
+    """A :class:`~muggins.dominoes.fast.NativeDominoState`: a new game on this engine spoken to through the
+    protocol (``muggins bench`` and :func:`muggins.perf.random_play` find it here)."""
+    from muggins.dominoes.fast import NativeDominoState
+
+    return NativeDominoState(rules, players, seed)
 
 
 def random_play_native(rules: object, players: int, seconds: float, seed: int = 0) -> dict[str, float]:

@@ -1,0 +1,454 @@
+"""Dominoes through the protocol on the native engine: :class:`NativeDominoState`, and the decoder of the
+native engine's integer event log.
+
+The native engine (:mod:`muggins.dominoes.native`) logs each event as a few ints while it runs; Python
+objects are made here, at the protocol's edge, and only when asked for: ``Event`` objects by
+:class:`LogDecoder`, ``Action`` objects by :meth:`NativeDominoState.legal_actions`. The integer protocol
+(``legal_action_ids`` / ``apply_action_id``) goes straight to C. :meth:`NativeDominoState.to_pure` gives the
+equal pure :class:`~muggins.dominoes.state.DominoState` (the same deals, the same moves), the reference for
+everything else (views, sampling, records).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from muggins.core.action_ids import space_of
+from muggins.core.chance import Chance
+from muggins.core.claims import check_points
+from muggins.core.errors import ClaimError, GameOver, IllegalAction, NotYourTurn
+from muggins.core.protocol import MUGGINS, Action, Event, check_action, check_seat
+from muggins.dominoes.rules import DominoRules
+from muggins.dominoes.tiles import Tile, full_set, pips
+
+# the native log's record codes and the names its small ints stand for (native.pyx, "event log")
+(EV_ACT, EV_LOT, EV_DEAL, EV_PLAY, EV_DRAW, EV_PASS, EV_CLAIM, EV_OVER, EV_SCORE, EV_VOID, EV_MISSED, EV_MUGGINS,
+ EV_HAND_END, EV_TIE, EV_END) = range(15)
+_LENGTH = {EV_ACT: 3, EV_PLAY: 5, EV_DRAW: 3, EV_PASS: 2, EV_CLAIM: 4, EV_OVER: 4, EV_SCORE: 5, EV_VOID: 6,
+           EV_MISSED: 4, EV_MUGGINS: 7, EV_HAND_END: 3, EV_TIE: 2, EV_END: 6}
+_REASONS = ("play", "domino", "over-claim penalty", "own pips", "blocked", "mugged", "false call", "muggins")
+_OUTCOMES = ("steal", "forfeit", "steal_and_deduct", "false_call")
+_NONDOUBLE, _CROSS, _SPINNER = 0, 2, 3  # the layout tile kinds of the native scope (state.py's numbers)
+_DRAW_SECRET = ("tile", "forced")
+DRAW = Action("draw")
+PASS = Action("pass")
+
+#: where a native log starts: hands (tile indices in hand order), layout tiles, their (kind, v0, v1), masks,
+#: free places in the pure engine's order as (node, slot bit, value), the spinner, the hand number
+Start = tuple[list[list[int]], list[int], list[tuple[int, int, int]], list[int], list[tuple[int, int, int]], int,
+              int]
+
+
+def log_start(state: Any) -> Start:
+    """What the decoder must know of the pure ``state`` a native log starts from."""
+    return ([[t.index for t in h] for h in state.hands], [t.index for t in state._ltile],
+            [(x[0], x[1], x[2]) for x in state._linfo], list(state._lmask),
+            [(x[4], x[5], x[2]) for x in state._posall], state._spinner, state.hand_no)
+
+
+class LogDecoder:
+    """Turns the native int log into the pure engine's Events, in order, keeping what the events need that
+    the ints leave out: the order of each hand, the layout tiles and the free places in the pure engine's
+    order (draw and pass events list the open ends so). Also collects the history and the chance outcomes."""
+
+    def __init__(self, rules: DominoRules, n: int, start: Start | None) -> None:
+        self.rules = rules
+        self.n = n
+        self.tiles: list[Tile] = full_set(rules.tile_set)
+        self.manual = rules.claims == "manual"
+        self.spins = rules.spinner != "none"
+        self.pos = 0  # ints decoded
+        self.evs: list[Event] = []
+        self.hist: list[tuple[int, int]] = []
+        self.outcomes: list[dict[str, Any]] = []
+        if start is None:
+            start = ([[] for _ in range(n)], [], [], [], [], -1, 0)
+        hands, ltile, info, mask, places, spinner, hand_no = start
+        self.hands = [h[:] for h in hands]
+        self.ltile = ltile[:]
+        self.info = info[:]
+        self.mask = mask[:]
+        self.places = places[:]
+        self.spinner = spinner
+        self.hand_no = hand_no
+
+    # --- the layout, as the pure engine keeps it ------------------------------------------------------
+    def _positions(self, node: int) -> list[tuple[int, int, int]]:
+        kind, v0, v1 = self.info[node]
+        m = self.mask[node]
+        out = []
+        if kind == _NONDOUBLE:
+            if not m & 1:
+                out.append((node, 1, v0))
+            if not m & 2:
+                out.append((node, 2, v1))
+            return out
+        line = m & 3
+        if line != 3:
+            out.append((node, 2 if line & 1 else 1, v0))
+        if kind == _CROSS:
+            return out
+        branch = m & 12
+        if branch != 12 and (line == 3 or not self.rules.spinner_sides_first):
+            out.append((node, 8 if branch & 4 else 4, v0))
+        return out
+
+    def numbered_places(self) -> list[tuple[int, int, int]]:
+        """The free places in id order (docs/actions.md): by layout tile, then slot."""
+        return sorted(self.places)
+
+    def _place(self, t: Tile, k: int) -> tuple[int, int, int] | None:
+        """Lay ``t`` on numbered free place ``k`` (-1: the lead), as ``DominoState._place``; returns that
+        place (node, bit, value) or None for the lead."""
+        nid = len(self.ltile)
+        places = self.places
+        double_kind = _CROSS if not self.spins or self.spinner >= 0 else _SPINNER
+        where = None
+        if k < 0:
+            kind, v0, v1 = (double_kind, t.hi, t.hi) if t.double else (_NONDOUBLE, t.hi, t.lo)
+            m = 0
+        else:
+            where = sorted(places)[k]
+            node, bit, v = where
+            i = places.index(where)
+            pk = self.info[node][0]
+            self.mask[node] |= bit
+            outer = t.other(v)
+            if pk == _NONDOUBLE and not t.double:
+                places[i] = (nid, 2, outer)
+                self.ltile.append(t.index)
+                self.info.append((_NONDOUBLE, v, outer))
+                self.mask.append(1)
+                return where
+            if pk == _NONDOUBLE:
+                del places[i]
+            else:
+                places[:] = [y for y in places if y[0] != node]
+                places.extend(self._positions(node))
+            kind, v0, v1 = (double_kind, v, v) if t.double else (_NONDOUBLE, v, outer)
+            m = 1
+        if self.spinner < 0 and self.spins and kind == _SPINNER:
+            self.spinner = nid
+        self.ltile.append(t.index)
+        self.info.append((kind, v0, v1))
+        self.mask.append(m)
+        if kind == _NONDOUBLE and m == 1:
+            places.append((nid, 2, v1))
+        else:
+            places.extend(self._positions(nid))
+        return where
+
+    def play_action(self, t: Tile, k: int) -> Action:
+        """The play of ``t`` on numbered free place ``k`` (-1: the lead), as the pure engine makes it."""
+        if k < 0:
+            return Action("play", t, None, None)
+        node, bit, _ = self.numbered_places()[k]
+        return Action("play", t, self.tiles[self.ltile[node]], "end" if bit >= 4 else None)
+
+    # --- decoding -----------------------------------------------------------------------------------
+    def _decode(self, ints: list[int]) -> None:
+        tiles, n, evs, r = self.tiles, self.n, self.evs, self.rules
+        i, end = 0, len(ints)
+        while i < end:
+            code = ints[i]
+            if code == EV_LOT:
+                mask, k = ints[i + 1], ints[i + 2]
+                seats = [s for s in range(n) if mask >> s & 1]
+                texts = [tiles[x].text for x in ints[i + 3:i + 3 + k]]
+                self.outcomes.append({"kind": "lot", "seats": seats, "tiles": texts})
+                evs.append(Event("lot", None, {"seats": list(seats), "tiles": list(texts)}))
+                i += 3 + k
+                continue
+            if code == EV_DEAL:
+                hand, leader, nbone = ints[i + 1], ints[i + 2], ints[i + 3]
+                perm = ints[i + 4:i + 4 + len(tiles)]
+                each = (len(tiles) - nbone) // n
+                self.hands = [perm[s * each:(s + 1) * each] for s in range(n)]
+                bone = perm[n * each:]
+                self.outcomes.append({"kind": "deal", "hands": [[tiles[x].text for x in h] for h in self.hands],
+                                      "boneyard": [tiles[x].text for x in reversed(bone)]})
+                self.hand_no = hand
+                self.ltile, self.info, self.mask, self.places, self.spinner = [], [], [], [], -1
+                evs.append(Event("hand_start", None, {"hand": hand, "leader": leader, "boneyard": nbone}))
+                for s in range(n):
+                    evs.append(Event("dealt", s, {"tiles": [tiles[x].text for x in self.hands[s]], "count": each},
+                                     ("tiles",)))
+                i += 4 + len(tiles)
+                continue
+            a = ints[i + 1]
+            b = ints[i + 2] if code != EV_PASS and code != EV_TIE else 0
+            if code == EV_ACT:
+                self.hist.append((a, b))
+            elif code == EV_PLAY:
+                t = tiles[b]
+                self.hands[a].remove(b)
+                where = self._place(t, ints[i + 3])
+                data: dict[str, Any] = {"tile": t.text if where is None else t.touch[where[2]],
+                                        "on": None if where is None else tiles[self.ltile[where[0]]].text}
+                if where is not None and where[1] >= 4:
+                    data["part"] = "end"
+                if not self.manual:
+                    data["count"] = ints[i + 4]
+                evs.append(Event("play", a, data))
+            elif code == EV_DRAW:
+                self.hands[a].append(b)
+                evs.append(Event("draw", a, {"tile": tiles[b].text, "ends": [x[2] for x in self.places],
+                                             "forced": True, "lead": not self.ltile}, _DRAW_SECRET))
+            elif code == EV_PASS:
+                evs.append(Event("pass", a, {"ends": [x[2] for x in self.places], "lead": not self.ltile}))
+            elif code == EV_CLAIM:
+                evs.append(Event("claim", a, {"points": b, "late": True} if ints[i + 3] else {"points": b}))
+            elif code == EV_OVER:
+                penalty = r.over_claim == "opponent_scores"
+                message = (f"announced {b}, more than the play is worth: the claim is void and "
+                           + (f"the next opponent scores {b} as a penalty" if penalty else "scores nothing"))
+                evs.append(Event("over_claim", a, {"points": b, "true": ints[i + 3], "what": "play",
+                                                   "message": message}, ("true",)))
+            elif code == EV_SCORE:
+                evs.append(Event("score", None if a < 0 else a, {"side": b, "points": ints[i + 3],
+                                                                 "reason": _REASONS[ints[i + 4]]}))
+            elif code == EV_VOID:
+                why = ints[i + 5]
+                text = (f"the first score must be at least {r.entry_threshold}" if why == 0 else
+                        "it would pass the target" if why == 1 else "the winning points cannot come from the lead")
+                evs.append(Event("void", None if a < 0 else a, {"side": b, "points": ints[i + 3],
+                                                                "reason": _REASONS[ints[i + 4]], "why": text}))
+            elif code == EV_MISSED:
+                evs.append(Event("missed", a, {"side": b, "points": ints[i + 3], "reason": "play"}))
+            elif code == EV_MUGGINS:
+                named = ints[i + 5]
+                evs.append(Event("muggins", a, {"on": b, "outcome": _OUTCOMES[ints[i + 3]], "points": ints[i + 4],
+                                                "named": None if named < 0 else named, "missed": ints[i + 6],
+                                                "reason": "play"}))
+            elif code == EV_HAND_END:
+                hands = [[tiles[x] for x in h] for h in self.hands]
+                evs.append(Event("hand_end", None if a < 0 else a, {
+                    "hand": self.hand_no, "reason": "domino" if b == 0 else "blocked",
+                    "hands": [[t.text for t in h] for h in hands],
+                    "pips": [pips(h, r.hand_double_counts_once) for h in hands]}))
+            elif code == EV_TIE:
+                evs.append(Event("tie_break", None, {"hands": a}))
+            elif code == EV_END:
+                evs.append(Event("game_end", None, {"winners": [s for s in range(n) if a >> s & 1],
+                                                    "scores": ints[i + 2:i + 2 + n]}))
+            else:  # pragma: no cover - a log out of step with this decoder
+                raise RuntimeError(f"unknown native log record {code} at int {self.pos + i}")
+            i += _LENGTH[code]
+        self.pos += end
+
+    def events(self, ints: list[int], start: int = 0) -> list[Event]:
+        """Decode ``ints`` (the log from :attr:`pos` on) and give the events from ``start``."""
+        if ints:
+            self._decode(ints)
+        return self.evs[start:]
+
+    def history(self, ints: list[int]) -> list[tuple[int, int]]:
+        if ints:
+            self._decode(ints)
+        return list(self.hist)
+
+
+class NativeDominoState:
+    """A game of dominoes played by the native engine, spoken to through the protocol.
+
+    The integer protocol (:meth:`legal_action_ids`, :meth:`apply_action_id`, :meth:`waiting_for`,
+    :meth:`is_over`) calls the C engine directly; :meth:`legal_actions`, :meth:`apply` and :attr:`log` make
+    their Python objects at this edge. Rules must be in the native scope (``native.unsupported``)."""
+
+    game = "dominoes"
+
+    def __init__(self, rules: DominoRules, num_players: int, seed: int = 0) -> None:
+        """A new game dealt by the native engine from ``seed``."""
+        self._setup(_engine().NativeDominoes.new(rules, num_players, seed, log=True), rules, num_players, None, seed)
+
+    @classmethod
+    def from_pure(cls, state: Any, seed: int = 0) -> NativeDominoState:
+        """The game of the pure ``state`` from here on (its log and history are kept in front)."""
+        s = cls.__new__(cls)
+        nat = _engine().NativeDominoes.from_state(state, seed, log=True)
+        s._setup(nat, state.rules, state.num_players, state.clone(), seed)
+        return s
+
+    def _setup(self, nat: Any, rules: DominoRules, n: int, start: Any, seed: int) -> None:
+        self._nat = nat
+        self.rules = rules
+        self.num_players = n
+        self._start = start
+        self._seed = seed
+        space = space_of("muggins.dominoes.action_ids", rules, n)
+        self._space = space
+        play = space.by_kind["play"]
+        self._width = play.width
+        self._slots = space.slots  # type: ignore[attr-defined]
+        self._play_stop = play.stop
+        self._draw = space.by_kind["draw"].start
+        mug = space.by_kind.get("muggins")
+        self._mug = mug.start if mug is not None else space.size
+        claim = space.by_kind.get("claim")
+        self._claim = claim.start if claim is not None else space.size
+        # the integer protocol: C methods, called with no Python frame between
+        self.legal_action_ids = nat.legal_action_ids
+        self.apply_action_id = nat.apply_action_id
+        self.waiting_for = nat.waiting_for
+        self.is_over = nat.is_over
+
+    # --- the protocol -------------------------------------------------------------------------------
+    @property
+    def native(self) -> Any:
+        """The :class:`~muggins.dominoes.native.NativeDominoes` game underneath."""
+        return self._nat
+
+    def to_act(self) -> frozenset[int]:
+        return frozenset(self._nat.to_act())
+
+    def winners(self) -> frozenset[int]:
+        return frozenset(self._nat.winners())
+
+    def side_scores(self) -> list[int]:
+        return list(self._nat.side_scores())
+
+    def scores(self) -> list[int]:
+        return self.side_scores()  # in the native scope every seat is its own side
+
+    def max_step_points(self) -> int:
+        return int(self.rules.max_step_points)
+
+    def num_distinct_actions(self) -> int:
+        return int(self._space.size)
+
+    @property
+    def log(self) -> list[Event]:
+        """The event log: the pure start's (if any), then the native engine's, made into Events now."""
+        evs: list[Event] = self._nat.events()
+        return list(self._start.log) + evs if self._start is not None else evs
+
+    def events_for(self, seat: int | str | None, start: int = 0) -> list[dict[str, Any]]:
+        return [e.to_dict(seat) for e in self.log[start:]]
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """As ``DominoState.legal_actions``: the same Actions in the same order (the hand's order, then
+        the free places' order of the pure engine), made from the native legal ids."""
+        ids = self._nat.legal_action_ids(seat)
+        if not ids:
+            return []
+        dec = _decoder_of(self._nat)
+        tiles = dec.tiles
+        plays: list[tuple[tuple[int, int], Action]] = []
+        rest: list[Action] = []
+        hand = dec.hands[seat]
+        numbered = dec.numbered_places()
+        for i in ids:
+            if i < self._play_stop:
+                ti, slot = divmod(i // self._width, self._slots)
+                a = dec.play_action(tiles[ti], slot - 1)
+                order = -1 if slot == 0 else dec.places.index(numbered[slot - 1])
+                plays.append(((hand.index(ti), order), a))
+            elif i < self._mug:
+                rest.append(DRAW if i == self._draw else PASS)
+            elif i < self._claim:
+                rest.append(MUGGINS)
+            else:
+                rest.append(Action("claim", claim=i - self._claim))
+        plays.sort(key=lambda x: x[0])
+        return [a for _, a in plays] + rest
+
+    def apply(self, seat: object, action: object) -> None:
+        """As ``GameState.apply``: validate (the pure engine's exception types), then apply natively."""
+        nat = self._nat
+        if nat.is_over():
+            raise GameOver("the game is over")
+        action = check_action(action)
+        seat = check_seat(seat, self.num_players)
+        kind, claim = action.kind, action.claim
+        manual = self.rules.claims == "manual"
+        if kind == "muggins" or kind == "claim":
+            if claim is not None:
+                check_points(claim, self.max_step_points(), "a muggins call" if kind == "muggins" else "a claim")
+            if not manual:
+                raise ClaimError("there is no muggins in this game: points are scored automatically" if
+                                 kind == "muggins" else "there is nothing for you to claim now")
+            if kind == "muggins":
+                nat.apply_id(seat, self._mug + (0 if claim is None else claim + 1))
+                return
+            w = nat.window()
+            if w is None or w[0] != seat or not w[2]:
+                raise ClaimError("there is nothing for you to claim now")
+            if claim is None:
+                raise ClaimError("a claim names its points, like 'claim 2'")
+            nat.apply_id(seat, self._claim + claim)
+            return
+        if claim is not None:
+            if not manual:
+                raise ClaimError("points are scored automatically in this game; do not announce them "
+                                 "(the option claims=manual turns the muggins rule on)")
+            if kind != "play":
+                raise ClaimError(f"only a play can carry a claim, not {kind!r}")
+            check_points(claim, self.max_step_points(), "a claim")
+        turn = nat.to_move()
+        if seat != turn:
+            raise NotYourTurn(f"it is seat {turn}'s turn, not seat {seat}'s")
+        base = action if claim is None else action._replace(claim=None)
+        i = self._id_of(seat, base)
+        if i < 0:
+            raise IllegalAction(self.to_pure()._why_illegal(seat, base))  # the reference engine's words
+        nat.apply_id(seat, i + (claim + 1 if claim is not None else 0))
+
+    def _id_of(self, seat: int, action: Action) -> int:
+        """The id of the regular move ``action`` (no claim) if ``seat`` may make it now, else -1."""
+        dec = _decoder_of(self._nat)
+        i: int
+        for i in self._nat.legal_action_ids(seat):
+            if i >= self._mug:
+                break
+            if i >= self._play_stop:
+                if (DRAW if i == self._draw else PASS) == action:
+                    return i
+                continue
+            ti, slot = divmod(i // self._width, self._slots)
+            if dec.play_action(dec.tiles[ti], slot - 1) == action:
+                return i
+        return -1
+
+    # --- copies and the pure twin ---------------------------------------------------------------------
+    def clone(self) -> NativeDominoState:
+        c = NativeDominoState.__new__(NativeDominoState)
+        c._setup(self._nat.clone(log=True), self.rules, self.num_players, self._start, self._seed)
+        return c
+
+    def history_ids(self) -> list[tuple[int, int]]:
+        """Every action applied to the native game: (seat, action id)."""
+        return list(self._nat.history_ids())
+
+    def to_pure(self) -> Any:
+        """The equal pure ``DominoState``: the native deals as chance outcomes, every action replayed by
+        id (its log, scores, view, sampling and record are then the reference engine's own)."""
+        from muggins.dominoes.state import DominoState
+
+        outcomes = self._nat.chance_outcomes()
+        if self._start is None:
+            st = DominoState.new(self.rules, self.num_players, Chance(seed=self._seed, outcomes=outcomes))
+        else:
+            st = self._start.clone()
+            chance = st.chance.fork()
+            chance.outcomes.extend(outcomes)
+            st.chance = chance
+        for seat, i in self._nat.history_ids():
+            st.apply_action_id(seat, i)
+        return st
+
+
+def _decoder_of(nat: Any) -> LogDecoder:
+    """The decoder of ``nat``'s log, brought up to date."""
+    nat.events(0)
+    dec: LogDecoder = nat.decoder()
+    return dec
+
+
+def _engine() -> Any:
+    """The native domino engine module, or RuntimeError saying why it cannot be used (not built, stale)."""
+    from muggins._accel import load_native
+
+    mod, why = load_native("muggins.dominoes.native")
+    if mod is None:
+        raise RuntimeError(f"the native domino engine is not usable: {why}")
+    return mod
