@@ -88,8 +88,11 @@ def native_state_maker(game: str, rules: Any, players: int) -> tuple[Any, str | 
 
 def median_runs(fn: Any, runs: int, **kw: Any) -> dict[str, Any]:
     """Call ``fn`` ``runs`` times and report the median of each rate, with every run kept."""
-    results = [fn(seed=i, **kw) for i in range(runs)]
-    out: dict[str, Any] = {"runs": runs}
+    return _medians([fn(seed=i, **kw) for i in range(runs)], {"runs": runs})
+
+
+def _medians(results: list[dict[str, Any]], out: dict[str, Any]) -> dict[str, Any]:
+    """``out`` with the median of each rate (``*_per_second``) of ``results`` and every run's figure."""
     for key in results[0]:
         if key.endswith("_per_second"):
             out[key] = statistics.median(r[key] for r in results)
@@ -135,11 +138,7 @@ def native_random_play(game: str, preset: str | None, players: int | None, secon
     if mod is None:
         return None, why
     results = [mod.random_play_native(rules, n, seconds, seed=i) for i in range(runs)]
-    out: dict[str, Any] = {"engine": f"{mod.__name__} (C, compiled with Cython)", "runs": runs}
-    for key in ("moves_per_second", "games_per_second"):
-        out[key] = statistics.median(r[key] for r in results)
-        out[key.replace("_per_second", "_per_second_runs")] = [round(r[key], 1) for r in results]
-    return out, None
+    return _medians(results, {"engine": f"{mod.__name__} (C, compiled with Cython)", "runs": runs}), None
 
 
 def native_protocol_play(game: str, preset: str | None, players: int | None, seconds: float, runs: int,
