@@ -560,6 +560,18 @@ cdef void late_claim(Game* g, int seat, int amount) noexcept nogil:
         over_claim(g, seat, amount, may, g.w_what)
 
 
+cdef inline void shuffled_deck(Game* g, int* deck) noexcept nogil:
+    """The 52 cards in a fresh random order (Fisher-Yates on the game's own generator)."""
+    cdef int i, j, t
+    for i in range(52):
+        deck[i] = i
+    for i in range(51, 0, -1):
+        j = below(g, i + 1)
+        t = deck[i]
+        deck[i] = deck[j]
+        deck[j] = t
+
+
 cdef void deal(Game* g) noexcept nogil:
     """A new hand: six cards each from the dealer's left, the dealer last, the rest is the pack."""
     cdef int deck[52]
@@ -578,13 +590,7 @@ cdef void deal(Game* g) noexcept nogil:
         for i in range(PACK):
             g.pack[i] = g.feed_cards[12 + i]
     else:
-        for i in range(52):
-            deck[i] = i
-        for i in range(51, 0, -1):
-            j = below(g, i + 1)
-            t = deck[i]
-            deck[i] = deck[j]
-            deck[j] = t
+        shuffled_deck(g, deck)
         k = 0
         for i in range(6):
             for seat in range(1, 3):
@@ -628,13 +634,7 @@ cdef void deal_n(Game* g) noexcept nogil:
                 g.held[seat] |= <uint64_t>1 << g.feed_cards[seat * g.each + i]
         k = n * g.each
     else:
-        for i in range(52):
-            deck[i] = i
-        for i in range(51, 0, -1):
-            j = below(g, i + 1)
-            t = deck[i]
-            deck[i] = deck[j]
-            deck[j] = t
+        shuffled_deck(g, deck)
         k = 0
         for i in range(g.each):
             for seat in range(1, n + 1):
