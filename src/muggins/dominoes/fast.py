@@ -34,6 +34,8 @@ _NONDOUBLE, _CROSS, _SPINNER = 0, 2, 3  # the layout tile kinds of the native sc
 _DRAW_SECRET = ("tile", "forced")
 DRAW = Action("draw")
 PASS = Action("pass")
+KNOCK = Action("knock")
+_MOVES = (DRAW, PASS, KNOCK)  # the moves numbered after the plays, in id order (docs/actions.md)
 
 #: where a native log starts: hands (tile indices in hand order), layout tiles, their (kind, v0, v1), masks,
 #: free places in the pure engine's order as (node, slot bit, value), the spinner, the hand number
@@ -367,7 +369,7 @@ class NativeDominoState:
                 order = -1 if slot == 0 else dec.places.index(numbered[slot - 1])
                 plays.append(((hand.index(ti), order), a))
             elif i < self._mug:
-                rest.append(DRAW if i == self._draw else PASS)
+                rest.append(_MOVES[i - self._draw])
             elif i < self._claim:
                 rest.append(MUGGINS)
             else:
@@ -424,7 +426,7 @@ class NativeDominoState:
             if i >= self._mug:
                 break
             if i >= self._play_stop:
-                if (DRAW if i == self._draw else PASS) == action:
+                if _MOVES[i - self._draw] == action:
                     return i
                 continue
             ti, slot = divmod(i // self._width, self._slots)
