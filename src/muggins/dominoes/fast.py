@@ -298,6 +298,7 @@ class NativeDominoState:
         self.num_players = n
         self._start = start
         self._seed = seed
+        self._side = [x % 2 if rules.partnerships and n == 4 else x for x in range(n)]
         space = space_of("muggins.dominoes.action_ids", rules, n)
         self._space = space
         play = space.by_kind["play"]
@@ -333,7 +334,7 @@ class NativeDominoState:
     def scores(self) -> list[int]:
         """Score of each seat (a partner shows the side's score)."""
         s = self._nat.side_scores()
-        return [s[x] for x in _decoder_of(self._nat).side]
+        return [s[x] for x in self._side]
 
     def max_step_points(self) -> int:
         return int(self.rules.max_step_points)
