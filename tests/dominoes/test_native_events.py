@@ -5,12 +5,16 @@ pure ``DominoState`` as chance outcomes, so both play the same tiles all game lo
 greedy moves, manual and automatic claims (true, under-, over- and no claims), muggins calls (right, false,
 naming an amount or not), late claims and moves refused as illegal. After every move both must agree on
 the events (kind, seat, data, secret), the scores, who may act and every seat's legal ids and actions;
-at the end ``to_pure()`` must give the pure game again. Skips when the native module is not built (fails
-instead under CI=true: tests/conftest.py).
+at the end ``to_pure()`` must give the pure game again. Every preset is played with 2-4 players, and so
+are the option families of the lockstep tests (knocking, the muggable bonus, voluntary draws, extra turns,
+the spinner filled first...). Skips when the native module is not built (fails instead under CI=true:
+tests/conftest.py).
 """
 
 from __future__ import annotations
 
+import collections
+import dataclasses
 import random
 from typing import Any
 
@@ -29,6 +33,7 @@ if native is None:
     pytest.skip(f"the native domino engine is not usable: {WHY}", allow_module_level=True)
 
 from muggins.dominoes.fast import NativeDominoState  # noqa: E402 - after the skip
+from tests.dominoes.test_native import FAMILY  # noqa: E402 - the lockstep tests' option families
 
 SPEC = get_game("dominoes")
 PLAYERS = (2, 3, 4)
@@ -51,12 +56,12 @@ OPTIONS: list[dict[str, Any]] = [
 ]
 
 
-def test_the_presets_left_out_are_these() -> None:
-    """What the native engine refuses, in sight: a preset that joins its scope leaves this list."""
-    left_out = sorted({p for p in PRESETS for n in PLAYERS if n in SPEC.players_for(PRESETS[p])} -
-                      {p for p, _ in CASES})
-    assert left_out == ["five-up", "merry-go-round", "seven-rocks", "seven-toed-pete"]
-    assert len(CASES) >= 3 * 8
+def test_no_preset_is_left_out() -> None:
+    """The native engine plays every preset with every player count the pure engine allows it, so every
+    one is compared here."""
+    allowed = {(p, n) for p in PRESETS for n in PLAYERS if n in SPEC.players_for(PRESETS[p])}
+    assert allowed == set(CASES)
+    assert {p for p, _ in CASES} == set(PRESETS) and ("seven-rocks", 4) in CASES
 
 
 def same(pure: DominoState, fast: NativeDominoState, seen: int) -> int:
@@ -137,23 +142,29 @@ def refused_alike(pure: DominoState, fast: NativeDominoState, rng: random.Random
     assert errors[0] is errors[1], (i, errors)
 
 
-def play_game(preset: str, players: int, seed: int) -> None:
+def play_game(preset: str, players: int, seed: int, family: dict[str, object] | None = None,
+              seen: collections.Counter[str] | None = None) -> None:
+    """One game compared move by move: the preset with options drawn by ``seed``, or with the options of
+    ``family`` alone. ``seen`` counts the kinds of events logged and the paths the game took."""
     rng = random.Random(seed * 7919 + players)
-    claims = rng.choice(["manual", "auto"]) if seed % 3 else None
-    options = dict(OPTIONS[(seed * 5 + players) % len(OPTIONS)])
-    if claims is not None:
-        options["claims"] = claims
-    rules = SPEC.rules(preset, options)
+    if family is None:
+        claims = rng.choice(["manual", "auto"]) if seed % 3 else None
+        options = dict(OPTIONS[(seed * 5 + players) % len(OPTIONS)])
+        if claims is not None:
+            options["claims"] = claims
+        rules = SPEC.rules(preset, options)
+    else:
+        rules = dataclasses.replace(PRESETS[preset], **family)
     fast = NativeDominoState(rules, players, seed)
     pure = DominoState.new(rules, players, Chance(outcomes=fast.native.chance_outcomes()))
     style = rng.random()
-    seen = same(pure, fast, 0)
+    checked = same(pure, fast, 0)
     moves = 0
     while not pure.is_over() and moves < MAX_MOVES:
         moves += 1
         if rng.random() < 0.05:
             refused_alike(pure, fast, rng)
-            seen = same(pure, fast, seen)
+            checked = same(pure, fast, checked)
             continue
         seat, action = choose(pure, rng, style)
         if rng.random() < 0.5:
@@ -161,8 +172,17 @@ def play_game(preset: str, players: int, seed: int) -> None:
         else:
             fast.apply_action_id(seat, pure.action_id(action))
         pure.chance.outcomes.extend(fast.native.chance_outcomes()[len(pure.chance.outcomes):])  # a new deal
+        hand = pure.hand_no
         pure.apply(seat, action)
-        seen = same(pure, fast, seen)
+        checked = same(pure, fast, checked)
+        if seen is not None:
+            if action.kind == "play" and pure.turn == seat and pure.hand_no == hand and not pure.is_over():
+                seen["extra turn"] += 1
+            if pure._window is not None and pure._window.reason == "domino":
+                seen["bonus window"] += 1
+    if seen is not None:
+        seen.update(e.kind for e in pure.log)
+        seen["voluntary draw"] += sum(1 for e in pure.log if e.kind == "draw" and not e.data["forced"])
     twin = fast.to_pure()
     assert [e.to_dict("all") for e in twin.log] == [e.to_dict("all") for e in pure.log]
     assert twin.side_scores() == pure.side_scores() and twin.history == pure.history
@@ -185,6 +205,34 @@ def test_many_native_and_pure_games_log_the_same_events(preset: str, players: in
         play_game(preset, players, seed)
 
 
+# the event that shows each path of the lockstep tests' families was taken ("claim" and "draw" are events too)
+_PATH_EVENTS = {"muggins": "muggins", "knock": "knock"}
+
+
+@pytest.mark.parametrize(("preset", "players", "options", "paths"), FAMILY,
+                         ids=lambda x: x if isinstance(x, str) else None)
+def test_option_families_log_the_same_events(preset: str, players: int, options: dict[str, object],
+                                             paths: tuple[str, ...]) -> None:
+    """The families of tests/dominoes/test_native.py: knocks and knocks back, muggable bonuses claimed late,
+    called or missed, voluntary draws, kept turns, partnership scores, winners and hand ends."""
+    seen: collections.Counter[str] = collections.Counter()
+    for seed in range(FAMILY_GAMES):
+        play_game(preset, players, 31 * players + seed, options, seen)
+    assert all(seen[_PATH_EVENTS.get(p, p)] for p in paths), seen
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("preset", "players", "options", "paths"), FAMILY,
+                         ids=lambda x: x if isinstance(x, str) else None)
+def test_many_option_family_games_log_the_same_events(preset: str, players: int, options: dict[str, object],
+                                                      paths: tuple[str, ...]) -> None:
+    for seed in range(FAMILY_GAMES, FAMILY_GAMES + 40):
+        play_game(preset, players, 31 * players + seed, options)
+
+
+FAMILY_GAMES = 6
+
+
 # ------------------------------------------------------------------------------- speed figures ----
 def test_random_play_through_the_integer_protocol_on_both_engines() -> None:
     from muggins.perf import random_play
@@ -192,8 +240,10 @@ def test_random_play_through_the_integer_protocol_on_both_engines() -> None:
     for kw in ({"ids": True}, {"native": True}):
         r = random_play("dominoes", "all-fives", 3, 0.05, **kw)
         assert r["moves"] > 0 and r["games"] >= 1
-    with pytest.raises(ValueError, match="does not play"):
-        random_play("dominoes", "five-up", 2, 0.05, native=True)
+    r = random_play("dominoes", "five-up", 2, 0.05, native=True)  # once refused, now native too
+    assert r["moves"] > 0 and r["games"] >= 1
+    with pytest.raises(ValueError, match="does not play"):  # what the native engine refuses: sniff spinners
+        random_play("dominoes", "muggins", 2, 0.05, options={"spinner": "sniff_option"}, native=True)
 
 
 def test_bench_names_the_native_backed_protocol_it_measured() -> None:
@@ -212,11 +262,17 @@ def test_bench_names_the_native_backed_protocol_it_measured() -> None:
     assert "Native-backed protocol, muggins.dominoes.fast.NativeDominoState" in " ".join(res.output.split())
     res = CliRunner().invoke(app, ["bench", "-p", "five-up", "--seconds", "0.05", "--runs", "1", "--json"])
     out = json.loads(res.output)
+    assert out["native_protocol"]["moves_per_second"] > 0 and "native_protocol_unavailable" not in out
+    res = CliRunner().invoke(app, ["bench", "-p", "five-up", "-o", "spinner=sniff_option", "--seconds", "0.05",
+                                   "--runs", "1", "--json"])
+    out = json.loads(res.output)
     assert "native_protocol" not in out and "five-up" not in out["native_protocol_unavailable"]
     assert "does not play" in out["native_protocol_unavailable"]
+    assert "spinner='sniff_option'" in out["native_protocol_unavailable"]
 
 
-@pytest.mark.parametrize(("preset", "players"), [("muggins", 2), ("muggins-spinner", 3), ("all-fives", 4)])
+@pytest.mark.parametrize(("preset", "players"), [("muggins", 2), ("muggins-spinner", 3), ("all-fives", 4),
+                                                ("seven-rocks", 4), ("merry-go-round", 3), ("five-up", 2)])
 def test_a_native_game_read_from_a_pure_one_logs_what_follows_alike(preset: str, players: int) -> None:
     """``from_pure`` mid-game: the native log starts where the pure one stands (hands in their order, the
     layout's free places in the pure engine's order), and ``to_pure()`` continues the pure game."""

@@ -23,15 +23,19 @@ from muggins.dominoes.tiles import Tile, full_set, pips
 
 # the native log's record codes and the names its small ints stand for (native.pyx, "event log")
 (EV_ACT, EV_LOT, EV_DEAL, EV_PLAY, EV_DRAW, EV_PASS, EV_CLAIM, EV_OVER, EV_SCORE, EV_VOID, EV_MISSED, EV_MUGGINS,
- EV_HAND_END, EV_TIE, EV_END) = range(15)
-_LENGTH = {EV_ACT: 3, EV_PLAY: 5, EV_DRAW: 3, EV_PASS: 2, EV_CLAIM: 4, EV_OVER: 4, EV_SCORE: 5, EV_VOID: 6,
-           EV_MISSED: 4, EV_MUGGINS: 7, EV_HAND_END: 3, EV_TIE: 2, EV_END: 6}
+ EV_HAND_END, EV_TIE, EV_END, EV_KNOCK) = range(16)
+_LENGTH = {EV_ACT: 3, EV_PLAY: 5, EV_DRAW: 4, EV_PASS: 2, EV_CLAIM: 4, EV_OVER: 5, EV_SCORE: 5, EV_VOID: 6,
+           EV_MISSED: 4, EV_MUGGINS: 7, EV_HAND_END: 3, EV_TIE: 2, EV_END: 6, EV_KNOCK: 3}
 _REASONS = ("play", "domino", "over-claim penalty", "own pips", "blocked", "mugged", "false call", "muggins")
+#: what an over-claim names, by the reason of its step's window (a muggable bonus is claimed with its play)
+_WHAT = ("play", "play and its domino bonus")
 _OUTCOMES = ("steal", "forfeit", "steal_and_deduct", "false_call")
 _NONDOUBLE, _CROSS, _SPINNER = 0, 2, 3  # the layout tile kinds of the native scope (state.py's numbers)
 _DRAW_SECRET = ("tile", "forced")
 DRAW = Action("draw")
 PASS = Action("pass")
+KNOCK = Action("knock")
+_MOVES = (DRAW, PASS, KNOCK)  # the moves numbered after the plays, in id order (docs/actions.md)
 
 #: where a native log starts: hands (tile indices in hand order), layout tiles, their (kind, v0, v1), masks,
 #: free places in the pure engine's order as (node, slot bit, value), the spinner, the hand number
@@ -57,6 +61,11 @@ class LogDecoder:
         self.tiles: list[Tile] = full_set(rules.tile_set)
         self.manual = rules.claims == "manual"
         self.spins = rules.spinner != "none"
+        self.all_doubles = rules.spinner == "all_doubles"
+        self.fill_first = bool(rules.spinner_fill_first)
+        teams = bool(rules.partnerships) and n == 4
+        self.side = [s % 2 if teams else s for s in range(n)]
+        self.nsides = 2 if teams else n
         self.pos = 0  # ints decoded
         self.evs: list[Event] = []
         self.hist: list[tuple[int, int]] = []
@@ -102,7 +111,7 @@ class LogDecoder:
         place (node, bit, value) or None for the lead."""
         nid = len(self.ltile)
         places = self.places
-        double_kind = _CROSS if not self.spins or self.spinner >= 0 else _SPINNER
+        double_kind = _SPINNER if self.all_doubles else _CROSS if not self.spins or self.spinner >= 0 else _SPINNER
         where = None
         if k < 0:
             kind, v0, v1 = (double_kind, t.hi, t.hi) if t.double else (_NONDOUBLE, t.hi, t.lo)
@@ -114,7 +123,7 @@ class LogDecoder:
             pk = self.info[node][0]
             self.mask[node] |= bit
             outer = t.other(v)
-            if pk == _NONDOUBLE and not t.double:
+            if pk == _NONDOUBLE and not t.double and not self.fill_first:
                 places[i] = (nid, 2, outer)
                 self.ltile.append(t.index)
                 self.info.append((_NONDOUBLE, v, outer))
@@ -137,6 +146,16 @@ class LogDecoder:
         else:
             places.extend(self._positions(nid))
         return where
+
+    def open_values(self) -> list[int]:
+        """The values of the free places where a tile may go now, as ``DominoState._posflat``: under
+        ``spinner_fill_first`` the spinner's while it has any."""
+        if self.fill_first and self.spinner >= 0:
+            sp = self.spinner
+            on = [x[2] for x in self.places if x[0] == sp]
+            if on:
+                return on
+        return [x[2] for x in self.places]
 
     def play_action(self, t: Tile, k: int) -> Action:
         """The play of ``t`` on numbered free place ``k`` (-1: the lead), as the pure engine makes it."""
@@ -192,17 +211,20 @@ class LogDecoder:
                 evs.append(Event("play", a, data))
             elif code == EV_DRAW:
                 self.hands[a].append(b)
-                evs.append(Event("draw", a, {"tile": tiles[b].text, "ends": [x[2] for x in self.places],
-                                             "forced": True, "lead": not self.ltile}, _DRAW_SECRET))
+                evs.append(Event("draw", a, {"tile": tiles[b].text, "ends": self.open_values(),
+                                             "forced": bool(ints[i + 3]), "lead": not self.ltile}, _DRAW_SECRET))
             elif code == EV_PASS:
-                evs.append(Event("pass", a, {"ends": [x[2] for x in self.places], "lead": not self.ltile}))
+                evs.append(Event("pass", a, {"ends": self.open_values(), "lead": not self.ltile}))
+            elif code == EV_KNOCK:
+                evs.append(Event("knock", a, {"ends": self.open_values(), "partner": bool(b)}))
             elif code == EV_CLAIM:
                 evs.append(Event("claim", a, {"points": b, "late": True} if ints[i + 3] else {"points": b}))
             elif code == EV_OVER:
                 penalty = r.over_claim == "opponent_scores"
-                message = (f"announced {b}, more than the play is worth: the claim is void and "
+                what = _WHAT[ints[i + 4]]
+                message = (f"announced {b}, more than the {what} is worth: the claim is void and "
                            + (f"the next opponent scores {b} as a penalty" if penalty else "scores nothing"))
-                evs.append(Event("over_claim", a, {"points": b, "true": ints[i + 3], "what": "play",
+                evs.append(Event("over_claim", a, {"points": b, "true": ints[i + 3], "what": what,
                                                    "message": message}, ("true",)))
             elif code == EV_SCORE:
                 evs.append(Event("score", None if a < 0 else a, {"side": b, "points": ints[i + 3],
@@ -214,12 +236,13 @@ class LogDecoder:
                 evs.append(Event("void", None if a < 0 else a, {"side": b, "points": ints[i + 3],
                                                                 "reason": _REASONS[ints[i + 4]], "why": text}))
             elif code == EV_MISSED:
-                evs.append(Event("missed", a, {"side": b, "points": ints[i + 3], "reason": "play"}))
+                evs.append(Event("missed", a, {"side": self.side[a], "points": b, "reason": _REASONS[ints[i + 3]]}))
             elif code == EV_MUGGINS:
                 named = ints[i + 5]
-                evs.append(Event("muggins", a, {"on": b, "outcome": _OUTCOMES[ints[i + 3]], "points": ints[i + 4],
+                how, why = ints[i + 3] & 3, ints[i + 3] >> 2
+                evs.append(Event("muggins", a, {"on": b, "outcome": _OUTCOMES[how], "points": ints[i + 4],
                                                 "named": None if named < 0 else named, "missed": ints[i + 6],
-                                                "reason": "play"}))
+                                                "reason": _REASONS[why]}))
             elif code == EV_HAND_END:
                 hands = [[tiles[x] for x in h] for h in self.hands]
                 evs.append(Event("hand_end", None if a < 0 else a, {
@@ -229,8 +252,8 @@ class LogDecoder:
             elif code == EV_TIE:
                 evs.append(Event("tie_break", None, {"hands": a}))
             elif code == EV_END:
-                evs.append(Event("game_end", None, {"winners": [s for s in range(n) if a >> s & 1],
-                                                    "scores": ints[i + 2:i + 2 + n]}))
+                evs.append(Event("game_end", None, {"winners": [s for s in range(n) if a >> self.side[s] & 1],
+                                                    "scores": ints[i + 2:i + 2 + self.nsides]}))
             else:  # pragma: no cover - a log out of step with this decoder
                 raise RuntimeError(f"unknown native log record {code} at int {self.pos + i}")
             i += _LENGTH[code]
@@ -275,6 +298,7 @@ class NativeDominoState:
         self.num_players = n
         self._start = start
         self._seed = seed
+        self._side = [x % 2 if rules.partnerships and n == 4 else x for x in range(n)]
         space = space_of("muggins.dominoes.action_ids", rules, n)
         self._space = space
         play = space.by_kind["play"]
@@ -308,7 +332,9 @@ class NativeDominoState:
         return list(self._nat.side_scores())
 
     def scores(self) -> list[int]:
-        return self.side_scores()  # in the native scope every seat is its own side
+        """Score of each seat (a partner shows the side's score)."""
+        s = self._nat.side_scores()
+        return [s[x] for x in self._side]
 
     def max_step_points(self) -> int:
         return int(self.rules.max_step_points)
@@ -344,7 +370,7 @@ class NativeDominoState:
                 order = -1 if slot == 0 else dec.places.index(numbered[slot - 1])
                 plays.append(((hand.index(ti), order), a))
             elif i < self._mug:
-                rest.append(DRAW if i == self._draw else PASS)
+                rest.append(_MOVES[i - self._draw])
             elif i < self._claim:
                 rest.append(MUGGINS)
             else:
@@ -401,7 +427,7 @@ class NativeDominoState:
             if i >= self._mug:
                 break
             if i >= self._play_stop:
-                if (DRAW if i == self._draw else PASS) == action:
+                if _MOVES[i - self._draw] == action:
                     return i
                 continue
             ti, slot = divmod(i // self._width, self._slots)

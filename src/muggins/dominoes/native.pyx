@@ -126,6 +126,7 @@ cdef struct Game:
     int nev, evcap, ev_on    # ints used, ints allocated, whether events are logged
     int ev_lost              # the log ran out of memory: it is incomplete
     int why_seat, why_reason  # who and why the next award scores (set by log_why)
+    int w_reason             # the open window's reason (R_PLAY, or R_DOMINO for a muggable bonus): logged only
 
 
 # ------------------------------------------------------------------------------------------- PRNG ----
@@ -163,17 +164,18 @@ cdef enum:
     EV_LOT = 1        # seats mask, k, then k tiles (the seats in order)
     EV_DEAL = 2       # hand, leader, boneyard size, then every tile in shuffle order (hands, then boneyard)
     EV_PLAY = 3       # seat, tile, free place (-1: the lead), count after
-    EV_DRAW = 4       # seat, tile
+    EV_DRAW = 4       # seat, tile, forced (0: a voluntary draw beside a play)
     EV_PASS = 5       # seat
     EV_CLAIM = 6      # seat, points, late
-    EV_OVER = 7       # seat, points, true points
+    EV_OVER = 7       # seat, points, true points, what (R_PLAY: the play, R_DOMINO: the play and its bonus)
     EV_SCORE = 8      # seat (-1: none), side, points, reason
     EV_VOID = 9       # seat (-1: none), side, points, reason, why
-    EV_MISSED = 10    # seat, side, points
-    EV_MUGGINS = 11   # seat, on, outcome, points, named (-1: none), missed
+    EV_MISSED = 10    # seat, points, reason (the decoder knows the seat's side)
+    EV_MUGGINS = 11   # seat, on, outcome + 4 * the window's reason, points, named (-1: none), missed
     EV_HAND_END = 12  # seat (-1: none), reason (0 domino, 1 blocked)
     EV_TIE = 13       # hands
-    EV_END = 14       # winners (a mask of sides), then the 4 side scores
+    EV_END = 14       # winners (a mask of sides), then the 4 side scores (the decoder keeps the sides')
+    EV_KNOCK = 15     # seat, partner (1: a knock back)
     R_PLAY = 0
     R_DOMINO = 1
     R_PENALTY = 2
@@ -242,16 +244,21 @@ cdef inline void log_void(Game* g, int side, int points, int why) noexcept nogil
         log_put(g, 6, EV_VOID, g.why_seat, side, points, g.why_reason, why, 0)
 
 
-cdef inline void log_missed(Game* g, int seat, int points) noexcept nogil:
+cdef inline void log_missed(Game* g, int seat, int points, int reason) noexcept nogil:
     """Points of ``seat`` left unclaimed for good (none: nothing logged)."""
     if g.ev_on and points > 0:
-        log_put(g, 4, EV_MISSED, seat, seat, points, 0, 0, 0)
+        log_put(g, 4, EV_MISSED, seat, points, reason, 0, 0, 0)
+
+
+cdef inline void log_window(Game* g, int reason) noexcept nogil:
+    """The reason of the window just opened, for the events that close it (missed, muggins, a late claim)."""
+    g.w_reason = reason
 
 
 cdef inline void log_close(Game* g) noexcept nogil:
     """The open window closes: what it still holds is missed."""
     if g.ev_on and g.w_open:
-        log_missed(g, g.w_scorer, g.w_missed)
+        log_missed(g, g.w_scorer, g.w_missed, g.w_reason)
 
 
 cdef inline void log_act(Game* g, int seat, int i) noexcept nogil:
@@ -264,9 +271,14 @@ cdef inline void log_play(Game* g, int seat, int t, int k) noexcept nogil:
         log_put(g, 5, EV_PLAY, seat, t, k, g.count, 0, 0)
 
 
-cdef inline void log_draw(Game* g, int seat, int t) noexcept nogil:
+cdef inline void log_draw(Game* g, int seat, int t, int forced) noexcept nogil:
     if g.ev_on:
-        log_put(g, 3, EV_DRAW, seat, t, 0, 0, 0, 0)
+        log_put(g, 4, EV_DRAW, seat, t, forced, 0, 0, 0)
+
+
+cdef inline void log_knock(Game* g, int seat, int partner) noexcept nogil:
+    if g.ev_on:
+        log_put(g, 3, EV_KNOCK, seat, partner, 0, 0, 0, 0)
 
 
 cdef inline void log_pass(Game* g, int seat) noexcept nogil:
@@ -280,14 +292,14 @@ cdef inline void log_claim(Game* g, int seat, int points, int late) noexcept nog
         log_put(g, 4, EV_CLAIM, seat, points, late, 0, 0, 0)
 
 
-cdef inline void log_over(Game* g, int seat, int points, int true_points) noexcept nogil:
+cdef inline void log_over(Game* g, int seat, int points, int true_points, int what) noexcept nogil:
     if g.ev_on:
-        log_put(g, 4, EV_OVER, seat, points, true_points, 0, 0, 0)
+        log_put(g, 5, EV_OVER, seat, points, true_points, what, 0, 0)
 
 
 cdef inline void log_muggins(Game* g, int seat, int outcome, int points, int named) noexcept nogil:
     if g.ev_on:
-        log_put(g, 7, EV_MUGGINS, seat, g.w_scorer, outcome, points, named, g.w_missed)
+        log_put(g, 7, EV_MUGGINS, seat, g.w_scorer, outcome + 4 * g.w_reason, points, named, g.w_missed)
 
 
 cdef inline void log_hand_end(Game* g, int seat, int reason) noexcept nogil:
@@ -329,9 +341,9 @@ cdef void log_deal(Game* g, Rules* r, int* tiles) noexcept nogil:
 
 cdef inline void log_void_step(Game* g, Rules* r, int seat, int step) noexcept nogil:
     """Going out would pass an exact target: the whole step (play and bonus) is void."""
-    if g.ev_on and step > 0 and r.exact_target and g.scores[seat] + step > r.target:
+    if g.ev_on and step > 0 and r.exact_target and g.scores[r.side[seat]] + step > r.target:
         log_why(g, seat, R_DOMINO)
-        log_void(g, seat, step, WHY_TARGET)
+        log_void(g, r.side[seat], step, WHY_TARGET)
 
 
 # --------------------------------------------------------------------------------------- geometry ----
@@ -624,8 +636,9 @@ cdef void over_claim(Game* g, Rules* r, int seat, int amount) noexcept nogil:
 
 cdef void open_window(Game* g, Rules* r, int seat, int missed, int claim) noexcept nogil:
     if g.over:
-        log_missed(g, seat, missed)
+        log_missed(g, seat, missed, R_PLAY)
         return
+    log_window(g, R_PLAY)
     g.w_open = 1
     g.w_scorer = seat
     g.w_missed = missed
@@ -651,7 +664,7 @@ cdef void score_step(Game* g, Rules* r, int seat, int pts, int claim, int down) 
     else:
         awarded = 0
         missed = pts
-        log_over(g, seat, claim, pts)
+        log_over(g, seat, claim, pts, R_PLAY)
         over_claim(g, r, seat, claim)
     if awarded and not g.over:
         log_why(g, seat, R_PLAY)
@@ -831,13 +844,13 @@ cdef void end_by_domino(Game* g, Rules* r, int seat, int pts, int claim, int lea
         else:
             play_points = 0
             missed = pts
-            log_over(g, seat, claim, pts)
+            log_over(g, seat, claim, pts, R_PLAY)
             over_claim(g, r, seat, claim)
     else:
         play_points = pts
         missed = 0
     if g.over:
-        log_missed(g, seat, missed)
+        log_missed(g, seat, missed, R_PLAY)
         return
     g.last_out = seat
     log_hand_end(g, seat, 0)
@@ -897,6 +910,7 @@ cdef void end_by_domino(Game* g, Rules* r, int seat, int pts, int claim, int lea
     if r.manual:
         if mug and not g.over:
             open_window(g, r, seat, missed + bonus, claim)
+            log_window(g, R_DOMINO)
             g.w_may = 1
             g.w_late = missed + bonus
         else:
@@ -1044,7 +1058,8 @@ cdef void do_draw(Game* g, Rules* r, int seat, int pick) noexcept nogil:
     if pick:
         i = below(g, g.nbone)
     t = g.bone[i]
-    log_draw(g, seat, t)
+    if g.ev_on:
+        log_draw(g, seat, t, not (r.voluntary and not g.lead_phase and has_play(g, r, seat)))
     g.bone[i] = g.bone[g.nbone - 1]
     g.nbone -= 1
     g.hand[seat] |= (<uint64_t>1) << t
@@ -1085,6 +1100,7 @@ cdef void apply_regular(Game* g, Rules* r, int seat, int move, int claim, int pi
 cdef void do_knock(Game* g, Rules* r, int seat) noexcept nogil:
     """A knock (``DominoState._do_knock``): the partner must make a scoring play or knock back, which
     hands the turn back to the knocker."""
+    log_knock(g, seat, g.knock != KN_NONE)
     if g.knock == KN_NONE:
         g.knock = KN_PARTNER
         g.knocker = seat
@@ -1405,6 +1421,7 @@ cdef class NativeDominoes:
             g.w_missed = w.missed
             g.w_may = bool(w.may_claim)
             g.w_late = w.late
+            log_window(g, R_DOMINO if w.reason == "domino" else R_PLAY)
         if log:
             from muggins.dominoes.fast import log_start
 
@@ -1600,9 +1617,9 @@ cdef class NativeDominoes:
             moves[j] = x
         out = [moves[i] for i in range(nm)]
         if self.g.w_open:
-            if seat != self.g.w_scorer:
+            if r.side[seat] != r.side[self.g.w_scorer]:  # the scorer's partner cannot call on his own side
                 out.append(r.mug_start)
-            elif self.g.w_may:
+            elif seat == self.g.w_scorer and self.g.w_may:
                 out.append(r.claim_start + min(self.g.w_missed, self.g.w_late))
         return out
 
@@ -1674,7 +1691,7 @@ cdef class NativeDominoes:
             log_act(g, seat, i)
             apply_regular(g, r, seat, base, code - 1 if r.manual and base < draw else -1, 0)
         elif i < r.claim_start:
-            if not g.w_open or seat == g.w_scorer:
+            if not g.w_open or r.side[seat] == r.side[g.w_scorer]:
                 raise IllegalAction(f"action id {i} (muggins) is not a legal move of seat {seat} now")
             log_act(g, seat, i)
             code = i - r.mug_start
@@ -1710,7 +1727,7 @@ cdef class NativeDominoes:
         if not g.over:
             log_why(g, seat, R_MUGGINS)
             award(g, r, r.side[seat], gain, 1, 0)
-        log_missed(g, scorer, missed - gain)
+        log_missed(g, scorer, missed - gain, g.w_reason)
 
     cdef _late_claim(self, int seat, int amount):
         """The scorer claims late (``GameState._late_claim``)."""
@@ -1722,10 +1739,10 @@ cdef class NativeDominoes:
         log_claim(g, seat, amount, 1)
         if amount <= may:
             g.w_missed -= amount
-            log_why(g, seat, R_PLAY)
+            log_why(g, seat, g.w_reason)
             award(g, r, r.side[seat], amount, 1, 0)
         else:
-            log_over(g, seat, amount, may)
+            log_over(g, seat, amount, may, g.w_reason)
             over_claim(g, r, seat, amount)
 
     def playout(self, policy: int = 0, seed: int = 0, max_moves: int = 1 << 30, until_hand_end: bool = False,
