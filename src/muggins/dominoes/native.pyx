@@ -1625,7 +1625,16 @@ cdef class NativeDominoes:
 
     def apply_id(self, seat: int, i: int) -> None:
         """Apply the action numbered ``i`` for ``seat``: IllegalAction (a subclass) when it is not legal
-        now, and the state unchanged."""
+        now (ClaimError for a call or a late claim out of turn), and the state unchanged."""
+        self._apply(seat, i, 0)
+
+    def apply_action_id(self, seat: object, i: object) -> None:
+        """:meth:`apply_id` with the errors of ``GameState.apply_action_id``: NoSuchSeat, GameOver,
+        UnknownAction (no such id), else IllegalAction for any id not legal for ``seat`` now (a call or a
+        late claim included), the state unchanged. The integer protocol of ``NativeDominoState``."""
+        self._apply(seat, i, 1)
+
+    cdef _apply(self, object seat, object i, bint protocol):
         cdef int moves[MAXMOVES]
         cdef Rules* r = &self.box.r
         cdef Game* g = &self.g
@@ -1652,53 +1661,17 @@ cdef class NativeDominoes:
             apply_regular(g, r, seat, base, code - 1 if r.manual and base < draw else -1, 0)
         elif i < r.claim_start:
             if not g.w_open or r.side[seat] == r.side[g.w_scorer]:
+                if protocol:
+                    raise IllegalAction(f"action id {i} (muggins) is not a legal move of seat {seat} now")
                 raise ClaimError(f"seat {seat} cannot call muggins now")
             log_act(g, seat, i)
             code = i - r.mug_start
             self._call(seat, None if code == 0 else code - 1)
         else:
             if not g.w_open or seat != g.w_scorer or not g.w_may:
+                if protocol:
+                    raise IllegalAction(f"action id {i} (claim) is not a legal move of seat {seat} now")
                 raise ClaimError(f"seat {seat} has nothing to claim now")
-            log_act(g, seat, i)
-            self._late_claim(seat, i - r.claim_start)
-
-    def apply_action_id(self, seat: object, i: object) -> None:
-        """:meth:`apply_id` with the errors of ``GameState.apply_action_id``: NoSuchSeat, GameOver,
-        UnknownAction (no such id), else IllegalAction for any id not legal for ``seat`` now (a call or a
-        late claim included), the state unchanged. The integer protocol of ``NativeDominoState``."""
-        cdef int moves[MAXMOVES]
-        cdef Rules* r = &self.box.r
-        cdef Game* g = &self.g
-        cdef int nm, k, base, code, draw = r.ntiles * r.slots
-        if type(seat) is not int or not 0 <= seat < r.n:
-            raise NoSuchSeat(f"there is no seat {seat!r}; seats are 0 to {r.n - 1}")
-        if g.over:
-            raise GameOver("the game is over")
-        if type(i) is not int or not 0 <= i < r.size:
-            raise UnknownAction(f"there is no action id {i!r}: this game numbers its actions from 0 to "
-                                f"{r.size - 1}")
-        if i < r.mug_start:
-            if i < r.play_stop:
-                base, code = divmod(i, r.width)
-            else:
-                base, code = draw + i - r.play_stop, 0
-            nm = regular(g, r, seat, moves)
-            for k in range(nm):
-                if moves[k] == base:
-                    break
-            else:
-                raise IllegalAction(f"action id {i} is not a legal move of seat {seat} now")
-            log_act(g, seat, i)
-            apply_regular(g, r, seat, base, code - 1 if r.manual and base < draw else -1, 0)
-        elif i < r.claim_start:
-            if not g.w_open or r.side[seat] == r.side[g.w_scorer]:
-                raise IllegalAction(f"action id {i} (muggins) is not a legal move of seat {seat} now")
-            log_act(g, seat, i)
-            code = i - r.mug_start
-            self._call(seat, None if code == 0 else code - 1)
-        else:
-            if not g.w_open or seat != g.w_scorer or not g.w_may:
-                raise IllegalAction(f"action id {i} (claim) is not a legal move of seat {seat} now")
             log_act(g, seat, i)
             self._late_claim(seat, i - r.claim_start)
 
