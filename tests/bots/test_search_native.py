@@ -238,3 +238,22 @@ def test_the_omniscient_ceiling_searches_natively_on_the_true_state(game: str, p
         assert policy.choose(state, seat, acts, random.Random(1)) in acts
         assert policy.native_searches == 1 and policy.total_iterations == 50
     assert checked >= 2
+
+
+@pytest.mark.parametrize("game, preset, players, name", CASES)
+def test_the_reward_scale_reaches_the_native_search(game: str, preset: str, players: int, name: str) -> None:
+    """``search:scale=N`` sets the points difference the squashed reward turns on, in C as in Python: the
+    same seed with another scale gives other reward sums; nonsense scales are refused."""
+    mod = _native(name)
+    from muggins.bots.registry import make_bot
+
+    state, seat = sample_positions(game, preset, players, count=1, seed=4)[0]
+    runs = [mod.search(state, seat, 400, 60.0, 0.7, 120, 0.8, 2, reward_scale=s)["children"] for s in (0.0, 5.0, 400.0)]
+    default = max(5.0, state.rules.target / 10.0)
+    same = mod.search(state, seat, 400, 60.0, 0.7, 120, 0.8, 2, reward_scale=default)["children"]
+    assert runs[0] == same  # 0 means the default scale
+    assert runs[1] != runs[2]
+    bot = make_bot("search:scale=30")
+    assert bot.policy.reward_scale == 30.0
+    with pytest.raises(ValueError):
+        SearchPolicy(reward_scale=0.0)

@@ -23,7 +23,7 @@ from muggins.bots.search import SearchPolicy, true_determinization
 from muggins.core.errors import RulesError
 
 SEARCH_KEYS = {"iterations": int, "time": float, "exploration": float, "horizon": int,
-               "rollout_greedy": float, "native": int}
+               "rollout_greedy": float, "native": int, "scale": float}
 ATTENTION_KEYS = {f.name: float for f in dataclasses.fields(Attention)}
 
 
@@ -37,6 +37,8 @@ def _search(name: str, omniscient: bool = False) -> Callable[[dict[str, Any]], P
         for k in ("exploration", "horizon", "rollout_greedy"):
             if k in opts:
                 kw[k] = opts[k]
+        if "scale" in opts:  # the points difference the squashed reward turns on
+            kw["reward_scale"] = opts["scale"]
         if "native" in opts:  # native=0: rollouts in Python even where a native engine is built
             kw["native"] = bool(opts["native"])
         if omniscient:

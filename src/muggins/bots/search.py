@@ -85,10 +85,14 @@ class SearchPolicy:
     def __init__(self, iterations: int = 400, time_limit: float = 1.0, exploration: float = 0.7,
                  horizon: int = 120, rollout_greedy: float = 0.8,
                  determinize: Determinizer = sample_determinization, name: str = "search",
+                 reward_scale: float | None = None,
                  native: bool = True, native_search: bool = True) -> None:
         if iterations < 1 or time_limit <= 0:
             raise ValueError("a search needs at least one iteration and a positive time limit")
+        if reward_scale is not None and not reward_scale > 0:
+            raise ValueError(f"the reward scale is a positive number of points, not {reward_scale!r}")
         self.name = name
+        self.reward_scale = reward_scale  # None: a tenth of the game's target, at least 5 points
         self.iterations = iterations
         self.time_limit = time_limit
         self.exploration = exploration
@@ -139,7 +143,7 @@ class SearchPolicy:
         t0 = time.perf_counter()
         deadline = t0 + self.time_limit
         root = _Node(-1)
-        scale = max(5.0, game_target(state) / 10.0)
+        scale = self.reward_scale or max(5.0, game_target(state) / 10.0)
         engine = self.native_engine(state)[0]
         picked = self._search_natively(engine, state, seat, actions, rng, deadline)
         if picked is not None:
@@ -179,7 +183,7 @@ class SearchPolicy:
         try:
             res = search(state, seat, self.iterations, max(deadline - time.perf_counter(), 1e-6),
                          self.exploration, self.horizon, self.rollout_greedy, rng.getrandbits(64),
-                         omniscient=omniscient)
+                         omniscient=omniscient, reward_scale=self.reward_scale or 0.0)
         except NotImplementedError:
             return None
         chosen = res["action"]

@@ -2071,12 +2071,13 @@ def sample_world(state: object, seat: int, seed: int = 0) -> tuple[list[list[int
 
 def search(state: object, seat: int, iterations: int, time_limit: float, exploration: float = 0.7,
            horizon: int = 120, rollout_greedy: float = 0.8, seed: int = 0,
-           omniscient: bool = False) -> dict[str, object]:
+           omniscient: bool = False, reward_scale: float = 0.0) -> dict[str, object]:
     """The search bot's SO-ISMCTS from ``state`` for ``seat`` (the seat to move) in C: ``iterations`` or
     ``time_limit`` seconds, whichever runs out first. Returns the chosen move's action id (carrying its true
     claim, as the search applies it), the iterations and rollouts done and the root's (id, visits, reward
     sum) per move. ``omniscient``: the ceiling's search, every world the true state (the hands and the
-    boneyard known, only what is still to be dealt random).
+    boneyard known, only what is still to be dealt random). ``reward_scale``: the points difference that the squashed
+    reward of an unfinished game turns on (0: the search bot's default, a tenth of the target, at least 5).
     NotImplementedError for states and rules out of its scope (the Python search then runs)."""
     if iterations < 1 or time_limit <= 0:
         raise ValueError("a search needs at least one iteration and a positive time limit")
@@ -2087,7 +2088,7 @@ def search(state: object, seat: int, iterations: int, time_limit: float, explora
     cdef Rules* r = &root.box.r
     if root.g.over or root.g.turn != seat:
         raise NotImplementedError(f"seat {seat} is not the one to move")
-    cdef double scale = max(5.0, int(getattr(state.rules, "target", 100) or 100) / 10.0)
+    cdef double scale_ = reward_scale if reward_scale > 0 else max(5.0, int(getattr(state.rules, "target", 100) or 100) / 10.0)
     cdef Tree t
     t.cap = 1024
     t.size = 0
@@ -2106,7 +2107,7 @@ def search(state: object, seat: int, iterations: int, time_limit: float, explora
     chosen = None
     try:
         with nogil:
-            done = run_search(&root.g, r, &f, &t, path, its, deadline, c, h, greedy, scale, rng, &rollouts)
+            done = run_search(&root.g, r, &f, &t, path, its, deadline, c, h, greedy, scale_, rng, &rollouts)
         if done < 0:
             raise NotImplementedError(f"no world fits what seat {seat} has seen (or no memory for the tree)")
         children = []

@@ -2117,14 +2117,17 @@ def sample_world(state: object, seat: int, seed: int = 0) -> dict:
 
 
 def search(state: object, seat: int, iterations: int, time_limit: float, exploration: float = 0.7,
-           horizon: int = 120, rollout_greedy: float = 0.8, seed: int = 0, omniscient: bool = False) -> dict:
+           horizon: int = 120, rollout_greedy: float = 0.8, seed: int = 0, omniscient: bool = False,
+           reward_scale: float = 0.0) -> dict:
     """SO-ISMCTS for ``seat`` in ``state`` (a pure ``CribbageState``), as ``SearchPolicy`` runs it, in C:
     at most ``iterations`` iterations or ``time_limit`` seconds (checked every few iterations), UCB1 with
     ``exploration``, ``horizon`` plies per iteration (tree and rollout), rollouts greedy with probability
     ``rollout_greedy`` and stopped at the hand's end. Deterministic for a ``seed`` when the iterations run
     out first. Returns {"action": the id of the most visited move of ``seat``, "iterations": done,
     "children": [(id, visits, reward sum), ...] of the root's moves of ``seat``}. ``omniscient``: the
-    ceiling's search, every world the true position (hands, crib and pack known; only chance to come random)."""
+    ceiling's search, every world the true position (hands, crib and pack known; only chance to come random).
+    ``reward_scale``: the points difference the squashed reward turns on (0: a tenth of the target, at
+    least 5)."""
     if iterations < 1 or not time_limit > 0:
         raise ValueError("a search needs at least one iteration and a positive time limit")
     if horizon < 1:
@@ -2138,7 +2141,7 @@ def search(state: object, seat: int, iterations: int, time_limit: float, explora
     cdef long done = 0
     cdef double c = exploration, greedy = rollout_greedy, limit = time_limit
     cdef int hz = min(horizon, 1 << 30), failed = 0, ch, best, s = seat
-    cdef double scale, deadline
+    cdef double scale, deadline, scale_arg = reward_scale
     cdef int legal[MAX_ACTS]
     cdef int nlegal
     if f == NULL:
@@ -2146,7 +2149,7 @@ def search(state: object, seat: int, iterations: int, time_limit: float, explora
     t.nodes = NULL
     try:
         make_frame(f, state, seat, omniscient)
-        scale = max(5.0, state.rules.target / 10.0)
+        scale = scale_arg if scale_arg > 0 else max(5.0, state.rules.target / 10.0)
         t.cap = 1024
         t.size = 0
         t.nodes = <Node*>malloc(t.cap * sizeof(Node))
