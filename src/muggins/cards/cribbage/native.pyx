@@ -560,6 +560,26 @@ cdef void late_claim(Game* g, int seat, int amount) noexcept nogil:
         over_claim(g, seat, amount, may, g.w_what)
 
 
+cdef inline void begin_hand(Game* g, int n, int phase) noexcept nogil:
+    """What every deal leaves the same: no starter yet, every seat to discard, no play made; and the log's
+    deal and dealt events."""
+    cdef int seat
+    g.starter = -1
+    g.cut = -1
+    g.to_discard = (1 << n) - 1
+    g.phase = phase
+    g.turn = -1
+    g.count = 0
+    g.nranks = 0
+    g.gone = 0
+    g.last = -1
+    g.show_i = 0
+    if logging(g):
+        ev(g, EV_DEAL, g.dealer, g.hand_no, 0, 0, 0, 0, 0)
+        for seat in range(n):
+            ev_cards(g, EV_DEALT, seat, g.held[seat])
+
+
 cdef inline void shuffled_deck(Game* g, int* deck) noexcept nogil:
     """The 52 cards in a fresh random order (Fisher-Yates on the game's own generator)."""
     cdef int i, j, t
@@ -601,20 +621,7 @@ cdef void deal(Game* g) noexcept nogil:
     g.kept[0] = 0
     g.kept[1] = 0
     g.crib = 0
-    g.starter = -1
-    g.cut = -1
-    g.to_discard = 3
-    g.phase = PH_DISCARD
-    g.turn = -1
-    g.count = 0
-    g.nranks = 0
-    g.gone = 0
-    g.last = -1
-    g.show_i = 0
-    if logging(g):
-        ev(g, EV_DEAL, g.dealer, g.hand_no, 0, 0, 0, 0, 0)
-        for seat in range(2):
-            ev_cards(g, EV_DEALT, seat, g.held[seat])
+    begin_hand(g, 2, PH_DISCARD)
 
 
 cdef void deal_n(Game* g) noexcept nogil:
@@ -647,20 +654,7 @@ cdef void deal_n(Game* g) noexcept nogil:
         k += 1
     for i in range(g.npack):
         g.pack[i] = g.feed_cards[k + i]
-    g.starter = -1
-    g.cut = -1
-    g.to_discard = (1 << n) - 1
-    g.phase = PH_DISCARD if g.winner < 0 else PH_OVER  # five-card: three for last can reach a tiny target
-    g.turn = -1
-    g.count = 0
-    g.nranks = 0
-    g.gone = 0
-    g.last = -1
-    g.show_i = 0
-    if logging(g):
-        ev(g, EV_DEAL, g.dealer, g.hand_no, 0, 0, 0, 0, 0)
-        for seat in range(n):
-            ev_cards(g, EV_DEALT, seat, g.held[seat])
+    begin_hand(g, n, PH_DISCARD if g.winner < 0 else PH_OVER)  # five-card: three for last can reach a tiny target
 
 
 cdef void cut_starter(Game* g) noexcept nogil:
