@@ -25,6 +25,7 @@ from muggins.core.errors import RulesError
 SEARCH_KEYS = {"iterations": int, "time": float, "exploration": float, "horizon": int,
                "rollout_greedy": float, "native": int, "scale": float}
 ATTENTION_KEYS = {f.name: float for f in dataclasses.fields(Attention)}
+MAX_SECONDS = 60.0  # a search bot's time per move
 
 
 def _search(name: str, omniscient: bool = False) -> Callable[[dict[str, Any]], Policy]:
@@ -33,6 +34,8 @@ def _search(name: str, omniscient: bool = False) -> Callable[[dict[str, Any]], P
         if "iterations" in opts:
             kw["iterations"] = opts["iterations"]
         if "time" in opts:
+            if not opts["time"] <= MAX_SECONDS:  # the tree grows with the time: a bound keeps memory bounded too
+                raise RulesError(f"bot {name!r}: time is at most {MAX_SECONDS:g} seconds a move, not {opts['time']!r}")
             kw["time_limit"] = opts["time"]
         for k in ("exploration", "horizon", "rollout_greedy"):
             if k in opts:
