@@ -25,7 +25,7 @@ from muggins.core.errors import RulesError
 SEARCH_KEYS = {"iterations": int, "time": float, "exploration": float, "horizon": int,
                "rollout_greedy": float, "native": int, "scale": float}
 ATTENTION_KEYS = {f.name: float for f in dataclasses.fields(Attention)}
-MAX_SECONDS = 60.0  # a search bot's time per move
+MAX_SECONDS = 10.0  # a search bot's time per move: about 200 MB of tree at the native speed
 
 
 def _search(name: str, omniscient: bool = False) -> Callable[[dict[str, Any]], Policy]:
