@@ -722,29 +722,25 @@ cdef inline int next_active(Game* g, int seat) noexcept nogil:
     return -1
 
 
-cdef void do_discard(Game* g, int seat, int a, int b) noexcept nogil:
-    cdef uint64_t both = (<uint64_t>1 << a) | (<uint64_t>1 << b)
-    g.held[seat] &= ~both
+cdef void lay_away(Game* g, int seat, uint64_t cards) noexcept nogil:
+    """``seat`` lays ``cards`` away to the crib; the starter is cut once every seat has."""
+    g.held[seat] &= ~cards
     g.kept[seat] = g.held[seat]
-    g.crib |= both
+    g.crib |= cards
     g.to_discard &= ~(1 << seat)
     if logging(g):
-        ev_cards(g, EV_DISCARD, seat, both)
+        ev_cards(g, EV_DISCARD, seat, cards)
     if not g.to_discard:
         cut_starter(g)
 
 
-cdef void do_discard1(Game* g, int seat, int card) noexcept nogil:
+cdef inline void do_discard(Game* g, int seat, int a, int b) noexcept nogil:
+    lay_away(g, seat, (<uint64_t>1 << a) | (<uint64_t>1 << b))
+
+
+cdef inline void do_discard1(Game* g, int seat, int card) noexcept nogil:
     """Lay one card away (three or four players)."""
-    cdef uint64_t bit = <uint64_t>1 << card
-    g.held[seat] &= ~bit
-    g.kept[seat] = g.held[seat]
-    g.crib |= bit
-    g.to_discard &= ~(1 << seat)
-    if logging(g):
-        ev_cards(g, EV_DISCARD, seat, bit)
-    if not g.to_discard:
-        cut_starter(g)
+    lay_away(g, seat, <uint64_t>1 << card)
 
 
 cdef void log_play(Game* g, int seat, int card, int pts) noexcept nogil:
