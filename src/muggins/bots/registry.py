@@ -23,7 +23,8 @@ from muggins.bots.search import SearchPolicy, true_determinization
 from muggins.core.errors import RulesError
 
 SEARCH_KEYS = {"iterations": int, "time": float, "exploration": float, "horizon": int,
-               "rollout_greedy": float, "native": int, "scale": float}
+               "rollout_greedy": float, "native": int, "scale": float, "hands": int,
+               "infer": float}
 ATTENTION_KEYS = {f.name: float for f in dataclasses.fields(Attention)}
 MAX_SECONDS = 10.0  # a search bot's time per move: about 200 MB of tree at the native speed
 
@@ -37,7 +38,7 @@ def _search(name: str, omniscient: bool = False) -> Callable[[dict[str, Any]], P
             if not opts["time"] <= MAX_SECONDS:  # the tree grows with the time: a bound keeps memory bounded too
                 raise RulesError(f"bot {name!r}: time is at most {MAX_SECONDS:g} seconds a move, not {opts['time']!r}")
             kw["time_limit"] = opts["time"]
-        for k in ("exploration", "horizon", "rollout_greedy"):
+        for k in ("exploration", "horizon", "rollout_greedy", "infer"):
             if k in opts:
                 kw[k] = opts[k]
         if "scale" in opts:  # the points difference the squashed reward turns on
@@ -46,6 +47,9 @@ def _search(name: str, omniscient: bool = False) -> Callable[[dict[str, Any]], P
             kw["native"] = bool(opts["native"])
         if omniscient:
             kw["determinize"] = true_determinization
+            kw["hands_known"] = bool(opts.get("hands", 0))  # hands=1: the hands seen, the stock's order not
+        elif "hands" in opts:
+            raise RulesError(f"bot {name!r}: only the omniscient ceiling takes hands")
         try:
             return SearchPolicy(**kw)
         except ValueError as e:

@@ -86,9 +86,12 @@ class SearchPolicy:
                  horizon: int = 120, rollout_greedy: float = 0.8,
                  determinize: Determinizer = sample_determinization, name: str = "search",
                  reward_scale: float | None = None,
-                 native: bool = True, native_search: bool = True) -> None:
+                 native: bool = True, native_search: bool = True, hands_known: bool = False,
+                 infer: float = 0.0) -> None:
         if iterations < 1 or time_limit <= 0:
             raise ValueError("a search needs at least one iteration and a positive time limit")
+        if not 0.0 <= infer <= 10.0:
+            raise ValueError(f"infer is a sharpness between 0 and 10, not {infer!r}")
         if reward_scale is not None and not reward_scale > 0:
             raise ValueError(f"the reward scale is a positive number of points, not {reward_scale!r}")
         self.name = name
@@ -101,6 +104,8 @@ class SearchPolicy:
         self.determinize = determinize
         self.native = native
         self.native_search = native_search
+        self.hands_known = hands_known  # a measuring ceiling: every hand seen, the stock's order not
+        self.infer = infer  # > 0: worlds weighed by the others' past choices (native dominoes search)
         self.native_rollouts = 0
         self.native_searches = 0
         self._engines: dict[tuple[str, int], tuple[object, ModuleType | None, str | None]] = {}
@@ -180,10 +185,14 @@ class SearchPolicy:
         fair = self.determinize is sample_determinization
         if search is None or not self.native_search or not (omniscient or fair):
             return None
+        extra: dict[str, object] = {"hands_known": True} if self.hands_known else {}
+        if self.infer > 0 and fair and state.game == "dominoes":  # the one search that weighs its worlds
+            extra["infer"] = self.infer
         try:
             res = search(state, seat, self.iterations, max(deadline - time.perf_counter(), 1e-6),
                          self.exploration, self.horizon, self.rollout_greedy, rng.getrandbits(64),
-                         omniscient=omniscient, reward_scale=self.reward_scale or 0.0)
+                         omniscient=omniscient and not self.hands_known, reward_scale=self.reward_scale or 0.0,
+                         **extra)
         except NotImplementedError:
             return None
         chosen = res["action"]

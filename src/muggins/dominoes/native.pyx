@@ -1785,7 +1785,7 @@ def random_play_native(rules: object, players: int, seconds: float, seed: int = 
 # constraints come once per search from the seat's view (``DominoState.sampling_frame``), as masks.
 
 from libc.stdlib cimport malloc, realloc, free
-from libc.math cimport sqrt, log, tanh
+from libc.math cimport sqrt, log, tanh, exp
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 
@@ -1797,6 +1797,17 @@ cdef struct Frame:
     uint64_t forbid[MAXTILES]  # per slot, the tiles it cannot hold
     int npool                # the tiles the seat has not seen: the slots' and the boneyard's
     int pool[MAXTILES]
+    # what the others' choices tell (``DominoState.choice_evidence``): per past decision ``d`` of another
+    # seat, the slots he held then (a bit per slot), the weight of his moves with tiles now known
+    # (``known[d]``) and, per tile, of the moves it would have given him (``z[d * 64 + tile]``)
+    int ndec
+    uint64_t* held
+    double* known
+    double* z
+
+
+cdef enum:
+    BELIEF_WORLDS = 2048  # the candidate worlds weighed by the others' choices, once per search
 
 
 cdef struct Node:
@@ -1817,7 +1828,7 @@ cdef int augment(Frame* f, int i, int* perm, int* owner, int* match, char* seen)
     return 0
 
 
-cdef int draw_world(Game* g, Frame* f, uint64_t* rng) noexcept nogil:
+cdef int draw_world(Game* g, Frame* f, uint64_t* rng, int* slot_tile=NULL) noexcept nogil:
     """Give every slot a distinct unseen tile it allows and the rest to the boneyard, all in random order
     (shuffled pool and slots, first free fitting tile, an augmenting path when stuck). 0, or -1 when no
     assignment fits the masks."""
@@ -1863,12 +1874,90 @@ cdef int draw_world(Game* g, Frame* f, uint64_t* rng) noexcept nogil:
             g.hand[s] = 0
     for i in range(f.nslots):
         g.hand[f.slot_seat[i]] |= (<uint64_t>1) << perm[match[i]]
+        if slot_tile != NULL:
+            slot_tile[i] = perm[match[i]]
     k = 0
     for j in range(f.npool):
         if owner[j] < 0:
             g.bone[k] = perm[j]
             k += 1
     g.nbone = k
+    return 0
+
+
+cdef double log_likelihood(Frame* f, int* slot_tile) noexcept nogil:
+    """How likely the others' past choices are in a world (up to a constant): for every decision, the chosen
+    move's weight (the same in every world) over the weight of every move his hand then allowed."""
+    cdef double lw = 0.0, tot
+    cdef int d, i
+    cdef uint64_t h
+    for d in range(f.ndec):
+        tot = f.known[d]
+        h = f.held[d]
+        for i in range(f.nslots):
+            if h >> i & 1:
+                tot += f.z[d * 64 + slot_tile[i]]
+        lw -= log(tot)
+    return lw
+
+
+cdef struct Belief:
+    int n
+    uint64_t* seed     # the generator state each candidate world is drawn from
+    double* cum        # cumulative weights
+
+
+cdef int weigh_worlds(Game* root, Frame* f, Belief* b, int n, uint64_t* rng) noexcept nogil:
+    """Draw ``n`` candidate worlds and weigh each by how likely it makes the others' past choices
+    (sampling-importance-resampling: each iteration then picks one by weight). -1 when none fits or no
+    memory."""
+    cdef Game w
+    cdef int slot_tile[MAXTILES]
+    cdef int i
+    cdef double top = -1e300, acc = 0.0
+    cdef double* lw = <double*>malloc(n * sizeof(double))
+    b.seed = <uint64_t*>malloc(n * sizeof(uint64_t))
+    b.cum = <double*>malloc(n * sizeof(double))
+    b.n = n
+    if lw == NULL or b.seed == NULL or b.cum == NULL:
+        free(lw)
+        return -1
+    for i in range(n):
+        b.seed[i] = rng[0]
+        w = root[0]
+        if draw_world(&w, f, rng, slot_tile) < 0:
+            free(lw)
+            return -1
+        lw[i] = log_likelihood(f, slot_tile)
+        if lw[i] > top:
+            top = lw[i]
+    for i in range(n):
+        acc += exp(lw[i] - top)
+        b.cum[i] = acc
+    free(lw)
+    return 0
+
+
+cdef int draw_believed(Game* w, Frame* f, Belief* b, uint64_t* rng) noexcept nogil:
+    """A world by weight from the candidates, its boneyard shuffled afresh (the choices say nothing of its
+    order)."""
+    cdef double u = (splitmix_next(rng) >> 11) * (1.0 / 9007199254740992.0) * b.cum[b.n - 1]
+    cdef int lo = 0, hi = b.n - 1, mid, i, j, tmp
+    cdef uint64_t st
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if b.cum[mid] > u:
+            hi = mid
+        else:
+            lo = mid + 1
+    st = b.seed[lo]
+    if draw_world(w, f, &st) < 0:
+        return -1
+    for i in range(w.nbone - 1, 0, -1):
+        j = <int>(splitmix_next(rng) % <uint64_t>(i + 1))
+        tmp = w.bone[i]
+        w.bone[i] = w.bone[j]
+        w.bone[j] = tmp
     return 0
 
 
@@ -1933,9 +2022,20 @@ cdef long run_search(Game* root, Rules* r, Frame* f, Tree* t, int* path, long it
     cdef long done = 0
     cdef int n = r.n, node, plies, npath, actor, nm, nu, i, ch, best, mv, hand0, s, total
     cdef double v, best_v, others
+    cdef Belief b
+    b.n = 0
+    b.seed = NULL
+    b.cum = NULL
+    if f.ndec > 0 and not f.omniscient:
+        if weigh_worlds(root, f, &b, BELIEF_WORLDS, &rng) < 0:
+            free(b.seed)
+            free(b.cum)
+            return -1
     while done < iterations:
         w = root[0]
-        if draw_world(&w, f, &rng) < 0:
+        if (draw_believed(&w, f, &b, &rng) if b.n else draw_world(&w, f, &rng)) < 0:
+            free(b.seed)
+            free(b.cum)
             return -1
         w.rng = splitmix_next(&rng)
         hand0 = w.hand_no
@@ -1970,6 +2070,8 @@ cdef long run_search(Game* root, Rules* r, Frame* f, Tree* t, int* path, long it
                 mv = untried[0] if nu == 1 else untried[<int>(splitmix_next(&rng) % <uint64_t>nu)]
                 ch = new_node(t, node, actor, mv)
                 if ch < 0:
+                    free(b.seed)
+                    free(b.cum)
                     return -1
                 path[npath] = ch
                 npath += 1
@@ -2002,6 +2104,8 @@ cdef long run_search(Game* root, Rules* r, Frame* f, Tree* t, int* path, long it
         done += 1
         if (done & 7) == 0 and now_seconds() >= deadline:
             break
+    free(b.seed)
+    free(b.cum)
     return done
 
 
@@ -2011,12 +2115,12 @@ _SEARCH_FIXED: dict[str, object] = {"lead_must_be": "any", "spinner_fill_first":
                                     "knocking": False, "extra_turn": "none", "mug_bonus": False}
 
 
-cdef NativeDominoes frame_of(object state, int seat, Frame* f, bint omniscient=False):
+cdef NativeDominoes frame_of(object state, int seat, Frame* f, bint omniscient=False, bint hands_known=False):
     """The native game of ``state`` and, in ``f``, the seat's constraints on the hidden tiles, from the seat's
     view only (``DominoState.sampling_frame``). NotImplementedError where the masks cannot say what the pure
     sampler checks. ``omniscient``: nothing hidden (every world is the true state, only the future random)."""
     cdef NativeDominoes root = NativeDominoes.from_state(state)
-    cdef int n = root.box.r.n, s, k = 0
+    cdef int n = root.box.r.n, s, k = 0, t, i
     if not 0 <= seat < n:
         raise NoSuchSeat(f"there is no seat {seat!r}; seats are 0 to {n - 1}")
     rules = state.rules
@@ -2027,9 +2131,30 @@ cdef NativeDominoes frame_of(object state, int seat, Frame* f, bint omniscient=F
         raise NotImplementedError("the native search does not play partnerships (its rewards are per seat)")
     f.seat = seat
     f.omniscient = omniscient
+    f.ndec = 0
+    f.held = NULL
+    f.known = NULL
+    f.z = NULL
     if omniscient:
         f.nslots = 0
         f.npool = 0
+        return root
+    if hands_known:  # every hand known, the boneyard's order random: what perfect inference could reach
+        f.npool = 0
+        for s in range(n):
+            if s == seat:
+                continue
+            for t in range(64):
+                if root.g.hand[s] >> t & 1:
+                    f.slot_seat[k] = s
+                    f.forbid[k] = ~((<uint64_t>1) << t)
+                    f.pool[f.npool] = t
+                    f.npool += 1
+                    k += 1
+        f.nslots = k
+        for i in range(root.g.nbone):
+            f.pool[f.npool] = root.g.bone[i]
+            f.npool += 1
         return root
     log = state.log
     at = max(i for i, e in enumerate(log) if e.kind == "hand_start")
@@ -2058,33 +2183,77 @@ cdef NativeDominoes frame_of(object state, int seat, Frame* f, bint omniscient=F
     return root
 
 
-def sample_world(state: object, seat: int, seed: int = 0) -> tuple[list[list[int]], list[int]]:
+cdef void load_evidence(object state, int seat, double infer, Frame* f) except *:
+    """The others' choices of this hand into ``f`` (``DominoState.choice_evidence``); freed by the caller."""
+    cdef int d, x
+    held, known, z = state.choice_evidence(seat, infer)
+    f.ndec = len(held)
+    f.held = <uint64_t*>malloc(max(f.ndec, 1) * sizeof(uint64_t))
+    f.known = <double*>malloc(max(f.ndec, 1) * sizeof(double))
+    f.z = <double*>malloc(max(f.ndec, 1) * 64 * sizeof(double))
+    if f.held == NULL or f.known == NULL or f.z == NULL:
+        raise MemoryError()
+    for d in range(f.ndec):
+        f.held[d] = <uint64_t>held[d]
+        f.known[d] = known[d]
+        for x in range(64):
+            f.z[d * 64 + x] = z[d][x] if x < len(z[d]) else 0.0
+
+
+def sample_world(state: object, seat: int, seed: int = 0, infer: float = 0.0) -> tuple[list[list[int]], list[int]]:
     """One world the native search may draw for ``seat`` (tile indices): every seat's hand and the boneyard
-    (the next tile drawn last). Built from ``seat``'s view and ``seed`` alone."""
+    (the next tile drawn last). Built from ``seat``'s view and ``seed`` alone; ``infer`` as for
+    :func:`search` (the world picked by weight among the candidates the search weighs)."""
+    if not 0.0 <= infer <= 10.0:
+        raise ValueError(f"infer is between 0 and 10, not {infer!r}")
     cdef Frame f
     cdef NativeDominoes root = frame_of(state, seat, &f)
     cdef uint64_t rng = mix_seed(seed)
-    if draw_world(&root.g, &f, &rng) < 0:
+    cdef Belief b
+    cdef int bad
+    b.n = 0
+    b.seed = NULL
+    b.cum = NULL
+    try:
+        if infer > 0:
+            load_evidence(state, seat, infer, &f)
+        if f.ndec > 0:
+            bad = weigh_worlds(&root.g, &f, &b, BELIEF_WORLDS, &rng) < 0 or draw_believed(&root.g, &f, &b, &rng) < 0
+        else:
+            bad = draw_world(&root.g, &f, &rng) < 0
+    finally:
+        free(f.held)
+        free(f.known)
+        free(f.z)
+        free(b.seed)
+        free(b.cum)
+    if bad:
         raise NotImplementedError(f"no world fits what seat {seat} has seen")
     return root.hands(), root.boneyard()
 
 
 def search(state: object, seat: int, iterations: int, time_limit: float, exploration: float = 0.7,
            horizon: int = 120, rollout_greedy: float = 0.8, seed: int = 0,
-           omniscient: bool = False, reward_scale: float = 0.0) -> dict[str, object]:
+           omniscient: bool = False, reward_scale: float = 0.0, hands_known: bool = False,
+           infer: float = 0.0) -> dict[str, object]:
     """The search bot's SO-ISMCTS from ``state`` for ``seat`` (the seat to move) in C: ``iterations`` or
     ``time_limit`` seconds, whichever runs out first. Returns the chosen move's action id (carrying its true
     claim, as the search applies it), the iterations and rollouts done and the root's (id, visits, reward
     sum) per move. ``omniscient``: the ceiling's search, every world the true state (the hands and the
-    boneyard known, only what is still to be dealt random). ``reward_scale``: the points difference that the squashed
+    boneyard known, only what is still to be dealt random); ``hands_known``: every hand known, the boneyard's
+    order random. ``infer``: how sharply the others are assumed to prefer their higher-scoring moves (the
+    weight of a move is exp(infer * its points)); the worlds are then weighed by how likely they make the
+    others' past choices of this hand (0: drawn uniformly under the constraints). ``reward_scale``: the points difference that the squashed
     reward of an unfinished game turns on (0: the search bot's default, a tenth of the target, at least 5).
     NotImplementedError for states and rules out of its scope (the Python search then runs)."""
     if iterations < 1 or time_limit <= 0:
         raise ValueError("a search needs at least one iteration and a positive time limit")
     if horizon < 1 or not 0.0 <= rollout_greedy <= 1.0:
         raise ValueError("the horizon is at least one move and rollout_greedy a probability")
+    if not 0.0 <= infer <= 10.0:
+        raise ValueError(f"infer is between 0 and 10, not {infer!r}")
     cdef Frame f
-    cdef NativeDominoes root = frame_of(state, seat, &f, omniscient)
+    cdef NativeDominoes root = frame_of(state, seat, &f, omniscient, hands_known)
     cdef Rules* r = &root.box.r
     if root.g.over or root.g.turn != seat:
         raise NotImplementedError(f"seat {seat} is not the one to move")
@@ -2106,6 +2275,8 @@ def search(state: object, seat: int, iterations: int, time_limit: float, explora
     cdef int ch, mv, pts, draw = r.ntiles * r.slots, best = -1
     chosen = None
     try:
+        if infer > 0 and not omniscient and not hands_known:
+            load_evidence(state, seat, infer, &f)
         with nogil:
             done = run_search(&root.g, r, &f, &t, path, its, deadline, c, h, greedy, scale_, rng, &rollouts)
         if done < 0:
@@ -2129,5 +2300,8 @@ def search(state: object, seat: int, iterations: int, time_limit: float, explora
     finally:
         free(t.nodes)
         free(path)
+        free(f.held)
+        free(f.known)
+        free(f.z)
     children.reverse()  # in the order the moves were first tried
     return {"action": chosen, "iterations": done, "rollouts": rollouts, "children": children}

@@ -16,6 +16,8 @@ Node kinds:
 
 from __future__ import annotations
 
+import math
+
 import functools
 import random
 from typing import TYPE_CHECKING, Any, cast
@@ -340,7 +342,17 @@ class DominoState(GameState):
         self._knock = None
         self._out = [False] * n
         self._last_out = -1
-        # layout
+        self._clear_layout()
+        self._hand_log_start = len(self.log)
+        self.log.append(Event("hand_start", None, {"hand": self.hand_no, "leader": leader,
+                                                    "boneyard": len(self.boneyard)}))
+        for s in range(n):
+            self.log.append(Event("dealt", s, {"tiles": [t.text for t in self.hands[s]],
+                                               "count": len(self.hands[s])}, ("tiles",)))
+        self._ver += 1
+
+    def _clear_layout(self) -> None:
+        """No tile laid: the layout of a hand's start."""
         self._ltile = []
         self._linfo = []  # kind, v0, v1, parent, parent slot
         self._lmask = []
@@ -350,13 +362,6 @@ class DominoState(GameState):
         self._posflat = self._posall  # where a tile may go now (Merry-Go-Round restricts)
         self._spinner = -1
         self.count = 0
-        self._hand_log_start = len(self.log)
-        self.log.append(Event("hand_start", None, {"hand": self.hand_no, "leader": leader,
-                                                    "boneyard": len(self.boneyard)}))
-        for s in range(n):
-            self.log.append(Event("dealt", s, {"tiles": [t.text for t in self.hands[s]],
-                                               "count": len(self.hands[s])}, ("tiles",)))
-        self._ver += 1
 
     # -------------------------------------------------------------------------------- geometry ----
     def _positions(self, node: int) -> list[tuple[str | None, int, int]]:
@@ -1198,6 +1203,54 @@ class DominoState(GameState):
         slots, held, _, _, _, unknown, _ = self._frame(seat, segment, {}, None)
         masks = [[] if s == seat else [int(slots[key][0]) for key in held[s]] for s in range(self.num_players)]
         return masks, [t.index for t in unknown]
+
+    def choice_evidence(self, seat: int, sharpness: float) -> tuple[list[int], list[float], list[list[float]]]:
+        """What the other seats' plays of this hand tell ``seat`` of their hands, for a sampler that weighs its
+        worlds (the native search's ``infer``): a player is taken to choose each legal move with a weight
+        exp(``sharpness`` * its points). For every play another seat made this hand: the slots of
+        ``sampling_frame`` he held then (a bit per slot, the slots numbered seat by seat in that frame's order;
+        a tile drawn after the play was not yet his), the summed weight of the moves his then-held tiles now
+        known (the tile played and those he played later) gave him, and per tile index the summed weight of
+        the moves that tile would have given him there (0: it did not fit). From ``seat``'s view only: the
+        layout is public and replayed from the hand's plays."""
+        check_seat(seat, self.num_players)
+        start = max(i for i, e in enumerate(self.log) if e.kind == "hand_start")
+        segment = [(i, self.log[i].to_dict(seat)) for i in range(start, len(self.log))]
+        slots, held, _, _, _, _, _ = self._frame(seat, segment, {}, None)
+        _, _, tile_of = _sample_masks(self.rules.tile_set, self.rules.lead_must_be, self.rules.first_lead,
+                                      self.rules.score_fn)
+        tiles = self._all_tiles
+        # the log index each slot came at (a dealt one at the hand's start, a drawn one at its draw) and, for a
+        # tile played since, the index of its play
+        draws = [i for i, d in segment if d["kind"] == "draw"]
+        plays = [(i, d) for i, d in segment if d["kind"] == "play"]
+        played_at = {(d["seat"], tile_of[d["tile"]].index): i for i, d in plays}
+        flat = [(s, key) for s in range(self.num_players) if s != seat for key in held[s]]
+        came = {key: start if key[1] >= 0 else draws[-1 - key[1]] for key in slots}
+        c = self.clone()
+        c._clear_layout()
+        c.phase = "lead"
+        c._forced_lead = None
+        out_held: list[int] = []
+        out_known: list[float] = []
+        out_z: list[list[float]] = []
+        for i, d in plays:
+            s = d["seat"]
+            tile = tile_of[d["tile"]]
+            target = None if d.get("on") is None else tile_of[d["on"]]
+            if s != seat:
+                c.turn = s
+                z = [0.0] * len(tiles)
+                for t in tiles:
+                    c.hands[s] = [t]
+                    z[t.index] = sum(math.exp(sharpness * c._points_of(s, a)) for a in c._plays(s))
+                out_held.append(sum(1 << j for j, (who, key) in enumerate(flat) if who == s and came[key] < i))
+                out_known.append(sum(z[v[1].index] for key, v in slots.items() if key[0] == s and v[1] is not None
+                                     and came[key] < i <= played_at[(s, v[1].index)]))
+                out_z.append(z)
+            c._place(tile, target, d.get("part"))
+            c.phase = "play"
+        return out_held, out_known, out_z
 
     # -------------------------------------------------------------------------------- notation ----
     def format_action(self, action: Action) -> str:
