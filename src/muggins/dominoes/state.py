@@ -16,9 +16,8 @@ Node kinds:
 
 from __future__ import annotations
 
-import math
-
 import functools
+import math
 import random
 from typing import TYPE_CHECKING, Any, cast
 
