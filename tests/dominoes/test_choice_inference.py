@@ -12,8 +12,9 @@ import pytest
 
 from muggins._accel import load_native
 from muggins.bots import make_bot
-from muggins.core import RulesError
+from muggins.core import RulesError, get_game
 from muggins.dominoes import parse_tile
+from muggins.sim.driver import play_game
 from tests.dominoes.test_native_search import _fits, _positions
 from tests.helpers import domino_state
 
@@ -46,6 +47,11 @@ def test_the_evidence_prices_every_tile_at_the_board_the_choice_was_made_on() ->
     assert z[0][_idx("4-4")] == pytest.approx(1.0)  # 14: nothing
     assert z[0][_idx("3-2")] == 0.0  # fits neither end
     assert known[0] == pytest.approx(1.0)  # the 4-1, the one tile of his seen since
+    # with a taste for shedding heavy tiles: a tile's weight is its pips, a double's top number again
+    _, known_h, z_h = st.choice_evidence(0, 0.5, heavy=0.1)
+    assert z_h[0][_idx("6-1")] == pytest.approx(math.exp(2.5 + 0.7))
+    assert z_h[0][_idx("4-4")] == pytest.approx(math.exp(0.1 * 12))
+    assert known_h[0] == pytest.approx(math.exp(0.5))
     # seat 1's own view has no other seat's play to learn from but seat 0's lead
     held1, _, z1 = st.choice_evidence(1, 0.5)
     assert len(held1) == 1 and z1[0][_idx("5-5")] == pytest.approx(math.exp(0.5 * 10))  # a lead of 10
@@ -92,11 +98,33 @@ def test_the_search_with_inference_plays_and_its_options_are_bounded() -> None:
     for bad in (-0.1, 10.5):
         with pytest.raises(ValueError, match="infer"):
             native.search(st, 0, 100, 1.0, infer=bad)
-        with pytest.raises(RulesError, match="infer"):
-            make_bot(f"search:infer={bad}")
+        with pytest.raises(ValueError, match="infer"):
+            native.search(st, 0, 100, 1.0, infer=0.5, infer_heavy=bad)
+        with pytest.raises(ValueError, match="infer"):
+            native.sample_world(st, 0, 1, infer=bad)
+        for key in ("infer", "heavy"):
+            with pytest.raises(RulesError, match=key):
+                make_bot(f"search:{key}={bad}")
     assert make_bot("search:infer=0.5").policy.infer == 0.5
     with pytest.raises(RulesError):
         make_bot("greedy:infer=0.5")
     assert make_bot("omniscient:hands=1").policy.hands_known
     with pytest.raises(RulesError, match="hands"):
         make_bot("search:hands=1")
+
+
+def test_the_others_modelled_in_the_tree_play_legal_reproducible_games() -> None:
+    """``opponent_model``: the other seat moves in the tree as in the rollouts; the search still answers with a
+    legal move, the same for the same seed, and takes a winning play."""
+    st = _passed_up_five()
+    res = native.search(st, 0, 3000, 10.0, seed=4, opponent_model=True)
+    assert res["action"] in st.legal_action_ids(0) and res["iterations"] == 3000
+    assert native.search(st, 0, 3000, 10.0, seed=4, opponent_model=True) == res
+    win = domino_state("muggins", hands=[["5-5", "0-1"], ["6-6", "3-4"]], leader=0)
+    best = native.search(win, 0, 2000, 10.0, seed=1, opponent_model=True)["action"]
+    assert best == win.action_id(win.parse_action("5-5", 0).with_claim(10))
+    spec = get_game("dominoes")
+    bot = make_bot("search:iterations=2000:scale=30:model=1:infer=1:heavy=0.3", 1)
+    result = play_game(spec, spec.rules("muggins", {"target": 60}), 2, [bot, make_bot("greedy", 2)], 3)
+    assert result.finished and max(result.side_scores) >= 60
+    assert bot.policy.native_searches == bot.policy.searches > 0  # every search ran natively

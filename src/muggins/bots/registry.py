@@ -24,7 +24,7 @@ from muggins.core.errors import RulesError
 
 SEARCH_KEYS = {"iterations": int, "time": float, "exploration": float, "horizon": int,
                "rollout_greedy": float, "native": int, "scale": float, "hands": int,
-               "infer": float}
+               "infer": float, "heavy": float, "model": int}
 ATTENTION_KEYS = {f.name: float for f in dataclasses.fields(Attention)}
 MAX_SECONDS = 10.0  # a search bot's time per move: about 200 MB of tree at the native speed
 
@@ -38,11 +38,13 @@ def _search(name: str, omniscient: bool = False) -> Callable[[dict[str, Any]], P
             if not opts["time"] <= MAX_SECONDS:  # the tree grows with the time: a bound keeps memory bounded too
                 raise RulesError(f"bot {name!r}: time is at most {MAX_SECONDS:g} seconds a move, not {opts['time']!r}")
             kw["time_limit"] = opts["time"]
-        for k in ("exploration", "horizon", "rollout_greedy", "infer"):
+        for k in ("exploration", "horizon", "rollout_greedy", "infer", "heavy"):
             if k in opts:
                 kw[k] = opts[k]
         if "scale" in opts:  # the points difference the squashed reward turns on
             kw["reward_scale"] = opts["scale"]
+        if "model" in opts:  # model=1: the others move in the tree as the rollouts move them
+            kw["model"] = bool(opts["model"])
         if "native" in opts:  # native=0: rollouts in Python even where a native engine is built
             kw["native"] = bool(opts["native"])
         if omniscient:

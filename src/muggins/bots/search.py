@@ -87,11 +87,11 @@ class SearchPolicy:
                  determinize: Determinizer = sample_determinization, name: str = "search",
                  reward_scale: float | None = None,
                  native: bool = True, native_search: bool = True, hands_known: bool = False,
-                 infer: float = 0.0) -> None:
+                 infer: float = 0.0, heavy: float = 0.0, model: bool = False) -> None:
         if iterations < 1 or time_limit <= 0:
             raise ValueError("a search needs at least one iteration and a positive time limit")
-        if not 0.0 <= infer <= 10.0:
-            raise ValueError(f"infer is a sharpness between 0 and 10, not {infer!r}")
+        if not (0.0 <= infer <= 10.0 and 0.0 <= heavy <= 10.0):
+            raise ValueError(f"infer and heavy are between 0 and 10, not {infer!r} and {heavy!r}")
         if reward_scale is not None and not reward_scale > 0:
             raise ValueError(f"the reward scale is a positive number of points, not {reward_scale!r}")
         self.name = name
@@ -106,6 +106,8 @@ class SearchPolicy:
         self.native_search = native_search
         self.hands_known = hands_known  # a measuring ceiling: every hand seen, the stock's order not
         self.infer = infer  # > 0: worlds weighed by the others' past choices (native dominoes search)
+        self.model = model  # the others move in the tree as in the rollouts (native dominoes search)
+        self.heavy = heavy  # with infer: how much the others are taken to prefer shedding heavy tiles
         self.native_rollouts = 0
         self.native_searches = 0
         self._engines: dict[tuple[str, int], tuple[object, ModuleType | None, str | None]] = {}
@@ -186,8 +188,13 @@ class SearchPolicy:
         if search is None or not self.native_search or not (omniscient or fair):
             return None
         extra: dict[str, object] = {"hands_known": True} if self.hands_known else {}
-        if self.infer > 0 and fair and state.game == "dominoes":  # the one search that weighs its worlds
-            extra["infer"] = self.infer
+        if state.game == "dominoes":  # the one search that weighs its worlds and models the others
+            if self.infer > 0 and fair:
+                extra["infer"] = self.infer
+            if self.heavy > 0 and fair:
+                extra["infer_heavy"] = self.heavy
+            if self.model:
+                extra["opponent_model"] = True
         try:
             res = search(state, seat, self.iterations, max(deadline - time.perf_counter(), 1e-6),
                          self.exploration, self.horizon, self.rollout_greedy, rng.getrandbits(64),

@@ -2010,7 +2010,7 @@ cdef int new_node(Tree* t, int parent, int actor, int move) noexcept nogil:
 
 cdef long run_search(Game* root, Rules* r, Frame* f, Tree* t, int* path, long iterations, double deadline,
                      double c, int horizon, double greedy, double scale, uint64_t rng,
-                     long* rollouts) noexcept nogil:
+                     long* rollouts, int model=0) noexcept nogil:
     """The iterations of ``SearchPolicy._iterate`` until ``iterations`` are done or ``deadline`` passes
     (checked every 8), counting the rollouts in ``rollouts``; -1 when no world fits the masks or memory
     runs out."""
@@ -2020,7 +2020,7 @@ cdef long run_search(Game* root, Rules* r, Frame* f, Tree* t, int* path, long it
     cdef int before[4]
     cdef double rew[4]
     cdef long done = 0
-    cdef int n = r.n, node, plies, npath, actor, nm, nu, i, ch, best, mv, hand0, s, total
+    cdef int n = r.n, node, plies, npath, actor, nm, nu, i, ch, best, mv, hand0, s, total, fresh
     cdef double v, best_v, others
     cdef Belief b
     b.n = 0
@@ -2049,6 +2049,34 @@ cdef long run_search(Game* root, Rules* r, Frame* f, Tree* t, int* path, long it
             nm = regular(&w, r, actor, moves)
             if nm == 0:
                 break
+            if model and actor != f.seat:
+                # another seat moves as the rollouts do (greedy with probability ``greedy``, else at random),
+                # with the hand the world gives him: his node records what the seat will see
+                if nm == 1:
+                    i = 0
+                elif <double>(splitmix_next(&rng) >> 11) * (1.0 / 9007199254740992.0) < greedy:
+                    i = greedy_pick(&w, r, moves, nm)
+                else:
+                    i = <int>(splitmix_next(&rng) % <uint64_t>nm)
+                mv = moves[i]
+                ch = t.nodes[node].child
+                while ch >= 0 and (t.nodes[ch].move != mv or t.nodes[ch].actor != actor):
+                    ch = t.nodes[ch].sibling
+                fresh = ch < 0
+                if fresh:
+                    ch = new_node(t, node, actor, mv)
+                    if ch < 0:
+                        free(b.seed)
+                        free(b.cum)
+                        return -1
+                path[npath] = ch
+                npath += 1
+                apply_true(&w, r, actor, mv)
+                plies += 1
+                node = ch
+                if fresh or w.hand_no != hand0:
+                    break
+                continue
             nu = 0
             best = -1
             best_v = -1.0
@@ -2183,10 +2211,10 @@ cdef NativeDominoes frame_of(object state, int seat, Frame* f, bint omniscient=F
     return root
 
 
-cdef void load_evidence(object state, int seat, double infer, Frame* f) except *:
+cdef void load_evidence(object state, int seat, double infer, double heavy, Frame* f) except *:
     """The others' choices of this hand into ``f`` (``DominoState.choice_evidence``); freed by the caller."""
     cdef int d, x
-    held, known, z = state.choice_evidence(seat, infer)
+    held, known, z = state.choice_evidence(seat, infer, heavy)
     f.ndec = len(held)
     f.held = <uint64_t*>malloc(max(f.ndec, 1) * sizeof(uint64_t))
     f.known = <double*>malloc(max(f.ndec, 1) * sizeof(double))
@@ -2200,12 +2228,13 @@ cdef void load_evidence(object state, int seat, double infer, Frame* f) except *
             f.z[d * 64 + x] = z[d][x] if x < len(z[d]) else 0.0
 
 
-def sample_world(state: object, seat: int, seed: int = 0, infer: float = 0.0) -> tuple[list[list[int]], list[int]]:
+def sample_world(state: object, seat: int, seed: int = 0, infer: float = 0.0, infer_heavy: float = 0.0
+                 ) -> tuple[list[list[int]], list[int]]:
     """One world the native search may draw for ``seat`` (tile indices): every seat's hand and the boneyard
     (the next tile drawn last). Built from ``seat``'s view and ``seed`` alone; ``infer`` as for
     :func:`search` (the world picked by weight among the candidates the search weighs)."""
-    if not 0.0 <= infer <= 10.0:
-        raise ValueError(f"infer is between 0 and 10, not {infer!r}")
+    if not (0.0 <= infer <= 10.0 and 0.0 <= infer_heavy <= 10.0):
+        raise ValueError(f"infer and infer_heavy are between 0 and 10, not {infer!r} and {infer_heavy!r}")
     cdef Frame f
     cdef NativeDominoes root = frame_of(state, seat, &f)
     cdef uint64_t rng = mix_seed(seed)
@@ -2215,8 +2244,8 @@ def sample_world(state: object, seat: int, seed: int = 0, infer: float = 0.0) ->
     b.seed = NULL
     b.cum = NULL
     try:
-        if infer > 0:
-            load_evidence(state, seat, infer, &f)
+        if infer > 0 or infer_heavy > 0:
+            load_evidence(state, seat, infer, infer_heavy, &f)
         if f.ndec > 0:
             bad = weigh_worlds(&root.g, &f, &b, BELIEF_WORLDS, &rng) < 0 or draw_believed(&root.g, &f, &b, &rng) < 0
         else:
@@ -2235,7 +2264,7 @@ def sample_world(state: object, seat: int, seed: int = 0, infer: float = 0.0) ->
 def search(state: object, seat: int, iterations: int, time_limit: float, exploration: float = 0.7,
            horizon: int = 120, rollout_greedy: float = 0.8, seed: int = 0,
            omniscient: bool = False, reward_scale: float = 0.0, hands_known: bool = False,
-           infer: float = 0.0) -> dict[str, object]:
+           infer: float = 0.0, infer_heavy: float = 0.0, bint opponent_model=False) -> dict[str, object]:
     """The search bot's SO-ISMCTS from ``state`` for ``seat`` (the seat to move) in C: ``iterations`` or
     ``time_limit`` seconds, whichever runs out first. Returns the chosen move's action id (carrying its true
     claim, as the search applies it), the iterations and rollouts done and the root's (id, visits, reward
@@ -2243,15 +2272,18 @@ def search(state: object, seat: int, iterations: int, time_limit: float, explora
     boneyard known, only what is still to be dealt random); ``hands_known``: every hand known, the boneyard's
     order random. ``infer``: how sharply the others are assumed to prefer their higher-scoring moves (the
     weight of a move is exp(infer * its points)); the worlds are then weighed by how likely they make the
-    others' past choices of this hand (0: drawn uniformly under the constraints). ``reward_scale``: the points difference that the squashed
+    others' past choices of this hand (0: drawn uniformly under the constraints); ``infer_heavy`` adds
+    exp(infer_heavy * the tile's weight) to that model (players shed heavy tiles). ``opponent_model``: in the
+    tree, the other seats move as in the rollouts (greedy with probability ``rollout_greedy``, else at random,
+    with the hands the world gives them) instead of by their own statistics. ``reward_scale``: the points difference that the squashed
     reward of an unfinished game turns on (0: the search bot's default, a tenth of the target, at least 5).
     NotImplementedError for states and rules out of its scope (the Python search then runs)."""
     if iterations < 1 or time_limit <= 0:
         raise ValueError("a search needs at least one iteration and a positive time limit")
     if horizon < 1 or not 0.0 <= rollout_greedy <= 1.0:
         raise ValueError("the horizon is at least one move and rollout_greedy a probability")
-    if not 0.0 <= infer <= 10.0:
-        raise ValueError(f"infer is between 0 and 10, not {infer!r}")
+    if not (0.0 <= infer <= 10.0 and 0.0 <= infer_heavy <= 10.0):
+        raise ValueError(f"infer and infer_heavy are between 0 and 10, not {infer!r} and {infer_heavy!r}")
     cdef Frame f
     cdef NativeDominoes root = frame_of(state, seat, &f, omniscient, hands_known)
     cdef Rules* r = &root.box.r
@@ -2275,10 +2307,11 @@ def search(state: object, seat: int, iterations: int, time_limit: float, explora
     cdef int ch, mv, pts, draw = r.ntiles * r.slots, best = -1
     chosen = None
     try:
-        if infer > 0 and not omniscient and not hands_known:
-            load_evidence(state, seat, infer, &f)
+        if (infer > 0 or infer_heavy > 0) and not omniscient and not hands_known:
+            load_evidence(state, seat, infer, infer_heavy, &f)
         with nogil:
-            done = run_search(&root.g, r, &f, &t, path, its, deadline, c, h, greedy, scale_, rng, &rollouts)
+            done = run_search(&root.g, r, &f, &t, path, its, deadline, c, h, greedy, scale_, rng, &rollouts,
+                              opponent_model)
         if done < 0:
             raise NotImplementedError(f"no world fits what seat {seat} has seen (or no memory for the tree)")
         children = []

@@ -1203,15 +1203,19 @@ class DominoState(GameState):
         masks = [[] if s == seat else [int(slots[key][0]) for key in held[s]] for s in range(self.num_players)]
         return masks, [t.index for t in unknown]
 
-    def choice_evidence(self, seat: int, sharpness: float) -> tuple[list[int], list[float], list[list[float]]]:
+    def choice_evidence(self, seat: int, sharpness: float, heavy: float = 0.0
+                        ) -> tuple[list[int], list[float], list[list[float]]]:
         """What the other seats' plays of this hand tell ``seat`` of their hands, for a sampler that weighs its
-        worlds (the native search's ``infer``): a player is taken to choose each legal move with a weight
-        exp(``sharpness`` * its points). For every play another seat made this hand: the slots of
-        ``sampling_frame`` he held then (a bit per slot, the slots numbered seat by seat in that frame's order;
-        a tile drawn after the play was not yet his), the summed weight of the moves his then-held tiles now
-        known (the tile played and those he played later) gave him, and per tile index the summed weight of
-        the moves that tile would have given him there (0: it did not fit). From ``seat``'s view only: the
-        layout is public and replayed from the hand's plays."""
+        worlds (the native search's ``infer``). A player is taken to choose each legal move with a weight
+        exp(``sharpness`` * its points + ``heavy`` * the weight of its tile), a tile's weight being its pips
+        and a double's top number again (the piece hardest to keep: players shed heavy tiles).
+
+        For every play another seat made this hand: the slots of ``sampling_frame`` he held then (a bit per
+        slot, the slots numbered seat by seat in that frame's order; a tile drawn after the play was not yet
+        his); the summed weight of the moves that his then-held tiles now known (the tile played, those he
+        played later) gave him; and per tile index the summed weight of the moves that tile would have given
+        him there (0: it did not fit). From ``seat``'s view only: the layout is public, replayed from the
+        hand's plays."""
         check_seat(seat, self.num_players)
         start = max(i for i, e in enumerate(self.log) if e.kind == "hand_start")
         segment = [(i, self.log[i].to_dict(seat)) for i in range(start, len(self.log))]
@@ -1242,7 +1246,8 @@ class DominoState(GameState):
                 z = [0.0] * len(tiles)
                 for t in tiles:
                     c.hands[s] = [t]
-                    z[t.index] = sum(math.exp(sharpness * c._points_of(s, a)) for a in c._plays(s))
+                    wt = heavy * (t.pips + (t.hi if t.double else 0))
+                    z[t.index] = sum(math.exp(sharpness * c._points_of(s, a) + wt) for a in c._plays(s))
                 out_held.append(sum(1 << j for j, (who, key) in enumerate(flat) if who == s and came[key] < i))
                 out_known.append(sum(z[v[1].index] for key, v in slots.items() if key[0] == s and v[1] is not None
                                      and came[key] < i <= played_at[(s, v[1].index)]))
