@@ -13,7 +13,7 @@ Every pair plays duplicate deals (every deal played twice, seats swapped), 2 pla
   told every hand: the ceiling, never an opponent.
 
     python benchmarks/bench_strength.py [--game dominoes --game cribbage ...] [--games 200] [--jobs 2]
-        [--search search:iterations=4000] [--omniscient omniscient:iterations=4000] [--target N]
+        [--search search:iterations=4000] [--omniscient omniscient:iterations=4000 ...] [--target N]
         [--only ladder|gap] [--json FILE]
 
 Seconds per move of each bot come from the same games (the issue's budget: at most 1 s a move on one
@@ -60,10 +60,12 @@ def main() -> None:
     ap.add_argument("--target", type=int, help="the target score of every game (default: each preset's)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--search", default="search:iterations=4000", help="the search bot as named to make_bot")
-    ap.add_argument("--omniscient", default="omniscient:iterations=4000")
+    ap.add_argument("--omniscient", action="append", help="a ceiling as named to make_bot (repeatable: each "
+                    "gets its share; default omniscient:iterations=4000)")
     ap.add_argument("--only", choices=("ladder", "gap"))
     ap.add_argument("--json", help="write every figure to this file")
     args = ap.parse_args()
+    ceilings: list[str] = args.omniscient or ["omniscient:iterations=4000"]
     console = Console()
     played: dict[tuple[str, str, str], dict[str, Any]] = {}
 
@@ -89,16 +91,11 @@ def main() -> None:
         out["gap"] = {}
         for game in args.game or list(PRESETS):
             rows: dict[str, dict[str, Any]] = {}
-            for bot in ("random", "heuristic", args.search, args.omniscient):
+            for bot in ("random", "heuristic", args.search, *ceilings):
                 p = get(game, bot, "greedy")
                 m, lo, hi = mean_interval(list(p["margins"].values()))
                 rows[bot] = {"margin": m, "ci95": [lo, hi], "deals": len(p["margins"]),
                              "seconds_per_move": p["seconds_per_move"][bot]}
-            fair = played[(game, args.search, "greedy")]["margins"]
-            ceiling = played[(game, args.omniscient, "greedy")]["margins"]
-            deals = sorted(set(fair) & set(ceiling))
-            share, slo, shi = ratio_interval([fair[d] for d in deals], [ceiling[d] for d in deals],
-                                             seed=args.seed)
             t = Table(title=f"{game} {PRESETS[game]}: points per hand against greedy (bot minus greedy), "
                             f"per deal, 95% intervals")
             for col in ("bot", "margin", "95% interval", "deals", "s/move"):
@@ -107,10 +104,19 @@ def main() -> None:
                 t.add_row(b, f"{r['margin']:+.2f}", f"[{r['ci95'][0]:+.2f}, {r['ci95'][1]:+.2f}]", str(r["deals"]),
                           f"{r['seconds_per_move']:.3f}")
             console.print(t)
-            console.print(f"{game}: {args.search} closes {share:.0%} [{slo:.0%}, {shi:.0%}] of the "
-                          f"greedy-to-omniscient gap")
-            out["gap"][game] = {"bots": rows, "search": args.search, "ceiling": args.omniscient,
-                                "share_closed": share, "share_ci95": [slo, shi]}
+            fair = played[(game, args.search, "greedy")]["margins"]
+            shares = []
+            for c in ceilings:
+                ceiling = played[(game, c, "greedy")]["margins"]
+                deals = sorted(set(fair) & set(ceiling))
+                share, slo, shi = ratio_interval([fair[d] for d in deals], [ceiling[d] for d in deals],
+                                                 seed=args.seed)
+                console.print(f"{game}: {args.search} closes {share:.0%} [{slo:.0%}, {shi:.0%}] of the "
+                              f"gap from greedy to {c}")
+                shares.append({"ceiling": c, "share_closed": share, "share_ci95": [slo, shi]})
+            out["gap"][game] = {"bots": rows, "search": args.search, "ceiling": ceilings[0],
+                                "share_closed": shares[0]["share_closed"], "share_ci95": shares[0]["share_ci95"],
+                                "ceilings": shares}
     out["pairs"] = [{**p, "margins": {str(k): v for k, v in p["margins"].items()}} for p in played.values()]
     if args.json:
         with open(args.json, "w") as f:

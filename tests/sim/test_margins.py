@@ -58,10 +58,16 @@ def test_bench_strength_reports_the_gap_of_a_game(tmp_path: Path) -> None:
     out = tmp_path / "strength.json"
     subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_strength.py"), "--game", "card-muggins",
                     "--only", "gap", "--games", "4", "--target", "15", "--search", "search:iterations=20",
-                    "--omniscient", "omniscient:iterations=20", "--jobs", "1", "--json", str(out)],
+                    "--omniscient", "omniscient:iterations=20", "--omniscient", "omniscient:iterations=30",
+                    "--jobs", "1", "--json", str(out)],
                    check=True, capture_output=True, cwd=ROOT)
     rep = json.loads(out.read_text())
     gap = rep["gap"]["card-muggins"]
-    assert set(gap["bots"]) == {"random", "heuristic", "search:iterations=20", "omniscient:iterations=20"}
+    assert set(gap["bots"]) == {"random", "heuristic", "search:iterations=20", "omniscient:iterations=20",
+                                "omniscient:iterations=30"}
     assert all(r["deals"] == 2 for r in gap["bots"].values())
-    assert len(rep["pairs"]) == 4
+    assert len(rep["pairs"]) == 5
+    # one share per ceiling, the first also at the top level
+    assert [c["ceiling"] for c in gap["ceilings"]] == ["omniscient:iterations=20", "omniscient:iterations=30"]
+    assert gap["share_closed"] == gap["ceilings"][0]["share_closed"]
+    assert all(len(c["share_ci95"]) == 2 for c in gap["ceilings"])
