@@ -2008,12 +2008,40 @@ cdef int new_node(Tree* t, int parent, int actor, int move) noexcept nogil:
     return i
 
 
+cdef inline int child_of(Tree* t, int node, int actor, int mv) noexcept nogil:
+    """The child of ``node`` for ``actor``'s move ``mv``, or -1."""
+    cdef int ch = t.nodes[node].child
+    while ch >= 0 and (t.nodes[ch].move != mv or t.nodes[ch].actor != actor):
+        ch = t.nodes[ch].sibling
+    return ch
+
+
 cdef long run_search(Game* root, Rules* r, Frame* f, Tree* t, int* path, long iterations, double deadline,
                      double c, int horizon, double greedy, double scale, uint64_t rng,
                      long* rollouts, int model=0) noexcept nogil:
+    """The iterations of ``SearchPolicy._iterate`` (see ``iterate``), the worlds weighed first when ``f`` has
+    the others' choices to weigh them by; -1 when no world fits the masks or memory runs out."""
+    cdef Belief b
+    cdef long done
+    b.n = 0
+    b.seed = NULL
+    b.cum = NULL
+    if f.ndec > 0 and not f.omniscient and weigh_worlds(root, f, &b, BELIEF_WORLDS, &rng) < 0:
+        done = -1
+    else:
+        done = iterate(root, r, f, t, path, iterations, deadline, c, horizon, greedy, scale, rng, rollouts,
+                       model, &b)
+    free(b.seed)
+    free(b.cum)
+    return done
+
+
+cdef long iterate(Game* root, Rules* r, Frame* f, Tree* t, int* path, long iterations, double deadline,
+                  double c, int horizon, double greedy, double scale, uint64_t rng,
+                  long* rollouts, int model, Belief* b) noexcept nogil:
     """The iterations of ``SearchPolicy._iterate`` until ``iterations`` are done or ``deadline`` passes
-    (checked every 8), counting the rollouts in ``rollouts``; -1 when no world fits the masks or memory
-    runs out."""
+    (checked every 8), counting the rollouts in ``rollouts``, each world drawn by weight from ``b`` when it
+    has candidates; -1 when no world fits the masks or memory runs out."""
     cdef Game w
     cdef int moves[MAXMOVES]
     cdef int untried[MAXMOVES]
@@ -2022,20 +2050,9 @@ cdef long run_search(Game* root, Rules* r, Frame* f, Tree* t, int* path, long it
     cdef long done = 0
     cdef int n = r.n, node, plies, npath, actor, nm, nu, i, ch, best, mv, hand0, s, total, fresh
     cdef double v, best_v, others
-    cdef Belief b
-    b.n = 0
-    b.seed = NULL
-    b.cum = NULL
-    if f.ndec > 0 and not f.omniscient:
-        if weigh_worlds(root, f, &b, BELIEF_WORLDS, &rng) < 0:
-            free(b.seed)
-            free(b.cum)
-            return -1
     while done < iterations:
         w = root[0]
-        if (draw_believed(&w, f, &b, &rng) if b.n else draw_world(&w, f, &rng)) < 0:
-            free(b.seed)
-            free(b.cum)
+        if (draw_believed(&w, f, b, &rng) if b.n else draw_world(&w, f, &rng)) < 0:
             return -1
         w.rng = splitmix_next(&rng)
         hand0 = w.hand_no
@@ -2059,59 +2076,40 @@ cdef long run_search(Game* root, Rules* r, Frame* f, Tree* t, int* path, long it
                 else:
                     i = <int>(splitmix_next(&rng) % <uint64_t>nm)
                 mv = moves[i]
-                ch = t.nodes[node].child
-                while ch >= 0 and (t.nodes[ch].move != mv or t.nodes[ch].actor != actor):
-                    ch = t.nodes[ch].sibling
+                ch = child_of(t, node, actor, mv)
                 fresh = ch < 0
-                if fresh:
-                    ch = new_node(t, node, actor, mv)
+            else:
+                nu = 0
+                best = -1
+                best_v = -1.0
+                for i in range(nm):
+                    ch = child_of(t, node, actor, moves[i])
                     if ch < 0:
-                        free(b.seed)
-                        free(b.cum)
-                        return -1
-                path[npath] = ch
-                npath += 1
-                apply_true(&w, r, actor, mv)
-                plies += 1
-                node = ch
-                if fresh or w.hand_no != hand0:
-                    break
-                continue
-            nu = 0
-            best = -1
-            best_v = -1.0
-            for i in range(nm):
-                ch = t.nodes[node].child
-                while ch >= 0 and (t.nodes[ch].move != moves[i] or t.nodes[ch].actor != actor):
-                    ch = t.nodes[ch].sibling
-                if ch < 0:
-                    untried[nu] = moves[i]
-                    nu += 1
-                    continue
-                t.nodes[ch].avail += 1
-                v = t.nodes[ch].reward / t.nodes[ch].visits + c * sqrt(log(<double>t.nodes[ch].avail)
-                                                                        / t.nodes[ch].visits)
-                if v > best_v:
-                    best = ch
-                    best_v = v
-            if nu:
-                mv = untried[0] if nu == 1 else untried[<int>(splitmix_next(&rng) % <uint64_t>nu)]
+                        untried[nu] = moves[i]
+                        nu += 1
+                        continue
+                    t.nodes[ch].avail += 1
+                    v = t.nodes[ch].reward / t.nodes[ch].visits + c * sqrt(log(<double>t.nodes[ch].avail)
+                                                                            / t.nodes[ch].visits)
+                    if v > best_v:
+                        best = ch
+                        best_v = v
+                fresh = nu > 0
+                if fresh:
+                    mv = untried[0] if nu == 1 else untried[<int>(splitmix_next(&rng) % <uint64_t>nu)]
+                else:
+                    ch = best
+                    mv = t.nodes[best].move
+            if fresh:  # one new node per iteration, then the rollout
                 ch = new_node(t, node, actor, mv)
                 if ch < 0:
-                    free(b.seed)
-                    free(b.cum)
                     return -1
-                path[npath] = ch
-                npath += 1
-                apply_true(&w, r, actor, mv)
-                plies += 1
-                break
-            path[npath] = best
+            path[npath] = ch
             npath += 1
-            apply_true(&w, r, actor, t.nodes[best].move)
+            apply_true(&w, r, actor, mv)
             plies += 1
-            node = best
-            if w.hand_no != hand0:
+            node = ch
+            if fresh or w.hand_no != hand0:
                 break
         if plies < horizon and not w.over and w.hand_no == hand0:
             run_playout(&w, r, 2, horizon - plies, 1, greedy)
@@ -2132,8 +2130,6 @@ cdef long run_search(Game* root, Rules* r, Frame* f, Tree* t, int* path, long it
         done += 1
         if (done & 7) == 0 and now_seconds() >= deadline:
             break
-    free(b.seed)
-    free(b.cum)
     return done
 
 
