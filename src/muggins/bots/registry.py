@@ -83,7 +83,7 @@ LEVELS: dict[str, tuple[str, Attention, tuple[tuple[str, Any], ...]]] = {
     "beginner": ("greedy", LEVEL_ATTENTION["beginner"], ()),
     "casual": ("heuristic", LEVEL_ATTENTION["casual"], ()),
     "club": ("heuristic", LEVEL_ATTENTION["club"], ()),
-    "expert": ("search", LEVEL_ATTENTION["expert"], (("iterations", 300), ("time", 0.5))),
+    "expert": ("search", LEVEL_ATTENTION["expert"], (("iterations", 20000), ("time", 0.5), ("model", 1))),
 }
 
 
