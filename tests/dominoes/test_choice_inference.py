@@ -128,3 +128,15 @@ def test_the_others_modelled_in_the_tree_play_legal_reproducible_games() -> None
     result = play_game(spec, spec.rules("muggins", {"target": 60}), 2, [bot, make_bot("greedy", 2)], 3)
     assert result.finished and max(result.side_scores) >= 60
     assert bot.policy.native_searches == bot.policy.searches > 0  # every search ran natively
+
+
+def test_a_hands_seen_ceiling_is_refused_where_no_search_can_show_the_hands_alone() -> None:
+    """``omniscient:hands=1`` never quietly becomes the full ceiling: a game whose native search cannot show the
+    hands alone refuses it by name (dominoes' options stay out of the other games' searches)."""
+    spec = get_game("cribbage")
+    with pytest.raises(RulesError, match="hands=1"):
+        play_game(spec, spec.rules("cribbage"), 2, [make_bot("omniscient:iterations=50:hands=1", 1),
+                                                    make_bot("greedy", 2)], 1)
+    # the dominoes-only options are simply not passed to another game's search
+    bot = make_bot("search:iterations=50:model=1:infer=1", 1)
+    assert play_game(spec, spec.rules("cribbage", {"target": 31}), 2, [bot, make_bot("greedy", 2)], 1).finished

@@ -42,6 +42,7 @@ from muggins.bots.base import (
     true_points,
     with_true_claim,
 )
+from muggins.core.errors import RulesError
 from muggins.core.protocol import Action, GameState
 
 Determinizer = Callable[[GameState, int, random.Random], GameState]
@@ -187,20 +188,22 @@ class SearchPolicy:
         fair = self.determinize is sample_determinization
         if search is None or not self.native_search or not (omniscient or fair):
             return None
-        extra: dict[str, object] = {"hands_known": True} if self.hands_known else {}
-        if state.game == "dominoes":  # the one search that weighs its worlds and models the others
-            if self.infer > 0 and fair:
-                extra["infer"] = self.infer
-            if self.heavy > 0 and fair:
-                extra["infer_heavy"] = self.heavy
-            if self.model:
-                extra["opponent_model"] = True
+        # the options beyond the common ones that this engine's search takes (SEARCH_OPTIONS)
+        offered: frozenset[str] = getattr(engine, "SEARCH_OPTIONS", frozenset())
+        wanted: dict[str, object] = {"infer": self.infer if fair else 0.0, "infer_heavy": self.heavy if fair else 0.0,
+                                     "opponent_model": self.model, "hands_known": self.hands_known}
+        extra = {k: v for k, v in wanted.items() if v and k in offered}
+        if self.hands_known and "hands_known" not in offered:
+            raise RulesError(f"{self.name}: hands=1 needs a native search that can show the hands alone; "
+                             f"this game's cannot")
         try:
             res = search(state, seat, self.iterations, max(deadline - time.perf_counter(), 1e-6),
                          self.exploration, self.horizon, self.rollout_greedy, rng.getrandbits(64),
                          omniscient=omniscient and not self.hands_known, reward_scale=self.reward_scale or 0.0,
                          **extra)
         except NotImplementedError:
+            if self.hands_known:  # the Python search would see the boneyard too: a different ceiling
+                raise RulesError(f"{self.name}: hands=1 needs the native search, which cannot play here") from None
             return None
         chosen = res["action"]
         picked = None

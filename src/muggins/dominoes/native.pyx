@@ -2257,6 +2257,10 @@ def sample_world(state: object, seat: int, seed: int = 0, infer: float = 0.0, in
     return root.hands(), root.boneyard()
 
 
+# what this search takes beyond every native search's options (``SearchPolicy`` passes only these)
+SEARCH_OPTIONS = frozenset({"hands_known", "infer", "infer_heavy", "opponent_model"})
+
+
 def search(state: object, seat: int, iterations: int, time_limit: float, exploration: float = 0.7,
            horizon: int = 120, rollout_greedy: float = 0.8, seed: int = 0,
            omniscient: bool = False, reward_scale: float = 0.0, hands_known: bool = False,
