@@ -140,3 +140,11 @@ def test_a_hands_seen_ceiling_is_refused_where_no_search_can_show_the_hands_alon
     # the dominoes-only options are simply not passed to another game's search
     bot = make_bot("search:iterations=50:model=1:infer=1", 1)
     assert play_game(spec, spec.rules("cribbage", {"target": 31}), 2, [bot, make_bot("greedy", 2)], 1).finished
+
+
+def test_a_hands_seen_ceiling_without_the_native_search_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MUGGINS_PURE_PYTHON", "1")
+    spec = get_game("dominoes")
+    with pytest.raises(RulesError, match="hands=1"):
+        play_game(spec, spec.rules("muggins"), 2, [make_bot("omniscient:iterations=50:hands=1", 1),
+                                                   make_bot("greedy", 2)], 1)

@@ -186,23 +186,24 @@ class SearchPolicy:
         search = getattr(engine, "search", None)
         omniscient = self.determinize is true_determinization
         fair = self.determinize is sample_determinization
-        if search is None or not self.native_search or not (omniscient or fair):
-            return None
         # the options beyond the common ones that this engine's search takes (SEARCH_OPTIONS)
         offered: frozenset[str] = getattr(engine, "SEARCH_OPTIONS", frozenset())
+        if self.hands_known and (search is None or not self.native_search or "hands_known" not in offered):
+            # the Python search would see the boneyard too: a different ceiling, never a quiet substitute
+            raise RulesError(f"{self.name}: hands=1 needs a native search that can show the hands alone; "
+                             f"none is available for this game here")
+        if search is None or not self.native_search or not (omniscient or fair):
+            return None
         wanted: dict[str, object] = {"infer": self.infer if fair else 0.0, "infer_heavy": self.heavy if fair else 0.0,
                                      "opponent_model": self.model, "hands_known": self.hands_known}
         extra = {k: v for k, v in wanted.items() if v and k in offered}
-        if self.hands_known and "hands_known" not in offered:
-            raise RulesError(f"{self.name}: hands=1 needs a native search that can show the hands alone; "
-                             f"this game's cannot")
         try:
             res = search(state, seat, self.iterations, max(deadline - time.perf_counter(), 1e-6),
                          self.exploration, self.horizon, self.rollout_greedy, rng.getrandbits(64),
                          omniscient=omniscient and not self.hands_known, reward_scale=self.reward_scale or 0.0,
                          **extra)
         except NotImplementedError:
-            if self.hands_known:  # the Python search would see the boneyard too: a different ceiling
+            if self.hands_known:
                 raise RulesError(f"{self.name}: hands=1 needs the native search, which cannot play here") from None
             return None
         chosen = res["action"]
