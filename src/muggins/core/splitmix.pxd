@@ -10,3 +10,8 @@ cdef inline uint64_t splitmix_next(uint64_t* state) noexcept nogil:
     z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
     z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
     return z ^ (z >> 31)
+
+
+cdef inline double splitmix_unit(uint64_t* state) noexcept nogil:
+    """A uniform double in [0, 1) from the next 53 random bits."""
+    return <double>(splitmix_next(state) >> 11) * (1.0 / 9007199254740992.0)

@@ -22,7 +22,7 @@ stops a game (the sniff spinners, tile sets above double-9, draw limits, a force
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, realloc
 
-from muggins.core.splitmix cimport splitmix_next
+from muggins.core.splitmix cimport splitmix_next, splitmix_unit
 from libc.time cimport clock, CLOCKS_PER_SEC
 
 from muggins.core.errors import ClaimError, GameOver, IllegalAction, NoSuchSeat, UnknownAction
@@ -138,6 +138,16 @@ cdef inline uint64_t next_u64(Game* g) noexcept nogil:
 cdef inline int below(Game* g, int k) noexcept nogil:
     """A uniform integer 0 .. k - 1 (k small: the modulo bias is below 2^-50)."""
     return <int>(next_u64(g) % <uint64_t>k)
+
+
+cdef inline void shuffle_ints(int* a, int n, uint64_t* rng) noexcept nogil:
+    """Fisher-Yates over ``a[0 .. n - 1]``, from the last place down (the deal's and the sampler's order)."""
+    cdef int i, j, tmp
+    for i in range(n - 1, 0, -1):
+        j = <int>(splitmix_next(rng) % <uint64_t>(i + 1))
+        tmp = a[i]
+        a[i] = a[j]
+        a[j] = tmp
 
 
 cdef inline int popcount64(uint64_t x) noexcept nogil:
@@ -758,11 +768,7 @@ cdef void start_hand(Game* g, Rules* r) noexcept nogil:
         leader = lot(g, r, lot_seats, lightest)
     for i in range(r.ntiles):
         tiles[i] = i
-    for i in range(r.ntiles - 1, 0, -1):
-        j = below(g, i + 1)
-        tmp = tiles[i]
-        tiles[i] = tiles[j]
-        tiles[j] = tmp
+    shuffle_ints(tiles, r.ntiles, &g.rng)
     for s in range(n):
         g.hand[s] = 0
         for i in range(r.each):
@@ -1146,7 +1152,7 @@ cdef int run_playout(Game* g, Rules* r, int policy, long max_moves, int until_ha
         nm = regular(g, r, seat, moves)
         if nm == 1:
             i = 0
-        elif policy == 1 or (policy == 2 and <double>(next_u64(g) >> 11) * (1.0 / 9007199254740992.0) < greedy):
+        elif policy == 1 or (policy == 2 and splitmix_unit(&g.rng) < greedy):
             i = greedy_pick(g, r, moves, nm)
         else:
             i = below(g, nm)
@@ -1843,18 +1849,10 @@ cdef int draw_world(Game* g, Frame* f, uint64_t* rng, int* slot_tile=NULL) noexc
     for i in range(f.npool):
         perm[i] = f.pool[i]
         owner[i] = -1
-    for i in range(f.npool - 1, 0, -1):
-        j = <int>(splitmix_next(rng) % <uint64_t>(i + 1))
-        tmp = perm[i]
-        perm[i] = perm[j]
-        perm[j] = tmp
+    shuffle_ints(perm, f.npool, rng)
     for i in range(f.nslots):
         order[i] = i
-    for i in range(f.nslots - 1, 0, -1):
-        j = <int>(splitmix_next(rng) % <uint64_t>(i + 1))
-        tmp = order[i]
-        order[i] = order[j]
-        order[j] = tmp
+    shuffle_ints(order, f.nslots, rng)
     for k in range(f.nslots):
         i = order[k]
         found = 0
@@ -1907,6 +1905,11 @@ cdef struct Belief:
     double* cum        # cumulative weights
 
 
+cdef inline void free_belief(Belief* b) noexcept nogil:
+    free(b.seed)
+    free(b.cum)
+
+
 cdef int weigh_worlds(Game* root, Frame* f, Belief* b, int n, uint64_t* rng) noexcept nogil:
     """Draw ``n`` candidate worlds and weigh each by how likely it makes the others' past choices
     (sampling-importance-resampling: each iteration then picks one by weight). -1 when none fits or no
@@ -1941,8 +1944,8 @@ cdef int weigh_worlds(Game* root, Frame* f, Belief* b, int n, uint64_t* rng) noe
 cdef int draw_believed(Game* w, Frame* f, Belief* b, uint64_t* rng) noexcept nogil:
     """A world by weight from the candidates, its boneyard shuffled afresh (the choices say nothing of its
     order)."""
-    cdef double u = (splitmix_next(rng) >> 11) * (1.0 / 9007199254740992.0) * b.cum[b.n - 1]
-    cdef int lo = 0, hi = b.n - 1, mid, i, j, tmp
+    cdef double u = splitmix_unit(rng) * b.cum[b.n - 1]
+    cdef int lo = 0, hi = b.n - 1, mid
     cdef uint64_t st
     while lo < hi:
         mid = (lo + hi) // 2
@@ -1953,11 +1956,7 @@ cdef int draw_believed(Game* w, Frame* f, Belief* b, uint64_t* rng) noexcept nog
     st = b.seed[lo]
     if draw_world(w, f, &st) < 0:
         return -1
-    for i in range(w.nbone - 1, 0, -1):
-        j = <int>(splitmix_next(rng) % <uint64_t>(i + 1))
-        tmp = w.bone[i]
-        w.bone[i] = w.bone[j]
-        w.bone[j] = tmp
+    shuffle_ints(w.bone, w.nbone, rng)
     return 0
 
 
@@ -2031,8 +2030,7 @@ cdef long run_search(Game* root, Rules* r, Frame* f, Tree* t, int* path, long it
     else:
         done = iterate(root, r, f, t, path, iterations, deadline, c, horizon, greedy, scale, rng, rollouts,
                        model, &b)
-    free(b.seed)
-    free(b.cum)
+    free_belief(&b)
     return done
 
 
@@ -2071,7 +2069,7 @@ cdef long iterate(Game* root, Rules* r, Frame* f, Tree* t, int* path, long itera
                 # with the hand the world gives him: his node records what the seat will see
                 if nm == 1:
                     i = 0
-                elif <double>(splitmix_next(&rng) >> 11) * (1.0 / 9007199254740992.0) < greedy:
+                elif splitmix_unit(&rng) < greedy:
                     i = greedy_pick(&w, r, moves, nm)
                 else:
                     i = <int>(splitmix_next(&rng) % <uint64_t>nm)
@@ -2207,6 +2205,17 @@ cdef NativeDominoes frame_of(object state, int seat, Frame* f, bint omniscient=F
     return root
 
 
+cdef void check_infer(object infer, object heavy) except *:
+    if not (0.0 <= infer <= 10.0 and 0.0 <= heavy <= 10.0):
+        raise ValueError(f"infer and infer_heavy are between 0 and 10, not {infer!r} and {heavy!r}")
+
+
+cdef inline void free_evidence(Frame* f) noexcept nogil:
+    free(f.held)
+    free(f.known)
+    free(f.z)
+
+
 cdef void load_evidence(object state, int seat, double infer, double heavy, Frame* f) except *:
     """The others' choices of this hand into ``f`` (``DominoState.choice_evidence``); freed by the caller."""
     cdef int d, x
@@ -2229,8 +2238,7 @@ def sample_world(state: object, seat: int, seed: int = 0, infer: float = 0.0, in
     """One world the native search may draw for ``seat`` (tile indices): every seat's hand and the boneyard
     (the next tile drawn last). Built from ``seat``'s view and ``seed`` alone; ``infer`` as for
     :func:`search` (the world picked by weight among the candidates the search weighs)."""
-    if not (0.0 <= infer <= 10.0 and 0.0 <= infer_heavy <= 10.0):
-        raise ValueError(f"infer and infer_heavy are between 0 and 10, not {infer!r} and {infer_heavy!r}")
+    check_infer(infer, infer_heavy)
     cdef Frame f
     cdef NativeDominoes root = frame_of(state, seat, &f)
     cdef uint64_t rng = mix_seed(seed)
@@ -2247,11 +2255,8 @@ def sample_world(state: object, seat: int, seed: int = 0, infer: float = 0.0, in
         else:
             bad = draw_world(&root.g, &f, &rng) < 0
     finally:
-        free(f.held)
-        free(f.known)
-        free(f.z)
-        free(b.seed)
-        free(b.cum)
+        free_evidence(&f)
+        free_belief(&b)
     if bad:
         raise NotImplementedError(f"no world fits what seat {seat} has seen")
     return root.hands(), root.boneyard()
@@ -2275,21 +2280,22 @@ def search(state: object, seat: int, iterations: int, time_limit: float, explora
     others' past choices of this hand (0: drawn uniformly under the constraints); ``infer_heavy`` adds
     exp(infer_heavy * the tile's weight) to that model (players shed heavy tiles). ``opponent_model``: in the
     tree, the other seats move as in the rollouts (greedy with probability ``rollout_greedy``, else at random,
-    with the hands the world gives them) instead of by their own statistics. ``reward_scale``: the points difference that the squashed
-    reward of an unfinished game turns on (0: the search bot's default, a tenth of the target, at least 5).
+    with the hands the world gives them) instead of by their own statistics. ``reward_scale``: the points
+    difference that the squashed reward of an unfinished game turns on (0: the search bot's default, a tenth of
+    the target, at least 5).
     NotImplementedError for states and rules out of its scope (the Python search then runs)."""
     if iterations < 1 or time_limit <= 0:
         raise ValueError("a search needs at least one iteration and a positive time limit")
     if horizon < 1 or not 0.0 <= rollout_greedy <= 1.0:
         raise ValueError("the horizon is at least one move and rollout_greedy a probability")
-    if not (0.0 <= infer <= 10.0 and 0.0 <= infer_heavy <= 10.0):
-        raise ValueError(f"infer and infer_heavy are between 0 and 10, not {infer!r} and {infer_heavy!r}")
+    check_infer(infer, infer_heavy)
     cdef Frame f
     cdef NativeDominoes root = frame_of(state, seat, &f, omniscient, hands_known)
     cdef Rules* r = &root.box.r
     if root.g.over or root.g.turn != seat:
         raise NotImplementedError(f"seat {seat} is not the one to move")
-    cdef double scale_ = reward_scale if reward_scale > 0 else max(5.0, int(getattr(state.rules, "target", 100) or 100) / 10.0)
+    cdef double scale_ = (reward_scale if reward_scale > 0
+                          else max(5.0, int(getattr(state.rules, "target", 100) or 100) / 10.0))
     cdef Tree t
     t.cap = 1024
     t.size = 0
@@ -2333,8 +2339,6 @@ def search(state: object, seat: int, iterations: int, time_limit: float, explora
     finally:
         free(t.nodes)
         free(path)
-        free(f.held)
-        free(f.known)
-        free(f.z)
+        free_evidence(&f)
     children.reverse()  # in the order the moves were first tried
     return {"action": chosen, "iterations": done, "rollouts": rollouts, "children": children}

@@ -27,7 +27,7 @@ never during a playout; :meth:`NativeCribbage.events` builds the ``Event`` objec
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, realloc
 
-from muggins.core.splitmix cimport splitmix_next
+from muggins.core.splitmix cimport splitmix_next, splitmix_unit
 from libc.time cimport clock, clock_t, CLOCKS_PER_SEC
 
 import dataclasses
@@ -1028,7 +1028,7 @@ cdef int choose_mixed(Game* g, int seat, double greedy) noexcept nogil:
     n = popcount(fit)
     if n == 1:
         return ID_PLAY + lowbit(fit)
-    if <double>(next_u64(g) >> 11) * (1.0 / 9007199254740992.0) >= greedy:
+    if splitmix_unit(&g.rng) >= greedy:
         return ID_PLAY + nth_bit(fit, below(g, n))
     best = -1
     ties = 0
