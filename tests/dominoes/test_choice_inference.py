@@ -47,10 +47,10 @@ def test_the_evidence_prices_every_tile_at_the_board_the_choice_was_made_on() ->
     assert z[0][_idx("4-4")] == pytest.approx(1.0)  # 14: nothing
     assert z[0][_idx("3-2")] == 0.0  # fits neither end
     assert known[0] == pytest.approx(1.0)  # the 4-1, the one tile of his seen since
-    # with a taste for shedding heavy tiles: a tile's weight is its pips, a double's top number again
+    # with a taste for shedding heavy tiles: a tile's weight is its pips, a double's the set's top number again
     _, known_h, z_h = st.choice_evidence(0, 0.5, heavy=0.1)
     assert z_h[0][_idx("6-1")] == pytest.approx(math.exp(2.5 + 0.7))
-    assert z_h[0][_idx("4-4")] == pytest.approx(math.exp(0.1 * 12))
+    assert z_h[0][_idx("4-4")] == pytest.approx(math.exp(0.1 * 14))  # 8 pips and the set's top number
     assert known_h[0] == pytest.approx(math.exp(0.5))
     # seat 1's own view has no other seat's play to learn from but seat 0's lead
     held1, _, z1 = st.choice_evidence(1, 0.5)

@@ -24,7 +24,7 @@ from muggins.core.errors import RulesError
 
 SEARCH_KEYS = {"iterations": int, "time": float, "exploration": float, "horizon": int,
                "rollout_greedy": float, "native": int, "scale": float, "hands": int,
-               "infer": float, "heavy": float, "model": int}
+               "infer": float, "heavy": float, "model": int, "defend": int, "points": int}
 ATTENTION_KEYS = {f.name: float for f in dataclasses.fields(Attention)}
 MAX_SECONDS = 10.0  # a search bot's time per move: about 200 MB of tree at the native speed
 
@@ -45,6 +45,10 @@ def _search(name: str, omniscient: bool = False) -> Callable[[dict[str, Any]], P
             kw["reward_scale"] = opts["scale"]
         if "model" in opts:  # model=1: the others move in the tree as the rollouts move them
             kw["model"] = bool(opts["model"])
+        if "defend" in opts:  # defend=1: its own rollout moves weigh the next seat's best reply
+            kw["defend"] = bool(opts["defend"])
+        if "points" in opts:  # points=1: plays for the points margin, a finished game rewarded by its points too
+            kw["play_for_points"] = bool(opts["points"])
         if "native" in opts:  # native=0: rollouts in Python even where a native engine is built
             kw["native"] = bool(opts["native"])
         if omniscient:

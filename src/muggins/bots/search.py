@@ -5,7 +5,8 @@ already folds in what draws, passes and gos reveal), then walks one shared tree 
 among the moves legal in that drawn state by UCB1 with availability counts (Cowling, Powley and
 Whitehouse 2012), adds one node, and finishes with a fast rollout. Rollouts stop at the end of the
 hand or round (or after ``horizon`` moves): the reward of each side is 1 for a won game, 0 for a lost
-one, otherwise a squashed score difference since the root. All players are assumed to claim their
+one, otherwise a squashed score difference since the root (``play_for_points``: that difference for a
+finished game too). All players are assumed to claim their
 points exactly inside the search; muggins calls are left to the attention model.
 
 Where the game has a native engine that plays its rules (``muggins._accel.NATIVE``), the rollout runs
@@ -88,7 +89,8 @@ class SearchPolicy:
                  determinize: Determinizer = sample_determinization, name: str = "search",
                  reward_scale: float | None = None,
                  native: bool = True, native_search: bool = True, hands_known: bool = False,
-                 infer: float = 0.0, heavy: float = 0.0, model: bool = False) -> None:
+                 infer: float = 0.0, heavy: float = 0.0, model: bool = False, defend: bool = False,
+                 play_for_points: bool = False) -> None:
         if iterations < 1 or time_limit <= 0:
             raise ValueError("a search needs at least one iteration and a positive time limit")
         if not (0.0 <= infer <= 10.0 and 0.0 <= heavy <= 10.0):
@@ -109,6 +111,8 @@ class SearchPolicy:
         self.infer = infer  # > 0: worlds weighed by the others' past choices (native dominoes search)
         self.model = model  # the others move in the tree as in the rollouts (native dominoes search)
         self.heavy = heavy  # with infer: how much the others are taken to prefer shedding heavy tiles
+        self.defend = defend  # its own rollout moves weigh the next seat's best reply (native dominoes search)
+        self.play_for_points = play_for_points  # a finished game rewarded by its points too, not 1 or 0
         self.native_rollouts = 0
         self.native_searches = 0
         self._engines: dict[tuple[str, int], tuple[object, ModuleType | None, str | None]] = {}
@@ -195,13 +199,14 @@ class SearchPolicy:
         if search is None or not self.native_search or not (omniscient or fair):
             return None
         wanted: dict[str, object] = {"infer": self.infer if fair else 0.0, "infer_heavy": self.heavy if fair else 0.0,
-                                     "opponent_model": self.model, "hands_known": self.hands_known}
+                                     "opponent_model": self.model, "hands_known": self.hands_known,
+                                     "defend": self.defend}
         extra = {k: v for k, v in wanted.items() if v and k in offered}
         try:
             res = search(state, seat, self.iterations, max(deadline - time.perf_counter(), 1e-6),
                          self.exploration, self.horizon, self.rollout_greedy, rng.getrandbits(64),
                          omniscient=omniscient and not self.hands_known, reward_scale=self.reward_scale or 0.0,
-                         **extra)
+                         play_for_points=self.play_for_points, **extra)
         except NotImplementedError:
             if self.hands_known:
                 raise RulesError(f"{self.name}: hands=1 needs the native search, which cannot play here") from None
@@ -309,12 +314,13 @@ class SearchPolicy:
         nat.playout(0, rng.getrandbits(64), self.horizon - plies, True, self.rollout_greedy)
         self.native_rollouts += 1
         won = {d.side_of(s) for s in nat.winners()}  # the engine names winning seats; rewards are per side
-        return _score_rewards(d.num_sides, nat.is_over(), won, list(nat.side_scores()), before, scale)
+        return _score_rewards(d.num_sides, nat.is_over() and not self.play_for_points, won,
+                              list(nat.side_scores()), before, scale)
 
-    @staticmethod
-    def _rewards(d: GameState, before: list[int], scale: float) -> list[float]:
+    def _rewards(self, d: GameState, before: list[int], scale: float) -> list[float]:
         won = {d.side_of(s) for s in d.winners()} if d.is_over() else set()
-        return _score_rewards(d.num_sides, d.is_over(), won, list(d.side_scores()), before, scale)
+        return _score_rewards(d.num_sides, d.is_over() and not self.play_for_points, won, list(d.side_scores()),
+                              before, scale)
 
 
 def _score_rewards(n: int, over: bool, won: set[int], now: list[int], before: list[int],

@@ -32,6 +32,7 @@ cdef enum:
     MAXPLACES = 24     # free places of a layout: 2 on a line, 4 with one spinner, 22 (double-9) all spinners
     MAXMOVES = 256     # legal regular moves of one seat at once (tiles x places)
     TABLE = 512        # counts scored by table; a layout counts at most the set's pips (495 for double-9)
+    ENDS_HAND = 50     # what ``defensive_pick`` prices going out at, as points the next seat cannot reply
     K_NONDOUBLE = 0
     K_CROSS = 2
     K_SPINNER = 3
@@ -1136,11 +1137,45 @@ cdef int greedy_pick(Game* g, Rules* r, int* moves, int nm) noexcept nogil:
     return pick
 
 
+cdef int defensive_pick(Game* g, Rules* r, int seat, int* moves, int nm) noexcept nogil:
+    """The play of ``moves`` that scores most less the next seat's best scoring reply (a play that ends the
+    hand fears no reply), then the heaviest shed (pips, a double's the set's top number again: the greedy
+    tie-break), then chance; draw or pass when that is all."""
+    cdef Game c
+    cdef int replies[MAXMOVES]
+    cdef int i, j, t, pts, reply, nr, v, best = 0, ties = 0, pick = -1, draw = r.ntiles * r.slots
+    for i in range(nm):
+        if moves[i] >= draw:
+            continue
+        t = moves[i] // r.slots
+        pts = r.table[count_after(g, r, t, moves[i] % r.slots - 1)]
+        c = g[0]
+        apply_regular(&c, r, seat, moves[i], pts if r.manual and pts > 0 else -1, 0)
+        reply = -ENDS_HAND
+        if not c.over and c.hand_no == g.hand_no:
+            reply = 0
+            nr = regular(&c, r, c.turn, replies)
+            for j in range(nr):
+                if replies[j] < draw:
+                    reply = max(reply, r.table[count_after(&c, r, replies[j] // r.slots, replies[j] % r.slots - 1)])
+        v = (pts - reply) * 64 + r.hi[t] + r.lo[t] + (r.top if r.hi[t] == r.lo[t] else 0)
+        if pick < 0 or v > best:
+            best = v
+            ties = 1
+            pick = i
+        elif v == best:
+            ties += 1
+            if below(g, ties) == 0:
+                pick = i
+    return pick if pick >= 0 else 0
+
+
 cdef int run_playout(Game* g, Rules* r, int policy, long max_moves, int until_hand_end=0,
-                     double greedy=1.0) noexcept nogil:
+                     double greedy=1.0, int defender=-1) noexcept nogil:
     """Play until the game ends or ``max_moves`` (or, with ``until_hand_end``, the current hand ends):
     random (0), greedy (1) or mixed (2: greedy with probability ``greedy``, else random, as the search
-    bot's rollouts) moves, true claims, no calls. The mixed policy draws the boneyard's last tile, as the pure
+    bot's rollouts; the seat ``defender``'s greedy moves then ``defensive_pick``'s) moves, true claims, no
+    calls. The mixed policy draws the boneyard's last tile, as the pure
     engine does: a rollout from a sampled world then sees that world's draws, as the pure rollout would."""
     cdef int moves[MAXMOVES]
     cdef int nm, i, mv, seat, claim, draw = r.ntiles * r.slots, hand = g.hand_no
@@ -1153,7 +1188,7 @@ cdef int run_playout(Game* g, Rules* r, int policy, long max_moves, int until_ha
         if nm == 1:
             i = 0
         elif policy == 1 or (policy == 2 and splitmix_unit(&g.rng) < greedy):
-            i = greedy_pick(g, r, moves, nm)
+            i = defensive_pick(g, r, seat, moves, nm) if seat == defender else greedy_pick(g, r, moves, nm)
         else:
             i = below(g, nm)
         mv = moves[i]
@@ -1725,25 +1760,29 @@ cdef class NativeDominoes:
             over_claim(g, r, seat, amount)
 
     def playout(self, policy: int = 0, seed: int = 0, max_moves: int = 1 << 30, until_hand_end: bool = False,
-                greedy: float | None = None) -> int:
+                greedy: float | None = None, defender: int = -1) -> int:
         """Play on natively: random (0) or greedy (1: the highest-scoring play, ties at random) moves, each
         play claiming its true points, nobody calling; until the game ends, ``max_moves`` were made or, with
         ``until_hand_end``, the current hand is over (the next one dealt). ``greedy`` (a probability) mixes
         the two as the search bot's rollouts do: each choice greedy with that probability, else uniform, and
-        draws taken from the end of the boneyard as in :meth:`apply_id` (the world's own order). Returns the
-        moves made."""
+        draws taken from the end of the boneyard as in :meth:`apply_id` (the world's own order); the seat
+        ``defender``'s greedy choices then score most less the next seat's best reply (the search's
+        ``defend``). Returns the moves made."""
         if greedy is None and policy not in (0, 1):
             raise ValueError("policy is 0 (random) or 1 (greedy)")
         if greedy is not None and not 0.0 <= greedy <= 1.0:
             raise ValueError(f"greedy is a probability (0 to 1), not {greedy!r}")
         if max_moves < 0:
             raise ValueError("max_moves cannot be negative")
+        if not -1 <= defender < self.box.r.n or (defender >= 0 and greedy is None):
+            raise ValueError(f"defender is a seat of the mixed policy (greedy given) or -1, not {defender!r}")
         self.g.rng = mix_seed(seed)
         cdef long mm = max_moves
         cdef int made, pol = policy if greedy is None else 2, until = bool(until_hand_end)
         cdef double p = 1.0 if greedy is None else greedy
+        cdef int d = defender
         with nogil:
-            made = run_playout(&self.g, &self.box.r, pol, mm, until, p)
+            made = run_playout(&self.g, &self.box.r, pol, mm, until, p, d)
         return made
 
 
@@ -1819,6 +1858,11 @@ cdef enum:
 cdef struct Node:
     int actor, move, child, sibling, visits, avail
     double reward
+
+
+cdef struct Knobs:  # a search's constants (see ``search``)
+    double c, greedy, scale
+    int horizon, model, defend, points
 
 
 cdef int augment(Frame* f, int i, int* perm, int* owner, int* match, char* seen) noexcept nogil:
@@ -2016,8 +2060,7 @@ cdef inline int child_of(Tree* t, int node, int actor, int mv) noexcept nogil:
 
 
 cdef long run_search(Game* root, Rules* r, Frame* f, Tree* t, int* path, long iterations, double deadline,
-                     double c, int horizon, double greedy, double scale, uint64_t rng,
-                     long* rollouts, int model=0) noexcept nogil:
+                     const Knobs* k, uint64_t rng, long* rollouts) noexcept nogil:
     """The iterations of ``SearchPolicy._iterate`` (see ``iterate``), the worlds weighed first when ``f`` has
     the others' choices to weigh them by; -1 when no world fits the masks or memory runs out."""
     cdef Belief b
@@ -2028,15 +2071,13 @@ cdef long run_search(Game* root, Rules* r, Frame* f, Tree* t, int* path, long it
     if f.ndec > 0 and not f.omniscient and weigh_worlds(root, f, &b, BELIEF_WORLDS, &rng) < 0:
         done = -1
     else:
-        done = iterate(root, r, f, t, path, iterations, deadline, c, horizon, greedy, scale, rng, rollouts,
-                       model, &b)
+        done = iterate(root, r, f, t, path, iterations, deadline, k, rng, rollouts, &b)
     free_belief(&b)
     return done
 
 
 cdef long iterate(Game* root, Rules* r, Frame* f, Tree* t, int* path, long iterations, double deadline,
-                  double c, int horizon, double greedy, double scale, uint64_t rng,
-                  long* rollouts, int model, Belief* b) noexcept nogil:
+                  const Knobs* k, uint64_t rng, long* rollouts, Belief* b) noexcept nogil:
     """The iterations of ``SearchPolicy._iterate`` until ``iterations`` are done or ``deadline`` passes
     (checked every 8), counting the rollouts in ``rollouts``, each world drawn by weight from ``b`` when it
     has candidates; -1 when no world fits the masks or memory runs out."""
@@ -2059,17 +2100,17 @@ cdef long iterate(Game* root, Rules* r, Frame* f, Tree* t, int* path, long itera
         node = 0
         plies = 0
         npath = 0
-        while plies < horizon and not w.over:
+        while plies < k.horizon and not w.over:
             actor = w.turn
             nm = regular(&w, r, actor, moves)
             if nm == 0:
                 break
-            if model and actor != f.seat:
+            if k.model and actor != f.seat:
                 # another seat moves as the rollouts do (greedy with probability ``greedy``, else at random),
                 # with the hand the world gives him: his node records what the seat will see
                 if nm == 1:
                     i = 0
-                elif splitmix_unit(&rng) < greedy:
+                elif splitmix_unit(&rng) < k.greedy:
                     i = greedy_pick(&w, r, moves, nm)
                 else:
                     i = <int>(splitmix_next(&rng) % <uint64_t>nm)
@@ -2087,7 +2128,7 @@ cdef long iterate(Game* root, Rules* r, Frame* f, Tree* t, int* path, long itera
                         nu += 1
                         continue
                     t.nodes[ch].avail += 1
-                    v = t.nodes[ch].reward / t.nodes[ch].visits + c * sqrt(log(<double>t.nodes[ch].avail)
+                    v = t.nodes[ch].reward / t.nodes[ch].visits + k.c * sqrt(log(<double>t.nodes[ch].avail)
                                                                             / t.nodes[ch].visits)
                     if v > best_v:
                         best = ch
@@ -2109,10 +2150,10 @@ cdef long iterate(Game* root, Rules* r, Frame* f, Tree* t, int* path, long itera
             node = ch
             if fresh or w.hand_no != hand0:
                 break
-        if plies < horizon and not w.over and w.hand_no == hand0:
-            run_playout(&w, r, 2, horizon - plies, 1, greedy)
+        if plies < k.horizon and not w.over and w.hand_no == hand0:
+            run_playout(&w, r, 2, k.horizon - plies, 1, k.greedy, f.seat if k.defend else -1)
             rollouts[0] += 1
-        if w.over:
+        if w.over and not k.points:
             for s in range(n):
                 rew[s] = 1.0 if w.winners >> s & 1 else 0.0
         else:
@@ -2121,7 +2162,7 @@ cdef long iterate(Game* root, Rules* r, Frame* f, Tree* t, int* path, long itera
                 total += w.scores[s] - before[s]
             for s in range(n):
                 others = (total - (w.scores[s] - before[s])) / <double>(n - 1)
-                rew[s] = 0.5 + 0.5 * tanh((w.scores[s] - before[s] - others) / scale)
+                rew[s] = 0.5 + 0.5 * tanh((w.scores[s] - before[s] - others) / k.scale)
         for i in range(npath):
             t.nodes[path[i]].visits += 1
             t.nodes[path[i]].reward += rew[t.nodes[path[i]].actor]
@@ -2263,13 +2304,14 @@ def sample_world(state: object, seat: int, seed: int = 0, infer: float = 0.0, in
 
 
 # what this search takes beyond every native search's options (``SearchPolicy`` passes only these)
-SEARCH_OPTIONS = frozenset({"hands_known", "infer", "infer_heavy", "opponent_model"})
+SEARCH_OPTIONS = frozenset({"hands_known", "infer", "infer_heavy", "opponent_model", "defend"})
 
 
 def search(state: object, seat: int, iterations: int, time_limit: float, exploration: float = 0.7,
            horizon: int = 120, rollout_greedy: float = 0.8, seed: int = 0,
            omniscient: bool = False, reward_scale: float = 0.0, hands_known: bool = False,
-           infer: float = 0.0, infer_heavy: float = 0.0, bint opponent_model=False) -> dict[str, object]:
+           infer: float = 0.0, infer_heavy: float = 0.0, bint opponent_model=False, bint defend=False,
+           bint play_for_points=False) -> dict[str, object]:
     """The search bot's SO-ISMCTS from ``state`` for ``seat`` (the seat to move) in C: ``iterations`` or
     ``time_limit`` seconds, whichever runs out first. Returns the chosen move's action id (carrying its true
     claim, as the search applies it), the iterations and rollouts done and the root's (id, visits, reward
@@ -2278,11 +2320,13 @@ def search(state: object, seat: int, iterations: int, time_limit: float, explora
     order random. ``infer``: how sharply the others are assumed to prefer their higher-scoring moves (the
     weight of a move is exp(infer * its points)); the worlds are then weighed by how likely they make the
     others' past choices of this hand (0: drawn uniformly under the constraints); ``infer_heavy`` adds
-    exp(infer_heavy * the tile's weight) to that model (players shed heavy tiles). ``opponent_model``: in the
-    tree, the other seats move as in the rollouts (greedy with probability ``rollout_greedy``, else at random,
-    with the hands the world gives them) instead of by their own statistics. ``reward_scale``: the points
-    difference that the squashed reward of an unfinished game turns on (0: the search bot's default, a tenth of
-    the target, at least 5).
+    exp(infer_heavy * the tile's weight) to that model (players shed heavy tiles; the weight is the greedy
+    tie-break's: pips, and a double's the set's top number again). ``opponent_model``: in the tree, the other
+    seats move as in the rollouts (greedy with probability ``rollout_greedy``, else at random, with the hands the
+    world gives them) instead of by their own statistics. ``defend``: the seat's own greedy rollout moves score
+    most less the next seat's best reply (``defensive_pick``). ``reward_scale``: the points difference that the
+    squashed reward of an unfinished game turns on (0: the search bot's default, a tenth of the target, at least
+    5); ``play_for_points``: a finished game is rewarded the same way (its points, not 1 or 0 for the win).
     NotImplementedError for states and rules out of its scope (the Python search then runs)."""
     if iterations < 1 or time_limit <= 0:
         raise ValueError("a search needs at least one iteration and a positive time limit")
@@ -2307,8 +2351,15 @@ def search(state: object, seat: int, iterations: int, time_limit: float, explora
         raise MemoryError()
     new_node(&t, -1, -1, -1)
     cdef long its = min(iterations, 1 << 62), done, rollouts = 0
-    cdef double deadline = now_seconds() + time_limit, c = exploration, greedy = rollout_greedy
-    cdef int h = horizon
+    cdef double deadline = now_seconds() + time_limit
+    cdef Knobs k
+    k.c = exploration
+    k.greedy = rollout_greedy
+    k.scale = scale_
+    k.horizon = horizon
+    k.model = opponent_model
+    k.defend = defend
+    k.points = play_for_points
     cdef uint64_t rng = mix_seed(seed)
     cdef int ch, mv, pts, draw = r.ntiles * r.slots, best = -1
     chosen = None
@@ -2316,8 +2367,7 @@ def search(state: object, seat: int, iterations: int, time_limit: float, explora
         if (infer > 0 or infer_heavy > 0) and not omniscient and not hands_known:
             load_evidence(state, seat, infer, infer_heavy, &f)
         with nogil:
-            done = run_search(&root.g, r, &f, &t, path, its, deadline, c, h, greedy, scale_, rng, &rollouts,
-                              opponent_model)
+            done = run_search(&root.g, r, &f, &t, path, its, deadline, &k, rng, &rollouts)
         if done < 0:
             raise NotImplementedError(f"no world fits what seat {seat} has seen (or no memory for the tree)")
         children = []

@@ -82,6 +82,7 @@ def _play_row(target: Tile, part: str | None, tiles: list[Tile]) -> list[Action]
 
 
 _EMPTY: frozenset[int] = frozenset()
+_EXP_ROOM = 600.0  # the largest power ``choice_evidence`` raises e to (exp overflows past 709)
 _DRAW_SECRET = ("tile", "forced")  # whether the drawer could have played is his own business
 _SINGLE = tuple(frozenset((i,)) for i in range(16))
 def contribution(kind: int, mask: int, v0: int, v1: int, sniff_ends: bool) -> int:
@@ -1207,8 +1208,10 @@ class DominoState(GameState):
                         ) -> tuple[list[int], list[float], list[list[float]]]:
         """What the other seats' plays of this hand tell ``seat`` of their hands, for a sampler that weighs its
         worlds (the native search's ``infer``). A player is taken to choose each legal move with a weight
-        exp(``sharpness`` * its points + ``heavy`` * the weight of its tile), a tile's weight being its pips
-        and a double's top number again (the piece hardest to keep: players shed heavy tiles).
+        exp(``sharpness`` * its points + ``heavy`` * the weight of its tile), a tile's weight being the greedy
+        tie-break's (its pips, and for a double the set's top number again: players shed heavy tiles, doubles
+        first). A decision's weights are scaled down together when they would overflow (only their ratios
+        count).
 
         For every play another seat made this hand: the slots of ``sampling_frame`` he held then (a bit per
         slot, the slots numbered seat by seat in that frame's order; a tile drawn after the play was not yet
@@ -1243,11 +1246,16 @@ class DominoState(GameState):
             target = None if d.get("on") is None else tile_of[d["on"]]
             if s != seat:
                 c.turn = s
-                z = [0.0] * len(tiles)
+                powers: dict[int, list[float]] = {}
                 for t in tiles:
                     c.hands[s] = [t]
-                    wt = heavy * (t.pips + (t.hi if t.double else 0))
-                    z[t.index] = sum(math.exp(sharpness * c._points_of(s, a) + wt) for a in c._plays(s))
+                    wt = heavy * (t.pips + (self.rules.tile_set if t.double else 0))
+                    powers[t.index] = [sharpness * c._points_of(s, a) + wt for a in c._plays(s)]
+                top = max((p for ps in powers.values() for p in ps), default=0.0)
+                shift = top - _EXP_ROOM if top > _EXP_ROOM else 0.0
+                z = [0.0] * len(tiles)
+                for index, ps in powers.items():
+                    z[index] = sum(math.exp(p - shift) for p in ps)
                 out_held.append(sum(1 << j for j, (who, key) in enumerate(flat) if who == s and came[key] < i))
                 out_known.append(sum(z[v[1].index] for key, v in slots.items() if key[0] == s and v[1] is not None
                                      and came[key] < i <= played_at[(s, v[1].index)]))

@@ -1916,10 +1916,10 @@ cdef int add_node(Tree* t, int parent, int actor, int action) noexcept nogil:
     return i
 
 
-cdef inline double reward_of(Game* w, int side, const int* before, double scale) noexcept nogil:
-    """``_score_rewards`` for two sides: 1 or 0 once the game is over, else the squashed gain over the
-    other side's since the root."""
-    if w.phase == PH_OVER:
+cdef inline double reward_of(Game* w, int side, const int* before, double scale, int points) noexcept nogil:
+    """``_score_rewards`` for two sides: 1 or 0 once the game is over (unless playing for ``points``), else
+    the squashed gain over the other side's since the root."""
+    if w.phase == PH_OVER and not points:
         return 1.0 if w.winner == side else 0.0
     cdef double mine = w.scores[side] - before[side]
     cdef double other = w.scores[side ^ 1] - before[side ^ 1]
@@ -1927,7 +1927,7 @@ cdef inline double reward_of(Game* w, int side, const int* before, double scale)
 
 
 cdef int iterate(const Frame* f, Tree* t, uint64_t* rng, double c, int horizon, double greedy,
-                 double scale) noexcept nogil:
+                 double scale, int points) noexcept nogil:
     """One iteration from the root (node 0); -1 when the tree cannot grow (out of memory)."""
     cdef Game w
     cdef int before[2]
@@ -1987,8 +1987,8 @@ cdef int iterate(const Frame* f, Tree* t, uint64_t* rng, double c, int horizon, 
     if not ended and plies < horizon and w.phase != PH_OVER:
         seed_game(&w, splitmix_next(rng))
         run_playout(&w, 2, horizon - plies, 1, greedy)
-    r0 = reward_of(&w, 0, before, scale)
-    r1 = reward_of(&w, 1, before, scale)
+    r0 = reward_of(&w, 0, before, scale, points)
+    r1 = reward_of(&w, 1, before, scale, points)
     for i in range(npath):
         nd = &t.nodes[path[i]]
         nd.visits += 1
@@ -2108,7 +2108,7 @@ def sample_world(state: object, seat: int, seed: int = 0) -> dict:
 
 def search(state: object, seat: int, iterations: int, time_limit: float, exploration: float = 0.7,
            horizon: int = 120, rollout_greedy: float = 0.8, seed: int = 0, omniscient: bool = False,
-           reward_scale: float = 0.0) -> dict:
+           reward_scale: float = 0.0, bint play_for_points=False) -> dict:
     """SO-ISMCTS for ``seat`` in ``state`` (a pure ``CribbageState``), as ``SearchPolicy`` runs it, in C:
     at most ``iterations`` iterations or ``time_limit`` seconds (checked every few iterations), UCB1 with
     ``exploration``, ``horizon`` plies per iteration (tree and rollout), rollouts greedy with probability
@@ -2117,7 +2117,8 @@ def search(state: object, seat: int, iterations: int, time_limit: float, explora
     "children": [(id, visits, reward sum), ...] of the root's moves of ``seat``}. ``omniscient``: the
     ceiling's search, every world the true position (hands, crib and pack known; only chance to come random).
     ``reward_scale``: the points difference the squashed reward turns on (0: a tenth of the target, at
-    least 5)."""
+    least 5); ``play_for_points``: a finished game is rewarded the same way (its points, not 1 or 0 for the
+    win)."""
     if iterations < 1 or not time_limit > 0:
         raise ValueError("a search needs at least one iteration and a positive time limit")
     if horizon < 1:
@@ -2130,7 +2131,7 @@ def search(state: object, seat: int, iterations: int, time_limit: float, explora
     cdef long budget = min(iterations, 1 << 62)
     cdef long done = 0
     cdef double c = exploration, greedy = rollout_greedy, limit = time_limit
-    cdef int hz = min(horizon, 1 << 30), failed = 0, ch, best, s = seat
+    cdef int hz = min(horizon, 1 << 30), failed = 0, ch, best, s = seat, points = play_for_points
     cdef double scale, deadline, scale_arg = reward_scale
     cdef int legal[MAX_ACTS]
     cdef int nlegal
@@ -2149,7 +2150,7 @@ def search(state: object, seat: int, iterations: int, time_limit: float, explora
         with nogil:
             deadline = now_seconds() + limit
             while done < budget:
-                if iterate(f, &t, &rng, c, hz, greedy, scale) < 0:
+                if iterate(f, &t, &rng, c, hz, greedy, scale, points) < 0:
                     failed = 1
                     break
                 done += 1
