@@ -1117,23 +1117,29 @@ cdef void do_knock(Game* g, Rules* r, int seat) noexcept nogil:
         g.turn = g.knocker
 
 
+cdef inline void keep_best(Game* g, int i, int v, int* best, int* ties, int* pick) noexcept nogil:
+    """Candidate ``i`` of value ``v``: kept when it beats ``best`` (or is the first), else by chance among the
+    ``ties`` equals so far (reservoir sampling: each equally likely)."""
+    if ties[0] == 0 or v > best[0]:
+        best[0] = v
+        ties[0] = 1
+        pick[0] = i
+    elif v == best[0]:
+        ties[0] += 1
+        if below(g, ties[0]) == 0:
+            pick[0] = i
+
+
 cdef int greedy_pick(Game* g, Rules* r, int* moves, int nm) noexcept nogil:
     """The highest-scoring play of ``moves`` (ties broken at random); draw or pass when that is all."""
-    cdef int i, best = -1, pts, ties = 0, pick = 0, draw = r.ntiles * r.slots
+    cdef int i, best = 0, ties = 0, pick = 0, draw = r.ntiles * r.slots
     for i in range(nm):
         if moves[i] >= draw:
-            if best < 0:  # a draw or pass offered beside plays (voluntary draw) is no scoring play
+            if ties == 0:  # a draw or pass offered beside plays (voluntary draw) is no scoring play
                 return i
             continue
-        pts = r.table[count_after(g, r, moves[i] // r.slots, moves[i] % r.slots - 1)]
-        if pts > best:
-            best = pts
-            ties = 1
-            pick = i
-        elif pts == best:
-            ties += 1
-            if below(g, ties) == 0:
-                pick = i
+        keep_best(g, i, r.table[count_after(g, r, moves[i] // r.slots, moves[i] % r.slots - 1)], &best, &ties,
+                  &pick)
     return pick
 
 
@@ -1143,7 +1149,7 @@ cdef int defensive_pick(Game* g, Rules* r, int seat, int* moves, int nm) noexcep
     tie-break), then chance; draw or pass when that is all."""
     cdef Game c
     cdef int replies[MAXMOVES]
-    cdef int i, j, t, pts, reply, nr, v, best = 0, ties = 0, pick = -1, draw = r.ntiles * r.slots
+    cdef int i, j, t, pts, reply, nr, best = 0, ties = 0, pick = 0, draw = r.ntiles * r.slots
     for i in range(nm):
         if moves[i] >= draw:
             continue
@@ -1158,16 +1164,9 @@ cdef int defensive_pick(Game* g, Rules* r, int seat, int* moves, int nm) noexcep
             for j in range(nr):
                 if replies[j] < draw:
                     reply = max(reply, r.table[count_after(&c, r, replies[j] // r.slots, replies[j] % r.slots - 1)])
-        v = (pts - reply) * 64 + r.hi[t] + r.lo[t] + (r.top if r.hi[t] == r.lo[t] else 0)
-        if pick < 0 or v > best:
-            best = v
-            ties = 1
-            pick = i
-        elif v == best:
-            ties += 1
-            if below(g, ties) == 0:
-                pick = i
-    return pick if pick >= 0 else 0
+        keep_best(g, i, (pts - reply) * 64 + r.hi[t] + r.lo[t] + (r.top if r.hi[t] == r.lo[t] else 0), &best,
+                  &ties, &pick)
+    return pick
 
 
 cdef int run_playout(Game* g, Rules* r, int policy, long max_moves, int until_hand_end=0,
