@@ -13,6 +13,7 @@ from muggins._accel import load_native
 from muggins.bots import make_bot
 from muggins.bots.base import with_true_claim
 from muggins.bots.search import SearchPolicy
+from muggins.core import RulesError
 from muggins.dominoes import parse_tile
 from tests.helpers import domino_state
 
@@ -86,6 +87,15 @@ def test_the_options_are_bot_options() -> None:
     bot = make_bot("search:iterations=50:defend=1:points=1", 1)
     policy = bot.policy
     assert isinstance(policy, SearchPolicy) and policy.defend and policy.play_for_points
+    off = make_bot("search:iterations=50:defend=0:points=0", 1).policy
+    assert isinstance(off, SearchPolicy) and not off.defend and not off.play_for_points
+
+
+@pytest.mark.parametrize("spec", ["search:defend=5", "search:points=-1", "search:model=2", "omniscient:hands=3",
+                                  "search:native=7", "search:points=yes"])
+def test_an_on_off_option_takes_only_0_or_1(spec: str) -> None:
+    with pytest.raises(RulesError, match="0 \\(off\\) or 1 \\(on\\)|needs a number"):
+        make_bot(spec, 1)
 
 
 def test_a_sharp_choice_model_scales_its_weights_before_they_overflow(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -25,6 +25,7 @@ from muggins.core.errors import RulesError
 SEARCH_KEYS = {"iterations": int, "time": float, "exploration": float, "horizon": int,
                "rollout_greedy": float, "native": int, "scale": float, "hands": int,
                "infer": float, "heavy": float, "model": int, "defend": int, "points": int}
+SEARCH_FLAGS = ("native", "hands", "model", "defend", "points")  # the options that are on (1) or off (0)
 ATTENTION_KEYS = {f.name: float for f in dataclasses.fields(Attention)}
 MAX_SECONDS = 10.0  # a search bot's time per move: about 200 MB of tree at the native speed
 
@@ -32,6 +33,9 @@ MAX_SECONDS = 10.0  # a search bot's time per move: about 200 MB of tree at the 
 def _search(name: str, omniscient: bool = False) -> Callable[[dict[str, Any]], Policy]:
     def build(opts: dict[str, Any]) -> Policy:
         kw: dict[str, Any] = {"name": name}
+        for k in SEARCH_FLAGS:
+            if k in opts and opts[k] not in (0, 1):
+                raise RulesError(f"bot {name!r}: {k} is 0 (off) or 1 (on), not {opts[k]!r}")
         if "iterations" in opts:
             kw["iterations"] = opts["iterations"]
         if "time" in opts:
