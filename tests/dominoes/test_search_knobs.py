@@ -94,7 +94,7 @@ def test_the_options_are_bot_options() -> None:
 @pytest.mark.parametrize("spec", ["search:defend=5", "search:points=-1", "search:model=2", "omniscient:hands=3",
                                   "search:native=7", "search:points=yes"])
 def test_an_on_off_option_takes_only_0_or_1(spec: str) -> None:
-    with pytest.raises(RulesError, match="0 \\(off\\) or 1 \\(on\\)|needs a number"):
+    with pytest.raises(RulesError, match=r"0 \(off\) or 1 \(on\)|needs a number"):
         make_bot(spec, 1)
 
 
