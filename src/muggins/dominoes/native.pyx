@@ -435,6 +435,11 @@ cdef int count_after(Game* g, Rules* r, int t, int k) noexcept nogil:
     return c + (lo if v == hi else hi)
 
 
+cdef inline int move_points(Game* g, Rules* r, int mv) noexcept nogil:
+    """The points regular move ``mv`` (a play: tile x slot) makes now."""
+    return r.table[count_after(g, r, mv // r.slots, mv % r.slots - 1)]
+
+
 cdef void place(Game* g, Rules* r, int t, int k) noexcept nogil:
     """Lay tile ``t`` on free place ``k`` (-1: the lead), as ``DominoState._place``."""
     cdef int hi = r.hi[t], lo = r.lo[t], nid = g.nnodes, kind, v0, v1, mask, p, v
@@ -555,7 +560,7 @@ cdef int knock_or_draw(Game* g, Rules* r, int* out, int n) noexcept nogil:
     cdef int j = 0, k, slots = r.slots
     if g.knock == KN_PARTNER:
         for k in range(n):
-            if r.table[count_after(g, r, out[k] // slots, out[k] % slots - 1)] > 0:
+            if move_points(g, r, out[k]) > 0:
                 out[j] = out[k]
                 j += 1
         if j == 0:
@@ -1138,9 +1143,18 @@ cdef int greedy_pick(Game* g, Rules* r, int* moves, int nm) noexcept nogil:
             if ties == 0:  # a draw or pass offered beside plays (voluntary draw) is no scoring play
                 return i
             continue
-        keep_best(g, i, r.table[count_after(g, r, moves[i] // r.slots, moves[i] % r.slots - 1)], &best, &ties,
-                  &pick)
+        keep_best(g, i, move_points(g, r, moves[i]), &best, &ties, &pick)
     return pick
+
+
+cdef inline void apply_true(Game* g, Rules* r, int seat, int mv) noexcept nogil:
+    """Make regular move ``mv`` claiming its true points (``with_true_claim``: no claim for none)."""
+    cdef int claim = -1, pts
+    if r.manual and mv < r.ntiles * r.slots:
+        pts = move_points(g, r, mv)
+        if pts > 0:
+            claim = pts
+    apply_regular(g, r, seat, mv, claim, 0)
 
 
 cdef int defensive_pick(Game* g, Rules* r, int seat, int* moves, int nm) noexcept nogil:
@@ -1154,16 +1168,16 @@ cdef int defensive_pick(Game* g, Rules* r, int seat, int* moves, int nm) noexcep
         if moves[i] >= draw:
             continue
         t = moves[i] // r.slots
-        pts = r.table[count_after(g, r, t, moves[i] % r.slots - 1)]
+        pts = move_points(g, r, moves[i])
         c = g[0]
-        apply_regular(&c, r, seat, moves[i], pts if r.manual and pts > 0 else -1, 0)
+        apply_true(&c, r, seat, moves[i])
         reply = -ENDS_HAND
         if not c.over and c.hand_no == g.hand_no:
             reply = 0
             nr = regular(&c, r, c.turn, replies)
             for j in range(nr):
                 if replies[j] < draw:
-                    reply = max(reply, r.table[count_after(&c, r, replies[j] // r.slots, replies[j] % r.slots - 1)])
+                    reply = max(reply, move_points(&c, r, replies[j]))
         keep_best(g, i, (pts - reply) * 64 + r.hi[t] + r.lo[t] + (r.top if r.hi[t] == r.lo[t] else 0), &best,
                   &ties, &pick)
     return pick
@@ -1193,7 +1207,7 @@ cdef int run_playout(Game* g, Rules* r, int policy, long max_moves, int until_ha
         mv = moves[i]
         claim = -1
         if r.manual and mv < draw:
-            claim = r.table[count_after(g, r, mv // r.slots, mv % r.slots - 1)]
+            claim = move_points(g, r, mv)
         apply_regular(g, r, seat, mv, claim, policy != 2)
         made += 1
     return <int>made
@@ -1608,8 +1622,7 @@ cdef class NativeDominoes:
         cdef Rules* r = &self.box.r
         if not 0 <= i < r.play_stop:
             return 0
-        base = i // r.width
-        return r.table[count_after(&self.g, r, base // r.slots, base % r.slots - 1)]
+        return move_points(&self.g, r, i // r.width)
 
     # --- moves --------------------------------------------------------------------------------------
     def legal_ids(self, seat: int) -> list[int]:
@@ -2003,16 +2016,6 @@ cdef int draw_believed(Game* w, Frame* f, Belief* b, uint64_t* rng) noexcept nog
     return 0
 
 
-cdef inline void apply_true(Game* g, Rules* r, int seat, int mv) noexcept nogil:
-    """Make regular move ``mv`` claiming its true points (``with_true_claim``: no claim for none)."""
-    cdef int claim = -1, pts
-    if r.manual and mv < r.ntiles * r.slots:
-        pts = r.table[count_after(g, r, mv // r.slots, mv % r.slots - 1)]
-        if pts > 0:
-            claim = pts
-    apply_regular(g, r, seat, mv, claim, 0)
-
-
 cdef inline double now_seconds() noexcept nogil:
     cdef timespec ts
     clock_gettime(CLOCK_MONOTONIC, &ts)
@@ -2375,7 +2378,7 @@ def search(state: object, seat: int, iterations: int, time_limit: float, explora
             if t.nodes[ch].actor == seat:
                 mv = t.nodes[ch].move
                 if mv < draw:
-                    pts = r.table[count_after(&root.g, r, mv // r.slots, mv % r.slots - 1)]
+                    pts = move_points(&root.g, r, mv)
                     aid = mv * r.width + (pts + 1 if r.manual and pts > 0 else 0)
                 else:
                     aid = r.play_stop + mv - draw
