@@ -134,7 +134,8 @@ def test_native_rewards_are_the_pure_rewards(game: str, preset: str, players: in
                              10.0)
         assert got == SearchPolicy()._rewards(d, before, 10.0)
         # playing for points, a finished game is priced by its points like an unfinished one
-        by_points = _score_rewards(d.num_sides, False, set(), list(nat.side_scores()), before, 10.0)
+        by_points = _score_rewards(d.num_sides, nat.is_over(), set(nat.winners()), list(nat.side_scores()), before,
+                                   10.0, points=True)
         assert SearchPolicy(play_for_points=True)._rewards(d, before, 10.0) == by_points
         assert by_points == got or d.is_over()
 

@@ -25,7 +25,9 @@ from muggins.core.errors import RulesError
 SEARCH_KEYS = {"iterations": int, "time": float, "exploration": float, "horizon": int,
                "rollout_greedy": float, "native": int, "scale": float, "hands": int,
                "infer": float, "heavy": float, "model": int, "defend": int, "points": int}
-SEARCH_FLAGS = ("native", "hands", "model", "defend", "points")  # the options that are on (1) or off (0)
+# the options that are on (1) or off (0), and the SearchPolicy argument each sets (hands: the ceiling's alone)
+SEARCH_FLAGS = {"native": "native", "model": "model", "defend": "defend", "points": "play_for_points",
+                "hands": "hands_known"}
 ATTENTION_KEYS = {f.name: float for f in dataclasses.fields(Attention)}
 MAX_SECONDS = 10.0  # a search bot's time per move: about 200 MB of tree at the native speed
 
@@ -47,19 +49,16 @@ def _search(name: str, omniscient: bool = False) -> Callable[[dict[str, Any]], P
                 kw[k] = opts[k]
         if "scale" in opts:  # the points difference the squashed reward turns on
             kw["reward_scale"] = opts["scale"]
-        if "model" in opts:  # model=1: the others move in the tree as the rollouts move them
-            kw["model"] = bool(opts["model"])
-        if "defend" in opts:  # defend=1: its own rollout moves weigh the next seat's best reply
-            kw["defend"] = bool(opts["defend"])
-        if "points" in opts:  # points=1: plays for the points margin, a finished game rewarded by its points too
-            kw["play_for_points"] = bool(opts["points"])
-        if "native" in opts:  # native=0: rollouts in Python even where a native engine is built
-            kw["native"] = bool(opts["native"])
+        # model=1: the others move in the tree as the rollouts move them; defend=1: its own rollout moves weigh
+        # the next seat's best reply; points=1: plays for the points margin; native=0: rollouts in Python even
+        # where a native engine is built; hands=1 (the ceiling): the hands seen, the stock's order not
+        if "hands" in opts and not omniscient:
+            raise RulesError(f"bot {name!r}: only the omniscient ceiling takes hands")
+        for k, arg in SEARCH_FLAGS.items():
+            if k in opts:
+                kw[arg] = bool(opts[k])
         if omniscient:
             kw["determinize"] = true_determinization
-            kw["hands_known"] = bool(opts.get("hands", 0))  # hands=1: the hands seen, the stock's order not
-        elif "hands" in opts:
-            raise RulesError(f"bot {name!r}: only the omniscient ceiling takes hands")
         try:
             return SearchPolicy(**kw)
         except ValueError as e:

@@ -314,20 +314,20 @@ class SearchPolicy:
         nat.playout(0, rng.getrandbits(64), self.horizon - plies, True, self.rollout_greedy)
         self.native_rollouts += 1
         won = {d.side_of(s) for s in nat.winners()}  # the engine names winning seats; rewards are per side
-        return _score_rewards(d.num_sides, nat.is_over() and not self.play_for_points, won,
-                              list(nat.side_scores()), before, scale)
+        return _score_rewards(d.num_sides, nat.is_over(), won, list(nat.side_scores()), before, scale,
+                              self.play_for_points)
 
     def _rewards(self, d: GameState, before: list[int], scale: float) -> list[float]:
         won = {d.side_of(s) for s in d.winners()} if d.is_over() else set()
-        return _score_rewards(d.num_sides, d.is_over() and not self.play_for_points, won, list(d.side_scores()),
-                              before, scale)
+        return _score_rewards(d.num_sides, d.is_over(), won, list(d.side_scores()), before, scale,
+                              self.play_for_points)
 
 
 def _score_rewards(n: int, over: bool, won: set[int], now: list[int], before: list[int],
-                   scale: float) -> list[float]:
-    """Each side's reward: 1 or 0 for a finished game (``won``: the winning sides), else the squashed gain
-    over the others' since the root."""
-    if over:
+                   scale: float, points: bool = False) -> list[float]:
+    """Each side's reward: 1 or 0 for a finished game (``won``: the winning sides), else (and always when
+    playing for ``points``) the squashed gain over the others' since the root."""
+    if over and not points:
         return [1.0 if s in won else 0.0 for s in range(n)]
     gain = [now[s] - before[s] for s in range(n)]
     total = sum(gain)

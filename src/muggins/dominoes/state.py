@@ -35,7 +35,7 @@ from muggins.core.sampling import primary_events, redeal_events, resample
 from muggins.core.views import WindowView
 from muggins.dominoes.rules import DominoRules
 from muggins.dominoes.scoring import per_unit, prime_at_most, round_nearest, score_table
-from muggins.dominoes.tiles import Tile, full_set, parse_tile, pips
+from muggins.dominoes.tiles import Tile, full_set, parse_tile, pips, tile_weight
 from muggins.dominoes.views import DominoView, LayoutTile, OpenEnd
 
 Position = tuple[Tile, str | None, int, "list[Action]", int, int]  # target, part, value, row, node, slot bit
@@ -1249,7 +1249,7 @@ class DominoState(GameState):
                 powers: dict[int, list[float]] = {}
                 for t in tiles:
                     c.hands[s] = [t]
-                    wt = heavy * (t.pips + (self.rules.tile_set if t.double else 0))
+                    wt = heavy * tile_weight(t, self.rules.tile_set)  # greedy's tie-break
                     powers[t.index] = [sharpness * c._points_of(s, a) + wt for a in c._plays(s)]
                 top = max((p for ps in powers.values() for p in ps), default=0.0)
                 shift = top - _EXP_ROOM if top > _EXP_ROOM else 0.0

@@ -110,3 +110,9 @@ def pips(tiles: list[Tile], double_counts_once: bool = False) -> int:
     if double_counts_once:
         return sum(t.hi if t.double else t.pips for t in tiles)
     return sum(t.pips for t in tiles)
+
+
+def tile_weight(tile: Tile, double_extra: float) -> float:
+    """What holding ``tile`` weighs to a player about to shed it: its pips, and ``double_extra`` more for a
+    double (a double fits one number only, so it is the hardest tile to place)."""
+    return tile.pips + (double_extra if tile.double else 0.0)

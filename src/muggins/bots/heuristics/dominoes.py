@@ -10,7 +10,7 @@ from muggins.bots.base import with_true_claim
 from muggins.bots.heuristics.generic import lookahead
 from muggins.core.events import ActionKind
 from muggins.core.protocol import Action, GameState
-from muggins.dominoes.tiles import Tile, parse_tile
+from muggins.dominoes.tiles import Tile, parse_tile, tile_weight
 from muggins.dominoes.views import DominoView
 
 CONTROL = 1.5      # per open end value I can follow, weighted by how many tiles I hold of it
@@ -24,7 +24,7 @@ def _shed(action: Action, double_extra: float) -> float:
     t = action.subject
     if action.kind != ActionKind.PLAY or not isinstance(t, Tile):
         return 0.0
-    return t.pips + (double_extra if t.double else 0.0)
+    return tile_weight(t, double_extra)
 
 
 def shed_weight(state: GameState, seat: int, action: Action) -> float:
