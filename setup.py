@@ -3,9 +3,23 @@ available. The pure-Python modules are the reference and stay in place; a build 
 without Cython) simply installs them alone."""
 
 import ast
+import os
 from pathlib import Path
 
 from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+#: Both steps of the build use every core: Cython's translation (one process a module) and the C compiler.
+JOBS = max(1, os.cpu_count() or 1)
+
+
+class ParallelBuildExt(build_ext):
+    """``build_ext`` that compiles the extensions side by side unless ``--parallel``/``-j`` says otherwise."""
+
+    def finalize_options(self) -> None:
+        super().finalize_options()
+        if not self.parallel:
+            self.parallel = JOBS
 
 
 def _accelerated(name: str = "ACCELERATED", suffix: str = ".py") -> list[str]:
@@ -25,10 +39,10 @@ try:
     from Cython.Build import cythonize
 
     ext_modules = cythonize(ACCELERATED, compiler_directives={"language_level": 3, "binding": False},
-                            include_path=["src"], quiet=True)
+                            include_path=["src"], quiet=True, nthreads=JOBS)
     for ext in ext_modules:
         ext.optional = True  # a failed compile leaves the pure-Python module (or engine) in use
 except Exception as exc:  # pragma: no cover - depends on the build machine
     print(f"muggins: building without compiled speed-ups ({exc})")
 
-setup(ext_modules=ext_modules)
+setup(ext_modules=ext_modules, cmdclass={"build_ext": ParallelBuildExt})
