@@ -57,8 +57,8 @@ def cribbage_lines(v: dict[str, Any], ascii_only: bool, names: list[str]) -> lis
         track = peg_track(b["front"], b["back"], v["target"], 56, ascii_only)
         out.append(f"{names[s][:12]:<12} {track} {b['front']:>3}")
     starter = card(v["starter"], ascii_only) if v.get("starter") else "-"
-    out.append(f"Hand {v['hand']}  dealer {names[v['dealer']]}  phase {v['phase']}  starter {starter}  "
-               f"crib {v['crib_size']} cards")
+    crib = f"crib {cards(v['crib'], ascii_only)}" if v.get("crib") else f"crib {v['crib_size']} cards"
+    out.append(f"Hand {v['hand']}  dealer {names[v['dealer']]}  phase {v['phase']}  starter {starter}  {crib}")
     if v["phase"] in ("play", "pegging") or v.get("pile"):
         played = " ".join(f"{card(p['card'], ascii_only)}" for p in v["pile"]) or "-"
         out.append(f"The play: {played}   count {v['count']}")
