@@ -22,6 +22,7 @@ from rich.console import Console
 from rich.text import Text
 
 from muggins.analysis.evaluate import AnalysisError, rank_moves
+from muggins.analysis.wording import move_phrase
 from muggins.bots.bot import AttentiveBot
 from muggins.bots.registry import make_bot
 from muggins.core.chance import Chance
@@ -94,7 +95,7 @@ def hint_text(st: GameState, seat: int, samples: int = HINT_SAMPLES) -> str:
         best = rank_moves(st, seat, samples=samples, seed=f"hint:{len(st.history)}")[0]
     except AnalysisError:
         return ""
-    return f"Hint: the bot would play {best.text}, {best.points:+.1f} points expected this hand."
+    return f"Hint: the bot would {move_phrase(best.text)}, {best.points:+.1f} points expected this hand."
 
 
 @dataclass
