@@ -337,3 +337,18 @@ def test_a_hand_limit_counts_from_the_hand_a_resumed_game_is_in() -> None:
     s.run()
     assert hand_number(st) == 3 or st.is_over()
     assert "Hand 2 is over." in s.console.file.getvalue()  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("seed", [65, 96, 101])
+def test_a_bots_call_on_the_last_move_of_a_hand_may_end_the_game(seed: int) -> None:
+    """Two people and a bot: at these seeds the bot's Muggins! on the hand's last move reaches the target.
+    The game ends there, shown with the hand that ended and the scores."""
+    s, seen = session("dominoes", None, ["you", "human", "casual"], seed, plain, limit=5000)
+    s.run()
+    st = s.st
+    assert st.is_over() and max(st.scores()) >= st.rules.target
+    last_call = max(i for i, e in enumerate(st.log) if e.kind == "muggins")
+    assert last_call > max(i for i, e in enumerate(st.log) if e.kind == "hand_end")
+    assert st.log[last_call].seat == 2
+    final = s.console.file.getvalue()  # type: ignore[attr-defined]
+    assert "Game over - won by" in final and "is over." in final

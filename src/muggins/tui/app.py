@@ -287,6 +287,8 @@ class Session:
         while not st.is_over():
             if self.ended is not None:
                 self._end_of_hand(self.ended)
+                if st.is_over():  # a call on the hand's last move reached the target
+                    return
             if self._hand_limit_reached():
                 return
             if self._people_optional() or self._bots_optional():
@@ -594,8 +596,8 @@ class Session:
         self.holder = self.holder if len(self.humans) == 1 else None
         while self._people_optional(end) or self._bots_optional():
             pass
-        if self._hand_limit_reached():
-            return  # the game stops here: finish() shows this screen
+        if self._hand_limit_reached() or self.st.is_over():
+            return  # the game stops here (a call may reach the target): finish() shows this screen
         self.draw_end(end)
         self.read(f"Enter for the next {end.word.lower()}> ")
         self.ended = None
