@@ -53,7 +53,7 @@ def test_player_counts_are_checked_before_the_seats(args: list[str], message: st
 def test_a_preset_for_four_starts_with_four_seats() -> None:
     code, out = _play("--game", "cribbage", "--preset", "four-hand", "--seed", "3", "--ascii", given="q\ny\n")
     assert code == 0, out
-    assert "Casual bot 3" in out and "Game stopped." in out
+    assert "Casual Fox" in out and "Game stopped." in out
 
 
 def test_resume_refuses_another_game_or_preset(tmp_path: Path) -> None:

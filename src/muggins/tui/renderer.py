@@ -43,6 +43,8 @@ class TerminalRenderer:
 
     #: whether :meth:`drawing` draws something (a domino layout): the 'layout' command shows it whole
     has_drawing = False
+    #: what ``--hints`` shows in this game (the menu's question)
+    hint_words = "the bot's move and its expected points"
     #: whether the log shows events the table has no sentence for, as their JSON (a game's own renderer
     #: leaves its bookkeeping events out)
     shows_other_events = True
