@@ -344,7 +344,7 @@ def test_a_hand_limit_counts_from_the_hand_a_resumed_game_is_in() -> None:
 def test_a_bots_call_on_the_last_move_of_a_hand_may_end_the_game(seed: int) -> None:
     """Two people and a bot: at these seeds the bot's Muggins! on the hand's last move reaches the target.
     The game ends there, shown with the hand that ended and the scores."""
-    s, seen = session("dominoes", None, ["you", "human", "casual"], seed, plain, limit=5000)
+    s, _ = session("dominoes", None, ["you", "human", "casual"], seed, plain, limit=5000)
     s.run()
     st = s.st
     assert st.is_over() and max(st.scores()) >= st.rules.target

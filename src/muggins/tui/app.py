@@ -250,8 +250,14 @@ class Session:
         while True:
             self.console.clear()
             self.console.print(Text("\n".join(rows[i * page:(i + 1) * page])), highlight=False)
-            text = self.read(f"{what} page {i + 1} of {pages}: p earlier, n later, Enter back to the game> ")
-            low = text.lower()
+            try:  # q leaves the pager (not the game); the end of input still stops the game
+                text = self.ask(f"{what} page {i + 1} of {pages}: p earlier, n later, q or Enter back to the "
+                                "game> ")
+            except EOFError:
+                raise Quit from None
+            except KeyboardInterrupt:
+                return
+            low = text.strip().lower()
             if low in ("p", "b", "earlier", "back"):
                 i = max(0, i - 1)
             elif low in ("n", "f", "later"):
@@ -261,7 +267,8 @@ class Session:
 
     def show_log(self, viewer: int | None) -> None:
         """The whole log of the game as ``viewer`` may see it."""
-        self.show_lines([text for _, text in log_lines(self.st, viewer, self.names)], "Log")
+        self.show_lines([text for _, text in log_lines(self.st, viewer, self.names,
+                                                       ascii_only=self.opt.ascii_only)], "Log")
 
     def show_layout(self, layout: list[dict[str, Any]] | None = None) -> None:
         """The whole drawing of the game's layout (dominoes), however tall."""

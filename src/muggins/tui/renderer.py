@@ -57,6 +57,10 @@ class TerminalRenderer:
         """The pieces as the table writes them."""
         return [str(p) for p in pieces]
 
+    def text(self, text: str, ascii_only: bool) -> str:
+        """A move or a sentence with its pieces named as the table names them (a card's suit symbol)."""
+        return text
+
     def hand_words(self, v: dict[str, Any], ascii_only: bool) -> list[str]:
         """The viewer's pieces (``my_hand``), and anything else of his the game shows beside them."""
         return self.piece_words(list(v.get("my_hand") or []), ascii_only)
