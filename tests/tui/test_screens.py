@@ -11,8 +11,9 @@ import re
 from rich.console import Console
 
 from muggins.cards.cribbage.drills import ShowDrill
+from muggins.core import get_game
 from muggins.tui.menu import run_menu
-from muggins.tui.render_cards import card, cards_in
+from muggins.tui.render_cards import card, cards_in, cribbage_lines
 from tests.tui.test_session import session
 
 RAW = re.compile(r"(?<![\w-])[A2-9TJQK][CDHS](?![\w-])")  # a card in notation ("JS", "TC")
@@ -76,3 +77,14 @@ def test_the_menu_asks_the_names_of_several_people() -> None:
     choice = run_menu(Console(file=out, width=80), lambda prompt: next(given, ""))
     assert choice.names == ["Ann", "Bob"] and choice.seats == ["you", "human", "casual"]
     assert "two people are named 'ann'" in out.getvalue()
+
+
+def test_the_pegboard_names_each_side_by_its_players() -> None:
+    spec = get_game("cribbage")
+    st = spec.new(spec.rules("four-hand"), 4, seed=1)
+    names = ["You", "Casual Otter", "Casual Wren", "Casual Fox"]
+    lines = cribbage_lines(st.view(0).to_json(), False, names)
+    assert lines[0].startswith("You & Casual Wren ") and lines[1].startswith("Casual Otter & Casual Fox ")
+    assert len({line.index("●") for line in lines[:2]}) == 1  # the tracks start in one column
+    two = cribbage_lines(spec.new(spec.rules("cribbage"), 2, seed=1).view(0).to_json(), False, names[:2])
+    assert two[0].startswith("You ") and two[1].startswith("Casual Otter ")

@@ -59,12 +59,18 @@ def peg_track(front: int, back: int, target: int, width: int, ascii_only: bool) 
     return "".join(holes)
 
 
+def board_lines(v: dict[str, Any], ascii_only: bool, names: list[str]) -> list[str]:
+    """The pegboard: a track for each side, named by its players (partners together, "You & North")."""
+    sides = v.get("sides") or list(range(len(v["board"])))
+    labels = [" & ".join(names[s] for s in range(len(sides)) if sides[s] == k) for k in range(len(v["board"]))]
+    width = min(max(len(x) for x in labels), 30)
+    return [f"{label[:width]:<{width}} {peg_track(b['front'], b['back'], v['target'], 56, ascii_only)} "
+            f"{b['front']:>3}" for label, b in zip(labels, v["board"], strict=True)]
+
+
 def cribbage_lines(v: dict[str, Any], ascii_only: bool, names: list[str]) -> list[str]:
     """Board, starter and crib, the play with its count, and the shows with their explanation."""
-    out = []
-    for s, b in enumerate(v["board"]):
-        track = peg_track(b["front"], b["back"], v["target"], 56, ascii_only)
-        out.append(f"{names[s][:14]:<14} {track} {b['front']:>3}")
+    out = board_lines(v, ascii_only, names)
     starter = card(v["starter"], ascii_only) if v.get("starter") else "-"
     crib = f"crib {cards(v['crib'], ascii_only)}" if v.get("crib") else f"crib {v['crib_size']} cards"
     out.append(f"Hand {v['hand']}  dealer {names[v['dealer']]}  phase {v['phase']}  starter {starter}  {crib}")
@@ -109,10 +115,7 @@ def cribbage_end_lines(st: GameState, names: list[str], ascii_only: bool) -> lis
     prev = v.get("previous_hand") if not st.is_over() else None
     shows = prev["shows"] if prev else v.get("shows") or []
     starter = prev["starter"] if prev else v.get("starter")
-    lines = []
-    for s, b in enumerate(v["board"]):
-        lines.append(f"{names[s][:14]:<14} {peg_track(b['front'], b['back'], v['target'], 56, ascii_only)} "
-                     f"{b['front']:>3}")
+    lines = board_lines(v, ascii_only, names)
     lines.append(f"Starter {card(starter, ascii_only) if starter else '-'}")
     for sh in shows:
         what = "crib" if sh["what"] == "crib" else "hand"
