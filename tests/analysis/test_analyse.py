@@ -12,6 +12,10 @@ import pytest
 
 from muggins.analysis import AnalysisError, analyse_record, rank_moves
 from muggins.bots.base import regular_actions, true_points, with_true_claim
+from muggins.cards.cribbage import CribbageState
+from muggins.cards.cribbage.game import COUNT_CRIB
+from muggins.cards.cribbage.show import score_show
+from muggins.core import get_game
 from muggins.core.errors import RecordError
 from muggins.core.protocol import Action
 from muggins.core.records import load, to_record
@@ -168,3 +172,25 @@ def test_a_record_that_does_not_replay_is_a_record_error() -> None:
         analyse_record(rec, samples=1)
     with pytest.raises(AnalysisError):
         analyse_record(load(EXAMPLES[0]), samples=0)
+
+
+def test_the_crib_count_is_priced_with_the_crib_turned_up() -> None:
+    """At "count crib" the crib lies face up: every world drawn for the dealer holds the true crib, so
+    counting it is worth exactly its true points, and a dealer who claims them all is not blamed."""
+    spec = get_game("cribbage")
+    for seed in range(4):
+        st = spec.new(spec.rules("cribbage-muggins"), 2, seed=seed)
+        assert isinstance(st, CribbageState)
+        while not (st.phase == "show" and st.legal_actions(st.turn) == [COUNT_CRIB]):
+            seat = min(st.waiting_for())
+            a = regular_actions(st, seat)[0]
+            st.apply(seat, with_true_claim(st, seat, a))
+        assert st.starter is not None
+        crib = score_show(st.crib, st.starter, True)
+        [only] = rank_moves(st, st.turn, samples=6, seed=seed)
+        assert only.text == "count crib" and only.action.claim == crib
+        assert only.low == only.high == only.points  # the same crib in every world
+        if not st.is_over():
+            st.apply(st.turn, with_true_claim(st, st.turn, COUNT_CRIB))
+        a = analyse_record(to_record(st), samples=2, seed=0).to_json()
+        assert not [s for s in a["slips"] if "crib" in s["text"]]

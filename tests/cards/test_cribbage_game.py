@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import pytest
@@ -448,6 +449,50 @@ def test_views_hide_other_hands_and_the_crib() -> None:
     assert v0["my_discards"] == [c.text for c in st.discards[0]]
     assert not {c.text for c in st.discards[1]} & set(json.dumps(v0.to_json()).replace('"', " ").split())
     assert all(e.get("cards") is None for e in st.events_for(0) if e["kind"] == "discard" and e["seat"] == 1)
+
+
+def _claims(preset: str) -> list[str]:
+    return ["auto", "manual"] if SPEC.rules(preset).claims == "auto" else ["manual"]
+
+
+@pytest.mark.parametrize(("preset", "claims", "n"), [
+    (p, c, n) for p in SPEC.presets for c in _claims(p) for n in SPEC.players_for(SPEC.rules(p))])
+def test_the_crib_is_turned_up_for_every_seat_when_it_is_to_be_counted(preset: str, claims: str, n: int) -> None:
+    """At the show the crib is turned up before the dealer counts it: every seat's view (and a
+    spectator's) holds it at "count crib"; before that moment nobody's does."""
+    rules = SPEC.rules(preset, {"claims": claims})
+    for seed in range(3):
+        st = new(rules, n, seed=seed)
+        crib_turns = 0
+        while not st.is_over() and crib_turns < 2:
+            at_crib = st.phase == "show" and st.legal_actions(st.turn) == [COUNT_CRIB]
+            views = [st.view(s) for s in (*range(n), None)]
+            if at_crib:
+                crib_turns += 1
+                truth = sorted(c.text for c in st.crib)
+                assert all(v["crib"] is not None and sorted(v["crib"]) == truth for v in views)
+                assert len(truth) == views[0]["crib_size"] == 4
+                # the sampler keeps the turned-up crib: every world drawn for a seat holds the same crib
+                for seat in range(n):
+                    world = st.sample_hidden(seat, random.Random(seed))
+                    assert sorted(c.text for c in world.crib) == truth
+            else:
+                assert all(v["crib"] is None for v in views)
+                if st.hand_no == 1:  # later hands show the last hand's cards, drawn from another deal
+                    secret = {c.text for c in st.crib} - {c.text for d in st.discards for c in d}
+                    for seat, v in enumerate(views[:n]):
+                        others = {c.text for s, d in enumerate(st.discards) if s != seat for c in d}
+                        words = set(json.dumps(v.to_json()).replace('"', " ").split())
+                        assert not (others | secret) & words - set(v.get("my_hand") or ()) \
+                            - {x["card"] for p in [v["pile"], *v["series"]] for x in p}
+            seat = min(st.waiting_for())
+            a = st.legal_actions(seat)[0]
+            if a.kind in ("muggins", "claim"):
+                a = next(x for x in st.legal_actions(seat) if x.kind not in ("muggins", "claim"))
+            if claims == "manual" and a.kind in ("play", "go", "count"):
+                a = a.with_claim(st.claim_for(seat, a))
+            st.apply(seat, a)
+        assert crib_turns >= 1
 
 
 def test_notation_round_trips() -> None:

@@ -182,3 +182,18 @@ def test_play_finishes_a_hand_in_a_terminal(tmp_path: Path) -> None:
     rec = json.loads(save_to.read_text())
     assert any(e.kind == "hand_end" for e in replay(rec).log)
     assert re.search(r"Hand 1 ends", seen)
+
+
+def test_replay_step_goes_forward_and_back(tmp_path: Path) -> None:
+    path = _named_record(tmp_path, [{"name": "North"}, {"kind": "bot"}])
+    actions = len(json.loads(path.read_text())["actions"])
+    res = runner.invoke(app, ["replay", str(path), "--step", "--ascii"], input="\nn\nb\np\nb\nzz\n\nq\n",
+                        env={"COLUMNS": "80"})
+    assert res.exit_code == 0, res.output
+    seen = [int(x) for x in re.findall(rf"action (\d+) of {actions}", res.stdout)]
+    assert seen == [0, 1, 2, 1, 0, 0, 0, 1]  # b at the start stays there; an unknown key redraws
+    assert "This is the start of the record." in res.stdout and "b: the one before" in res.stdout
+    assert "Enter or n: next action, b: back, q: quit> " in res.stdout
+    # the table drawn going back is the table drawn going forward
+    frames = res.stdout.split(f"action 1 of {actions}")
+    assert frames[1].split("Enter or n")[0] == frames[2].split("Enter or n")[0]

@@ -77,7 +77,7 @@ def test_taking_seats(client: TestClient) -> None:
     tok2 = sit(client, t["id"], 2, "Bob")
     assert tok2 != tok
     seats = client.get(f"/api/tables/{t['id']}").json()["seats"]
-    assert [s["name"] for s in seats] == ["Ann", "Beginner bot", "Bob"]
+    assert [s["name"] for s in seats] == ["Ann", "Beginner Otter", "Bob"]
     assert "token" not in json.dumps(client.get("/api/tables").json())
 
 

@@ -70,7 +70,7 @@ def test_hints_then_the_analysis_of_the_finished_game(quick_server: tuple[str, A
     page.wait_for_function("() => { const i = document.querySelector('#analysis-plot');"
                            " return i && i.complete && i.naturalWidth > 0; }")
     rows = page.eval_on_selector_all(".analysis-seats tbody tr", "rs => rs.map((r) => r.textContent)")
-    assert len(rows) == 2 and rows[0].startswith("Ann (you)") and rows[1].startswith("Beginner bot"), rows
+    assert len(rows) == 2 and rows[0].startswith("Ann (you)") and rows[1].startswith("Beginner Otter"), rows
     assert page.inner_text("#analysis").count("Turning moments") == 1
     assert page.get_attribute("#record-link a", "href") == f"/api/tables/{table_id}/record"
     assert not page.is_visible("#analyse-btn")

@@ -18,9 +18,9 @@ def test_every_bot_seat_has_its_own_stable_name(db_url: str) -> None:
     with TestClient(create_app(db_url, time_scale=0.0)) as c:
         t = new_table(c, seats=["casual", "casual", None, "beginner"])
         first = names(c, t["id"])
-        assert first == ["Casual bot", "Casual bot 2", None, "Beginner bot"]
+        assert first == ["Casual Otter", "Casual Wren", None, "Beginner Fox"]
         u = new_table(c, seats=["club", "club", "club"])
-        assert names(c, u["id"]) == ["Club bot", "Club bot 2", "Club bot 3"]
+        assert names(c, u["id"]) == ["Club Otter", "Club Wren", "Club Fox"]
     with TestClient(create_app(db_url, time_scale=0.0)) as c:  # the same names after a restart
         assert names(c, t["id"]) == first
 
@@ -28,8 +28,8 @@ def test_every_bot_seat_has_its_own_stable_name(db_url: str) -> None:
 def test_a_person_may_not_take_a_bots_name_a_players_name_or_you(client: TestClient) -> None:
     t = new_table(client, seats=[None, "casual", "casual", None])
     sit(client, t["id"], 0, "Ann")
-    refused = {"You": 422, "  you ": 422, "YOU": 422, "casual bot": 409, " Casual  Bot 2 ": 409,
-               "CASUAL BOT": 409, "ann": 409, "  ANN  ": 409, "Expert bot": 422, "beginner bot 7": 422}
+    refused = {"You": 422, "  you ": 422, "YOU": 422, "casual otter": 409, " Casual  Wren ": 409,
+               "CASUAL OTTER": 409, "ann": 409, "  ANN  ": 409, "Expert bot": 422, "beginner bot 7": 422}
     for name, status in refused.items():
         r = client.post(f"/api/tables/{t['id']}/seats/3", json={"name": name})
         assert r.status_code == status, (name, r.text)
@@ -39,7 +39,7 @@ def test_a_person_may_not_take_a_bots_name_a_players_name_or_you(client: TestCli
         assert r.status_code == 422 and "empty" in r.json()["error"], (blank, r.text)
     assert client.get(f"/api/tables/{t['id']}").json()["seats"][3]["open"] is True
     sit(client, t["id"], 3, "  Annie  ")
-    assert names(client, t["id"]) == ["Ann", "Casual bot", "Casual bot 2", "Annie"]
+    assert names(client, t["id"]) == ["Ann", "Casual Otter", "Casual Wren", "Annie"]
 
 
 def test_the_catalogue_describes_each_preset_and_its_options(client: TestClient) -> None:

@@ -107,7 +107,7 @@ def test_a_database_from_before_the_archive_is_upgraded_and_its_tables_resume(tm
         manager: Any = c.app.state.manager  # type: ignore[attr-defined]
         assert set(manager.tables) == {"live"}
         live = c.get("/api/tables/live").json()
-        assert live["status"] == "playing" and [s["name"] for s in live["seats"]] == ["Ann", "Casual bot"]
+        assert live["status"] == "playing" and [s["name"] for s in live["seats"]] == ["Ann", "Casual Otter"]
         archive = c.get("/api/tables?status=finished&q=ANN").json()
         assert sorted(t["id"] for t in archive["tables"]) == ["done", "huge"]
         assert {t["id"]: t["status"] for t in archive["tables"]}["huge"] == "abandoned"

@@ -57,7 +57,7 @@ def test_a_thousand_finished_games_keep_the_list_small_and_are_paged_and_searcha
         assert ids == [f"old{i:05d}" for i in range(899, 849, -1)]
         for t in page["tables"]:
             assert t["record"] == (f"/api/tables/{t['id']}/record" if t["status"] == "finished" else None)
-            assert t["scores"][0] == 200 and t["seats"][1]["name"] == "Casual bot"
+            assert t["scores"][0] == 200 and t["seats"][1]["name"] == "Casual Otter"
         assert set(page["tables"][0]) == set(data["tables"][0])  # one shape of summary
         # search: a player's name (any case), a table id, a preset
         cleo = c.get("/api/tables?status=finished&q=cLEo&limit=100").json()
@@ -82,7 +82,7 @@ def test_a_finished_game_leaves_memory_and_is_read_back_with_its_record(db_url: 
         archived = c.get("/api/tables?status=finished").json()["tables"]
         assert [x["id"] for x in archived] == [t["id"]] and archived[0]["scores"] == m["table"]["scores"]
         rec = c.get(archived[0]["record"])
-        assert rec.status_code == 200 and rec.json()["players"][0]["name"] == "Beginner bot"
+        assert rec.status_code == 200 and rec.json()["players"][0]["name"] == "Beginner Otter"
         assert c.get(f"/api/tables/{t['id']}").json()["status"] == "finished"
 
 

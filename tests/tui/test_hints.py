@@ -14,7 +14,7 @@ from muggins.tui.app import hint_text
 from tests.tui.test_hot_seat import ANSI, PROMPTS
 from tests.tui.test_play_terminal import MOVE, spawn, stop
 
-HINT = re.compile(r"Hint: the bot would play (.+?), ([+-]\d+\.\d) points expected this hand\.")
+HINT = re.compile(r"Hint: the bot would (?:play )?(.+?), ([+-]\d+\.\d) points expected this hand\.")
 LISTED = re.compile(r"\d+\) (.+?)(?=\s{2}\d+\)|\n|$)")
 
 

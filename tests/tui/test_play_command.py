@@ -4,6 +4,7 @@ keeps the record's game and takes the display flags given now."""
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 
 import pytest
@@ -53,7 +54,7 @@ def test_player_counts_are_checked_before_the_seats(args: list[str], message: st
 def test_a_preset_for_four_starts_with_four_seats() -> None:
     code, out = _play("--game", "cribbage", "--preset", "four-hand", "--seed", "3", "--ascii", given="q\ny\n")
     assert code == 0, out
-    assert "Casual bot 3" in out and "Game stopped." in out
+    assert "Casual Fox" in out and "Game stopped." in out
 
 
 def test_resume_refuses_another_game_or_preset(tmp_path: Path) -> None:
@@ -83,3 +84,30 @@ def test_play_help_lists_flags_without_a_value_type() -> None:
     res = runner.invoke(app, ["play", "--help"], env={"COLUMNS": "100"})
     assert res.exit_code == 0 and "<bool>" not in res.output
     assert "--hints" in res.output and "--resume" in res.output
+
+
+def test_resume_without_save_goes_on_saving_to_the_resumed_file(tmp_path: Path) -> None:
+    path = _saved(tmp_path)
+    before = len(json.loads(path.read_text())["actions"])
+    code, out = _play("--resume", str(path), "--ascii", given="1\nq\ny\n")
+    assert code == 0 and "Game stopped." in out, out
+    assert f"the game is saved to {path} when it stops" in out and f"Game saved to {path}" in out
+    assert f"Stop the game (it will be saved to {path})?" in out
+    assert len(json.loads(path.read_text())["actions"]) > before  # the move played now is in the file
+
+
+def test_the_stop_prompt_says_the_game_is_not_saved_without_save() -> None:
+    code, out = _play("--seed", "4", "--ascii", given="q\ny\n")
+    assert code == 0 and "Stop the game (it is not saved: start with --save FILE to keep it)?" in out
+    assert "it is saved to" not in out and "Game saved" not in out
+
+
+def test_people_at_one_keyboard_named_on_the_command_line() -> None:
+    code, out = _play("--seats", "you,human,casual", "--names", "Ann,Bob", "--seed", "2", "--ascii",
+                      given="1\n\n1\nq\ny\n")
+    assert code == 0 and "Ann 0" in out and "Casual Otter" in out, out
+    assert "Pass the keyboard to Bob" in out and "Bob, your move" in out
+    code, out = _play("--seats", "you,human", "--names", "Ann", "--ascii")
+    assert code == 2 and "1 name(s) for 2 person(s)" in out
+    res = runner.invoke(app, ["play", "--help"], env={"COLUMNS": "100"})
+    assert "--names" in res.output

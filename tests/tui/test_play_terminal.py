@@ -62,7 +62,7 @@ def test_full_hand_with_a_muggins_call_each_way(tmp_path: Path) -> None:
         raise AssertionError("the hand did not end")
     assert stole
     assert "You called Muggins! on" in seen
-    assert "Casual bot 1 called Muggins! on You" in seen
+    assert "Casual Otter called Muggins! on You" in seen
     assert "Not allowed" not in seen
     assert re.search(r"Hand 1 ends", seen)
     log = [e.to_dict() for e in replay(json.loads(save_to.read_text())).log]
@@ -154,7 +154,7 @@ def test_replay_step_advances(tmp_path: Path) -> None:
     viewer.expect(f"action 1 of {n}")
     viewer.expect("next action")
     screen = viewer.before or ""
-    assert "You: [" in screen and "Casual bot 1: [" in screen  # a record hides nothing: every hand shows
+    assert "You: [" in screen and "Casual Otter: [" in screen  # a record hides nothing: every hand shows
     assert " played " in screen
     viewer.sendline("q")
     viewer.expect(pexpect.EOF)
@@ -183,7 +183,7 @@ def test_no_arguments_start_muggins_against_a_casual_bot() -> None:
     child = spawn("play")
     child.expect(MOVE)
     screen = child.before or ""
-    assert "dominoes / muggins" in screen and "Casual bot 1" in screen and "target 200" in screen
+    assert "dominoes / muggins" in screen and "Casual Otter" in screen and "target 200" in screen
     assert "Count:" not in screen  # counting is the player's job without --hints
     stop(child)
 
@@ -195,7 +195,7 @@ def test_menu_chooses_game_preset_and_seats() -> None:
         child.sendline(answer)
     child.expect(MOVE)
     screen = child.before or ""
-    assert "card-muggins / muggins" in screen and "Beginner bot 2" in screen
+    assert "card-muggins / muggins" in screen and "Beginner Wren" in screen
     stop(child)
 
 

@@ -10,6 +10,7 @@ from collections.abc import Callable
 import pytest
 from rich.console import Console
 
+from muggins.core.errors import RulesError
 from muggins.core.protocol import Action
 from muggins.core.rules import get_game
 from muggins.tui.app import OPTIONAL, Options, Session, make_seats
@@ -125,7 +126,7 @@ def test_the_end_of_a_hand_shows_the_final_table_before_the_next_deal() -> None:
     screen = seen[i][1]
     end = next(e.to_dict() for e in s.st.log if e.kind == "hand_end")
     assert "Hand 1 is over." in screen and "Hand 1 ends" in screen
-    for name, held, pips in zip(["You", "Casual bot 1"], end["hands"], end["pips"], strict=True):
+    for name, held, pips in zip(["You", "Casual Otter"], end["hands"], end["pips"], strict=True):
         assert f"{name}: out" in screen if not held else f"{name}: " in screen and f"({pips} pips)" in screen
     assert "Your hand" not in screen  # not the next deal
     # the final layout: every tile played in the hand, the last one on what it was played on
@@ -196,7 +197,7 @@ def test_the_end_of_a_card_muggins_round_and_a_cribbage_hand() -> None:
     s.run()
     screen = next(sc for p, sc in seen if p == "Enter for the next hand> ")
     assert "Hand 1 is over." in screen and "Your hand" in screen
-    assert "Your crib" in screen or "Casual bot 1's crib" in screen
+    assert "Your crib" in screen or "Casual Otter's crib" in screen
     assert "Starter" in screen
 
 
@@ -321,7 +322,7 @@ def test_the_end_of_a_game_names_the_scores() -> None:
     assert s.st.is_over()
     out = s.console.file.getvalue()  # type: ignore[attr-defined]
     scores = s.st.scores()
-    assert f"Final scores: You {scores[0]}, Casual bot 1 {scores[1]}" in out
+    assert f"Final scores: You {scores[0]}, Casual Otter {scores[1]}" in out
 
 
 
@@ -337,3 +338,74 @@ def test_a_hand_limit_counts_from_the_hand_a_resumed_game_is_in() -> None:
     s.run()
     assert hand_number(st) == 3 or st.is_over()
     assert "Hand 2 is over." in s.console.file.getvalue()  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("seed", [65, 96, 101])
+def test_a_bots_call_on_the_last_move_of_a_hand_may_end_the_game(seed: int) -> None:
+    """Two people and a bot: at these seeds the bot's Muggins! on the hand's last move reaches the target.
+    The game ends there, shown with the hand that ended and the scores."""
+    s, _ = session("dominoes", None, ["you", "human", "casual"], seed, plain, limit=5000)
+    s.run()
+    st = s.st
+    assert st.is_over() and max(st.scores()) >= st.rules.target
+    last_call = max(i for i, e in enumerate(st.log) if e.kind == "muggins")
+    assert last_call > max(i for i, e in enumerate(st.log) if e.kind == "hand_end")
+    assert st.log[last_call].seat == 2
+    final = s.console.file.getvalue()  # type: ignore[attr-defined]
+    assert "Game over - won by" in final and "is over." in final
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_hot_seat_every_person_gets_the_moment_a_bot_gets(seed: int) -> None:
+    """Two people and a vigilant bot; the people never announce, so the bot calls often. Before each of
+    the bot's calls on one person's scoring move, the other person (the next to act included) was asked
+    whether to call, with nothing played in between."""
+    timeline: list[tuple[str, object, int]] = []
+
+    def answer(s: Session, prompt: str) -> str:
+        timeline.append(("ask", prompt, len(s.st.history)))
+        return "1" if "your move" in prompt else ""
+
+    s, _ = session("dominoes", None, ["you", "human", "casual:vigilance=1:reaction=0"], seed, answer,
+                   limit=300)
+    applied = s.apply
+
+    def apply(seat: int, action: Action) -> None:
+        # a call on a move that scored nothing (a false call) asks nobody: the window is worth no moment
+        worth = s._window() is not None
+        timeline.append((action.kind if worth else "-", seat, len(s.st.history)))
+        applied(seat, action)
+
+    s.apply = apply  # type: ignore[method-assign]
+    s.run()
+    calls = 0
+    for k, (kind, seat, at) in enumerate(timeline):
+        if kind != "muggins" or seat != 2:
+            continue
+        scorer = s.st.history[at - 1][0] if s.st.history[at - 1][1].kind not in OPTIONAL else None
+        if scorer not in (0, 1):
+            continue
+        other = s.names[1 - scorer]
+        calls += 1
+        asked = [p for kd, p, n in timeline[:k] if kd == "ask" and n == at]
+        assert any(str(p).startswith(f"{other}: m + Enter to call Muggins!") for p in asked), (other, asked)
+    assert calls >= 1
+
+
+def test_people_at_one_keyboard_go_by_their_names_and_the_bots_by_theirs() -> None:
+    seats = make_seats(["you", "human", "casual", "casual", "club"], 1, [" Ann ", "Bob"])
+    assert [x.name for x in seats] == ["Ann", "Bob", "Casual Otter", "Casual Wren", "Club Fox"]
+    assert len({x.name for x in make_seats(["you", *["beginner"] * 7], 2)}) == 8
+    for names, message in [(["Ann"], r"1 name\(s\) for 2"), (["Ann", "ann"], "two people are named"),
+                           (["Ann", "  "], "1-20 printable"), (["Ann", "x" * 21], "1-20 printable"),
+                           (["Ann", "B\x07"], "printable")]:
+        with pytest.raises(RulesError, match=message):
+            make_seats(["you", "human", "casual"], 1, names)
+
+    s, seen = session("dominoes", None, ["you", "human", "casual"], 4, plain, limit=12)
+    s.seats[0].name, s.seats[1].name = "Ann", "Bob"
+    s.names = [x.name for x in s.seats]
+    s.run()
+    prompts = [p for p, _ in seen]
+    assert any(p.startswith("Ann, your move") for p in prompts)
+    assert any(p.startswith("Pass the keyboard to Bob") for p in prompts)

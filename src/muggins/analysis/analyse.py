@@ -50,6 +50,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from muggins.analysis.evaluate import DEFAULT_ROLLOUT, AnalysisError, rank_moves
+from muggins.analysis.wording import move_phrase
 from muggins.bots.base import CLAIM_KINDS, regular_actions
 from muggins.core.errors import RecordError
 from muggins.core.events import EventKind
@@ -177,7 +178,7 @@ class Analysis:
 def _moment(d: Decision | Slip) -> dict[str, Any]:
     if isinstance(d, Decision):
         return {"action": d.action, "seat": d.seat, "kind": "choice", "points": _r(d.loss),
-                "text": f"played {d.move}; {d.best} was worth {d.loss:.1f} more"}
+                "text": f"{move_phrase(d.move, 'past')}; {move_phrase(d.best, 'gerund')} was worth {d.loss:.1f} more"}
     return {"action": d.action, "seat": d.seat, "kind": d.kind, "points": d.points, "text": d.text}
 
 

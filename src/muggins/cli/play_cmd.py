@@ -66,12 +66,16 @@ def play_command(
     seats: str = typer.Option(None, "--seats",
                               help="Every seat in order, comma separated: you, human (another person at "
                                    "this keyboard) or a bot level; e.g. 'you,expert,human'."),
+    names: str = typer.Option(None, "--names",
+                              help="The names of the people at this keyboard, in seat order, comma separated; "
+                                   "e.g. 'Ann,Bob' with --seats you,human,casual [default: You, or Player N]."),
     hints: bool = typer.Option(False, "--hints", help="Show the count of the open ends, and the move the bot "
                                                       "would make with its expected points."),
     undo: bool = typer.Option(False, "--undo", help="Allow 'undo' (back to your previous move; bots only)."),
     save_to: Path = typer.Option(None, "--save", help="Write the game record here ('save', quit, or the end)."),
     resume_from: Path = typer.Option(None, "--resume",
-                                     help="Continue a game saved with --save (with the display flags given now)."),
+                                     help="Continue a game saved with --save (with the display flags given now); "
+                                          "it goes on being saved to the same file unless --save names another."),
     hands: int = typer.Option(0, "--hands",
                               help="Stop after this many hands (a resumed game: from the one it is in; 0: play on)."),
     ascii_only: bool = typer.Option(False, "--ascii", help="Plain ASCII tiles and cards."),
@@ -88,7 +92,8 @@ def play_command(
         if resume_from is not None:
             st, seat_list = _resumed(resume_from, base_seed, game, preset,
                                      {"--players": players is not None, "--seats": seats, "--bot": bot,
-                                      "--option": option, "--menu": menu})
+                                      "--option": option, "--menu": menu, "--names": names})
+            save_to = save_to or resume_from
         else:
             opts = parse_options(option)
             if menu:
@@ -98,6 +103,7 @@ def play_command(
                     raise typer.Exit(0) from None
                 game, preset, players, words, hints = (choice.game, choice.preset, choice.players,
                                                        choice.seats, choice.hints)
+                names = ",".join(choice.names) if choice.names else names
             spec = get_game(game) if game else default_game()
             rules = spec.rules(preset, opts)
             allowed = spec.players_for(rules)
@@ -117,10 +123,12 @@ def play_command(
                 fail(f"--seats: {spec.name} / {rules.preset} is for {_counts(allowed)} players; "
                      f"got {len(words)} seats")
             st = spec.new(rules, len(words), seed=base_seed)
-            seat_list = make_seats(words, base_seed)
+            seat_list = make_seats(words, base_seed, names.split(",") if names is not None else None)
     except MugginsError as e:
         fail(str(e))
     session = Session(st, seat_list, console,
                       Options(hints=hints, ascii_only=ascii_only, undo=undo, save_to=save_to, hands=hands,
                               offer_analysis=at_terminal(console)))
+    if resume_from is not None:
+        session.say(f"Resumed from {resume_from}; the game is saved to {save_to} when it stops.")
     session.run()

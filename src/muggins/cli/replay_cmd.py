@@ -19,7 +19,8 @@ from muggins.core.records import apply_record_action, load, player_names, replay
 def replay_command(
     file: Path = typer.Argument(..., help="A game record (JSON)."),
     as_json: bool = typer.Option(False, "--json", help="Print an object with scores and events."),
-    step: bool = typer.Option(False, "--step", help="Show the table after each action (Enter: next, q: quit)."),
+    step: bool = typer.Option(False, "--step", help="Show the table after each action (Enter or n: next, "
+                                                    "b: back, q: quit)."),
     ascii_only: bool = typer.Option(False, "--ascii", help="With --step: plain ASCII tiles and cards."),
 ) -> None:
     """Replay a game record, validating every action; print the final scores and the scoring events."""
@@ -69,8 +70,13 @@ def side_name(state: GameState, names: list[str], side: object) -> str:
     return " & ".join(members) or str(side)
 
 
+FORWARD = ("", "n", "next", "f")
+BACK = ("b", "p", "back", "prev")
+QUIT = ("q", "quit")
+
+
 def _step(file: Path, ascii_only: bool) -> None:
-    """Watch a record play by play, as a spectator sees the table."""
+    """Watch a record play by play, as a spectator sees the table: forward (Enter or n) and back (b or p)."""
     from muggins.tui.table import render_table
 
     console = Console(highlight=False)
@@ -82,20 +88,37 @@ def _step(file: Path, ascii_only: bool) -> None:
     names = player_names(rec, state.num_players)
     actions = rec.get("actions") or []
     ascii_only = ascii_only or not (console.encoding or "").lower().startswith("utf")
-    for i in range(len(actions) + 1):
+    states = [state.clone()]  # the table after each action seen so far: stepping back redraws one of them
+    i = 0
+    note = ""
+    while True:
         console.clear()
-        console.print(render_table(state, None, names, ascii_only=ascii_only, open_hands=True,
+        console.print(render_table(states[i], None, names, ascii_only=ascii_only, open_hands=True,
                                    title=f"{file.name}: action {i} of {len(actions)}"))
-        if i == len(actions):
-            break
+        if note:
+            console.print(note)
+        end = i == len(actions)
+        prompt = ("End of the record. b: back, Enter or q: quit> " if end
+                  else "Enter or n: next action, b: back, q: quit> ")
         try:
-            text = console.input("Enter: next action, q: quit> ").strip().lower()
+            text = console.input(prompt).strip().lower()
         except (EOFError, KeyboardInterrupt):
             return
-        if text in ("q", "quit"):
+        note = ""
+        if text in QUIT or (end and text in FORWARD):
             return
-        try:
-            apply_record_action(state, i, actions[i])
-        except RecordError as e:
-            fail(f"{file}: {e}")
-    console.print("End of the record.")
+        if text in BACK:
+            if i == 0:
+                note = "This is the start of the record."
+            i = max(0, i - 1)
+        elif text in FORWARD:
+            if i + 1 == len(states):
+                nxt = states[i].clone()
+                try:
+                    apply_record_action(nxt, i, actions[i])
+                except RecordError as e:
+                    fail(f"{file}: {e}")
+                states.append(nxt)
+            i += 1
+        else:
+            note = "Enter or n: the next action; b: the one before; q: quit."

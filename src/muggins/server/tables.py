@@ -20,12 +20,13 @@ import random
 import re
 import secrets
 import time
-from collections import Counter, OrderedDict
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from muggins.bots.bot import AttentiveBot
+from muggins.bots.names import table_names
 from muggins.bots.registry import LEVELS, make_bot
 from muggins.core.chance import Chance
 from muggins.core.claims import check_points
@@ -67,17 +68,8 @@ def hash_token(token: str) -> str:
 
 
 def bot_names(levels: list[str | None]) -> list[str | None]:
-    """A distinct name for each bot seat, the same every time for the same seats: "Casual bot", then
-    "Casual bot 2" for the second casual bot; None for a person's seat."""
-    seen: Counter[str] = Counter()
-    out: list[str | None] = []
-    for level in levels:
-        if level is None:
-            out.append(None)
-            continue
-        seen[level] += 1
-        out.append(f"{level.capitalize()} bot" + (f" {seen[level]}" if seen[level] > 1 else ""))
-    return out
+    """A distinct name for each bot seat, the same every time for the same seats; None for a person's seat."""
+    return table_names(levels)
 
 
 def name_key(name: str) -> str:

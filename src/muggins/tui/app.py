@@ -22,7 +22,9 @@ from rich.console import Console
 from rich.text import Text
 
 from muggins.analysis.evaluate import AnalysisError, rank_moves
+from muggins.analysis.wording import move_phrase
 from muggins.bots.bot import AttentiveBot
+from muggins.bots.names import table_names
 from muggins.bots.registry import make_bot
 from muggins.core.chance import Chance
 from muggins.core.errors import IllegalAction, MugginsError, RecordError, RulesError
@@ -68,23 +70,49 @@ class Seat:
         return {"name": self.name, "kind": "human"}
 
 
-def make_seats(spec: list[str], seed: int) -> list[Seat]:
-    """``["you", "casual", "human"]`` -> seats; raises RulesError on an unknown bot level."""
+PEOPLE = ("you", "human", "person")
+MAX_NAME = 20  # characters of a person's name at the table
+
+
+def make_seats(spec: list[str], seed: int, names: list[str] | None = None) -> list[Seat]:
+    """``["you", "casual", "human"]`` -> seats; raises RulesError on an unknown bot level. ``names`` are
+    the people's names in seat order (default: "You" for one person, "Player N" for several); the bots
+    get distinct names (:func:`~muggins.bots.names.table_names`)."""
+    words = [s.strip().lower() for s in spec]
+    people = [i for i, w in enumerate(words) if w in PEOPLE]
+    if names is not None:
+        check_names(names, len(people))
+    bot_names = table_names([None if w in PEOPLE else w for w in words])
     seats: list[Seat] = []
-    people = sum(1 for s in spec if s.strip().lower() in ("you", "human", "person"))
-    for i, word in enumerate(spec):
-        w = word.strip().lower()
-        if w in ("you", "human", "person"):
-            name = "You" if people == 1 else f"Player {i + 1}"
-            seats.append(Seat(name))
+    for i, w in enumerate(words):
+        if w in PEOPLE:
+            if names is not None:
+                seats.append(Seat(names[people.index(i)].strip()))
+            else:
+                seats.append(Seat("You" if len(people) == 1 else f"Player {i + 1}"))
         else:
             bot = make_bot(w, seed + i)
             if not bot.offered:
                 raise RulesError(f"bot {w!r} sees every hand; it is for measuring, not for playing against")
-            seats.append(Seat(f"{w.split(':')[0].capitalize()} bot {i}", w, bot))
-    if not any(s.bot is None for s in seats):
+            seats.append(Seat(str(bot_names[i]), w, bot))
+    if not people:
         raise RulesError("at least one seat must be a person (you); use 'muggins bench' for bots only")
     return seats
+
+
+def check_names(names: list[str], people: int) -> None:
+    """The people's names: one for each person, 1-20 printable characters, no two alike (RulesError)."""
+    if len(names) != people:
+        raise RulesError(f"--names gives {len(names)} name(s) for {people} person(s) at the keyboard; "
+                         "give one name for each 'you' or 'human' seat, in seat order")
+    seen: set[str] = set()
+    for name in names:
+        n = " ".join(name.split())
+        if not n or len(n) > MAX_NAME or not n.isprintable() or "," in n:
+            raise RulesError(f"a name is 1-{MAX_NAME} printable characters, no comma; got {name[:30]!r}")
+        if n.casefold() in seen:
+            raise RulesError(f"two people are named {n!r}; give each a name of his own")
+        seen.add(n.casefold())
 
 
 def hint_text(st: GameState, seat: int, samples: int = HINT_SAMPLES) -> str:
@@ -94,7 +122,7 @@ def hint_text(st: GameState, seat: int, samples: int = HINT_SAMPLES) -> str:
         best = rank_moves(st, seat, samples=samples, seed=f"hint:{len(st.history)}")[0]
     except AnalysisError:
         return ""
-    return f"Hint: the bot would play {best.text}, {best.points:+.1f} points expected this hand."
+    return f"Hint: the bot would {move_phrase(best.text)}, {best.points:+.1f} points expected this hand."
 
 
 @dataclass
@@ -186,7 +214,8 @@ class Session:
         return text
 
     def confirm_quit(self) -> None:
-        saved = " (it is saved to " + str(self.opt.save_to) + ")" if self.opt.save_to else ""
+        saved = (f" (it will be saved to {self.opt.save_to})" if self.opt.save_to
+                 else " (it is not saved: start with --save FILE to keep it)")
         try:
             answer = self.ask(f"Stop the game{saved}? y + Enter to stop, Enter to play on> ").strip().lower()
         except (EOFError, KeyboardInterrupt):
@@ -221,8 +250,14 @@ class Session:
         while True:
             self.console.clear()
             self.console.print(Text("\n".join(rows[i * page:(i + 1) * page])), highlight=False)
-            text = self.read(f"{what} page {i + 1} of {pages}: p earlier, n later, Enter back to the game> ")
-            low = text.lower()
+            try:  # q leaves the pager (not the game); the end of input still stops the game
+                text = self.ask(f"{what} page {i + 1} of {pages}: p earlier, n later, q or Enter back to the "
+                                "game> ")
+            except EOFError:
+                raise Quit from None
+            except KeyboardInterrupt:
+                return
+            low = text.strip().lower()
             if low in ("p", "b", "earlier", "back"):
                 i = max(0, i - 1)
             elif low in ("n", "f", "later"):
@@ -232,7 +267,8 @@ class Session:
 
     def show_log(self, viewer: int | None) -> None:
         """The whole log of the game as ``viewer`` may see it."""
-        self.show_lines([text for _, text in log_lines(self.st, viewer, self.names)], "Log")
+        self.show_lines([text for _, text in log_lines(self.st, viewer, self.names,
+                                                       ascii_only=self.opt.ascii_only)], "Log")
 
     def show_layout(self, layout: list[dict[str, Any]] | None = None) -> None:
         """The whole drawing of the game's layout (dominoes), however tall."""
@@ -286,6 +322,8 @@ class Session:
         while not st.is_over():
             if self.ended is not None:
                 self._end_of_hand(self.ended)
+                if st.is_over():  # a call on the hand's last move reached the target
+                    return
             if self._hand_limit_reached():
                 return
             if self._people_optional() or self._bots_optional():
@@ -346,7 +384,9 @@ class Session:
         if found is None:
             return False
         origin = found[0]
-        waiting = self.st.waiting_for() if end is None else frozenset()
+        # the next to act finds the call among his moves, unless a bot may call first: then he is asked
+        # with everybody else, before the bots' calls are resolved
+        waiting = self.st.waiting_for() if end is None and not self._bot_may_call() else frozenset()
         for h in self.humans:
             if (h, origin) in self.asked or h in waiting:
                 continue
@@ -389,6 +429,12 @@ class Session:
                 continue
             if self._apply_text(h, act):
                 return True
+
+    def _bot_may_call(self) -> bool:
+        """Whether a bot may call Muggins! (or claim late) now."""
+        st = self.st
+        return any(self.seats[s].bot is not None and any(a.kind in OPTIONAL for a in st.legal_actions(s))
+                   for s in st.to_act())
 
     def _bots_optional(self) -> bool:
         """Bots decide on the open window by their attention; True when one acted."""
@@ -593,8 +639,8 @@ class Session:
         self.holder = self.holder if len(self.humans) == 1 else None
         while self._people_optional(end) or self._bots_optional():
             pass
-        if self._hand_limit_reached():
-            return  # the game stops here: finish() shows this screen
+        if self._hand_limit_reached() or self.st.is_over():
+            return  # the game stops here (a call may reach the target): finish() shows this screen
         self.draw_end(end)
         self.read(f"Enter for the next {end.word.lower()}> ")
         self.ended = None

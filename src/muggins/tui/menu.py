@@ -9,7 +9,10 @@ from dataclasses import dataclass
 from rich.console import Console
 
 from muggins.bots.registry import LEVELS
+from muggins.core.errors import RulesError
 from muggins.core.rules import all_games, default_game, get_game
+from muggins.tui.app import check_names
+from muggins.tui.renderer import renderer_for
 
 
 @dataclass
@@ -19,6 +22,7 @@ class Choice:
     players: int
     seats: list[str]
     hints: bool
+    names: list[str] | None = None  # the people's names, when there are several
 
 
 def _pick(console: Console, ask: Callable[[str], str], title: str, items: list[str], default: int = 0) -> str:
@@ -54,6 +58,20 @@ def run_menu(console: Console, ask: Callable[[str], str] | None = None) -> Choic
     levels = list(LEVELS)
     level = _pick(console, read, "Bot level:", levels, levels.index("casual"))
     people = _pick(console, read, "People at this keyboard:", [str(n) for n in range(1, players + 1)])
-    hints = _pick(console, read, "Hints (the count of the ends, the bot's move)?", ["no", "yes"]) == "yes"
+    hints = _pick(console, read, f"Hints ({renderer_for(game).hint_words})?", ["no", "yes"]) == "yes"
     seats = ["you"] + ["human"] * (int(people) - 1) + [level] * (players - int(people))
-    return Choice(game, preset, players, seats, hints)
+    names = None
+    if int(people) > 1:
+        names = []
+        for k in range(int(people)):
+            while True:
+                name = " ".join(read(f"Name of the person at seat {k + 1} [Player {k + 1}]> ").split())
+                name = name or f"Player {k + 1}"
+                try:
+                    check_names([*names, name], len(names) + 1)
+                except RulesError as e:
+                    console.print(str(e), highlight=False)
+                    continue
+                names.append(name)
+                break
+    return Choice(game, preset, players, seats, hints, names)

@@ -3,6 +3,7 @@ pegs, the play, the show explained)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from muggins.core.protocol import Action, GameState
@@ -10,13 +11,21 @@ from muggins.tui.renderer import TerminalRenderer
 from muggins.tui.text import HandEnd, fit_body, hand_start, scores_text, seat_name
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+#: A card's name in notation or in a sentence ("TS", "10S", "QH"): not part of a longer word.
+CARD_TEXT = re.compile(r"(?<![\w-])(10|[A2-9TJQK])([CDHS])(?![\w-])")
 
 
 def card(text: str, ascii_only: bool) -> str:
-    """``"10H"`` -> ``"10♥"`` (or unchanged in ASCII)."""
-    if ascii_only or not text:
+    """A card as the terminal names it everywhere: ``"TH"`` -> ``"10♥"``, or ``"10H"`` in ASCII."""
+    if not text:
         return text
-    return text[:-1] + SUITS.get(text[-1], text[-1])
+    rank = "10" if text[:-1] == "T" else text[:-1]
+    return rank + (text[-1] if ascii_only else SUITS.get(text[-1], text[-1]))
+
+
+def cards_in(text: str, ascii_only: bool) -> str:
+    """Every card named in ``text`` (a move, a sentence) named as :func:`card` names it."""
+    return CARD_TEXT.sub(lambda m: card(m.group(1) + m.group(2), ascii_only), text)
 
 
 def possessive(name: str) -> str:
@@ -50,15 +59,21 @@ def peg_track(front: int, back: int, target: int, width: int, ascii_only: bool) 
     return "".join(holes)
 
 
+def board_lines(v: dict[str, Any], ascii_only: bool, names: list[str]) -> list[str]:
+    """The pegboard: a track for each side, named by its players (partners together, "You & North")."""
+    sides = v.get("sides") or list(range(len(v["board"])))
+    labels = [" & ".join(names[s] for s in range(len(sides)) if sides[s] == k) for k in range(len(v["board"]))]
+    width = min(max(len(x) for x in labels), 30)
+    return [f"{label[:width]:<{width}} {peg_track(b['front'], b['back'], v['target'], 56, ascii_only)} "
+            f"{b['front']:>3}" for label, b in zip(labels, v["board"], strict=True)]
+
+
 def cribbage_lines(v: dict[str, Any], ascii_only: bool, names: list[str]) -> list[str]:
     """Board, starter and crib, the play with its count, and the shows with their explanation."""
-    out = []
-    for s, b in enumerate(v["board"]):
-        track = peg_track(b["front"], b["back"], v["target"], 56, ascii_only)
-        out.append(f"{names[s][:12]:<12} {track} {b['front']:>3}")
+    out = board_lines(v, ascii_only, names)
     starter = card(v["starter"], ascii_only) if v.get("starter") else "-"
-    out.append(f"Hand {v['hand']}  dealer {names[v['dealer']]}  phase {v['phase']}  starter {starter}  "
-               f"crib {v['crib_size']} cards")
+    crib = f"crib {cards(v['crib'], ascii_only)}" if v.get("crib") else f"crib {v['crib_size']} cards"
+    out.append(f"Hand {v['hand']}  dealer {names[v['dealer']]}  phase {v['phase']}  starter {starter}  {crib}")
     if v["phase"] in ("play", "pegging") or v.get("pile"):
         played = " ".join(f"{card(p['card'], ascii_only)}" for p in v["pile"]) or "-"
         out.append(f"The play: {played}   count {v['count']}")
@@ -70,7 +85,7 @@ def cribbage_lines(v: dict[str, Any], ascii_only: bool, names: list[str]) -> lis
         what = "crib" if sh["what"] == "crib" else "hand"
         head = f"{possessive(names[sh['seat']])} {what} {cards(sh['cards'], ascii_only)}"
         if "total" in sh:
-            out.append(f"{head}: {sh['total']}  ({sh.get('explain', '')})")
+            out.append(f"{head}: {sh['total']}  ({cards_in(sh.get('explain', ''), ascii_only)})")
         else:
             out.append(f"{head}: counting...")
     return out
@@ -100,15 +115,13 @@ def cribbage_end_lines(st: GameState, names: list[str], ascii_only: bool) -> lis
     prev = v.get("previous_hand") if not st.is_over() else None
     shows = prev["shows"] if prev else v.get("shows") or []
     starter = prev["starter"] if prev else v.get("starter")
-    lines = []
-    for s, b in enumerate(v["board"]):
-        lines.append(f"{names[s][:12]:<12} {peg_track(b['front'], b['back'], v['target'], 56, ascii_only)} "
-                     f"{b['front']:>3}")
+    lines = board_lines(v, ascii_only, names)
     lines.append(f"Starter {card(starter, ascii_only) if starter else '-'}")
     for sh in shows:
         what = "crib" if sh["what"] == "crib" else "hand"
         head = f"{possessive(names[sh['seat']])} {what} {cards(sh['cards'], ascii_only)}"
-        lines.append(f"{head}: {sh['total']}  ({sh.get('explain', '')})" if "total" in sh else head)
+        explain = cards_in(sh.get("explain", ""), ascii_only)
+        lines.append(f"{head}: {sh['total']}  ({explain})" if "total" in sh else head)
     return lines
 
 
@@ -120,11 +133,14 @@ class CardRenderer(TerminalRenderer):
     def piece_words(self, pieces: list[str], ascii_only: bool) -> list[str]:
         return [card(c, ascii_only) for c in pieces]
 
+    def text(self, text: str, ascii_only: bool) -> str:
+        return cards_in(text, ascii_only)
+
     def hand_words(self, v: dict[str, Any], ascii_only: bool) -> list[str]:
         words = super().hand_words(v, ascii_only)
         kept = v.get("my_kept")
         if kept and kept != v.get("my_hand"):
-            words += ["  kept:"] + [card(c, ascii_only) for c in kept]
+            words = (words or ["-"]) + ["  kept:"] + [card(c, ascii_only) for c in kept]
         return words
 
 

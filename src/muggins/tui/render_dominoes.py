@@ -403,6 +403,7 @@ def domino_end_lines(st: GameState, start: int, names: list[str], ascii_only: bo
 class DominoRenderer(TerminalRenderer):
     """Dominoes at the terminal: the layout drawn with its geometry, tiles drawn like the table's."""
 
+    hint_words = "the count of the ends, the bot's move"
     has_drawing = True
     shows_other_events = False
 

@@ -43,6 +43,8 @@ class TerminalRenderer:
 
     #: whether :meth:`drawing` draws something (a domino layout): the 'layout' command shows it whole
     has_drawing = False
+    #: what ``--hints`` shows in this game (the menu's question)
+    hint_words = "the bot's move and its expected points"
     #: whether the log shows events the table has no sentence for, as their JSON (a game's own renderer
     #: leaves its bookkeeping events out)
     shows_other_events = True
@@ -54,6 +56,10 @@ class TerminalRenderer:
     def piece_words(self, pieces: list[str], ascii_only: bool) -> list[str]:
         """The pieces as the table writes them."""
         return [str(p) for p in pieces]
+
+    def text(self, text: str, ascii_only: bool) -> str:
+        """A move or a sentence with its pieces named as the table names them (a card's suit symbol)."""
+        return text
 
     def hand_words(self, v: dict[str, Any], ascii_only: bool) -> list[str]:
         """The viewer's pieces (``my_hand``), and anything else of his the game shows beside them."""

@@ -91,10 +91,11 @@ def _priority(kind: str) -> int:
 
 
 def log_lines(st: GameState, viewer: int | None, names: list[str], start: int = 0,
-              skip: frozenset[str] = frozenset()) -> list[tuple[int, str]]:
+              skip: frozenset[str] = frozenset(), ascii_only: bool = False) -> list[tuple[int, str]]:
     """The readable events from ``start`` as ``viewer`` may see them, each with its priority (2: scores,
-    calls, claims, hand ends; 1: moves; 0: draws, passes and the like). A run of draws by one seat is
-    one line, so that a long draw never pushes what came before it off the list."""
+    calls, claims, hand ends; 1: moves; 0: draws, passes and the like), pieces named as the table names
+    them. A run of draws by one seat is one line, so that a long draw never pushes what came before it
+    off the list."""
     out: list[tuple[int, str]] = []
     run: tuple[object, list[str]] | None = None  # (seat, drawn pieces) of the draws being gathered
 
@@ -130,16 +131,17 @@ def log_lines(st: GameState, viewer: int | None, names: list[str], start: int = 
             flush()
             out.append((_priority(k), text))
     flush()
-    return out
+    return [(p, renderer.text(text, ascii_only)) for p, text in out]
 
 
-def recent_events(st: GameState, viewer: int | None, names: list[str], count: int = EVENT_LINES) -> list[str]:
+def recent_events(st: GameState, viewer: int | None, names: list[str], count: int = EVENT_LINES,
+                  ascii_only: bool = False) -> list[str]:
     """At most ``count`` of the latest events as ``viewer`` may see them: among the last ``2 * count``
     lines the important ones (scores, calls, claims, hand ends) are kept before moves, and moves before
     draws and passes; they are shown in the order they happened."""
     if count <= 0:
         return []
-    lines = log_lines(st, viewer, names, max(0, len(st.log) - 40 * count))[-2 * count:]
+    lines = log_lines(st, viewer, names, max(0, len(st.log) - 40 * count), ascii_only=ascii_only)[-2 * count:]
     keep = sorted(range(len(lines)), key=lambda i: (-lines[i][0], -i))[:count]
     return [lines[i][1] for i in sorted(keep)]
 
@@ -206,9 +208,11 @@ def render_table(st: GameState, viewer: int | None, names: list[str], *, hints: 
     first (down to none), then the drawing of a big layout shows only the rows around the play."""
     v = st.view(viewer).to_json()
     inner = WIDTH - 4
+    renderer = renderer_for(st.game)
     header = _scores(v, names)
     hand = my_hand(v, ascii_only) if viewer is not None else []
-    listed = move_list(moves or [], WIDTH - 1)
+    listed = move_list([renderer.text(m, ascii_only) for m in moves or []], WIDTH - 1)
+    message = renderer.text(message, ascii_only)
     seats: list[str] = []
     if open_hands:
         for seat in range(st.num_players):
@@ -218,10 +222,10 @@ def render_table(st: GameState, viewer: int | None, names: list[str], *, hints: 
     others = (_rows(header.splitlines()) + 2 + len(seats) + _rows(hand) + _rows(listed)
               + (_rows(message.splitlines()) if message else 0) + 1)
     room = ROWS - others
-    body = renderer_for(st.game).body(st, v, names, inner, room, ascii_only, hints)
+    body = renderer.body(st, v, names, inner, room, ascii_only, hints)
     head = title or f"{v['game']} / {v['preset']}"
-    events = [e for e in recent_events(st, viewer, names, min(EVENT_LINES, room - _rows(body, inner)))
-              if not _in_message(e, message)]
+    events = [e for e in recent_events(st, viewer, names, min(EVENT_LINES, room - _rows(body, inner)),
+                                       ascii_only) if not _in_message(e, message)]
     parts: list[RenderableType] = [Text(header, style="bold cyan"), _panel(body, head, ascii_only)]
     if events:
         parts.append(Text("\n".join(events), style="dim"))
@@ -252,10 +256,10 @@ def make_hand_end(st: GameState, before: GameState, seat: int, action: Action, s
                                           ascii_only)
 
 
-def hand_end_events(st: GameState, end: HandEnd, names: list[str]) -> list[str]:
+def hand_end_events(st: GameState, end: HandEnd, names: list[str], ascii_only: bool = False) -> list[str]:
     """What happened from the hand's last action on (the play, the claims, the bonus or the awards, and
     any call on the last play), nothing of the next deal."""
-    return [text for _, text in log_lines(st, None, names, end.start, skip=NEW_HAND)]
+    return [text for _, text in log_lines(st, None, names, end.start, skip=NEW_HAND, ascii_only=ascii_only)]
 
 
 def render_hand_end(st: GameState, end: HandEnd, names: list[str], *, ascii_only: bool = False,
@@ -264,7 +268,8 @@ def render_hand_end(st: GameState, end: HandEnd, names: list[str], *, ascii_only
     with the prompt: the events first give way to the drawing, then the drawing is cut."""
     inner = WIDTH - 4
     header = f"{end.word} {end.number} is over.  Scores: {scores_text(st.scores(), names)}"
-    events = [e for e in hand_end_events(st, end, names) if not _in_message(e, message)]
+    message = renderer_for(st.game).text(message, ascii_only)
+    events = [e for e in hand_end_events(st, end, names, ascii_only) if not _in_message(e, message)]
     room = ROWS - 1 - _rows([header]) - (_rows(message.splitlines()) if message else 0) - 2
     lines = end.lines
     drawing: list[str] = []

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import random
-import re
 
 from muggins.cards.cribbage import SPEC
 from muggins.cards.cribbage.game import CribbageState
 from muggins.cards.cribbage.show import explain_show, score_show
 from muggins.cards.deck import Card
 from muggins.train import Question, random_play
-from muggins.tui.render_cards import card, cards
+from muggins.tui.render_cards import card, cards, cards_in
 
 MAX_SHOW = 29  # the most a hand can make
-CARD_TEXT = re.compile(r"\b[A2-9TJQK][CDHS]\b")
 
 
 class ShowDrill:
@@ -51,7 +49,7 @@ class ShowDrill:
                 f"  {what + ':':<10} {cards([c.text for c in sorted(held)], False)}"]
         if crib:
             body += ["", "  (a crib's flush needs all five cards)"]
-        why = tuple(CARD_TEXT.sub(lambda m: card(m.group(0), False), f"{points:>3}  {item}")
+        why = tuple(cards_in(f"{points:>3}  {item}", False)
                     for item, points in shown.items) + (f'"{shown.text}"',)
         return Question("\n".join(body), f"What does {what.lower()} count?", score_show(held, starter, crib),
                         why, MAX_SHOW)

@@ -13,7 +13,7 @@ Flow of one hand:
   count starts again from the first seat after the last card's player that still holds cards. The
   five-card game has one series only;
 * ``show``: each hand is counted by its owner from the dealer's left round to the dealer ("count
-  hand"), then the dealer counts the crib ("count crib").
+  hand"), then the crib is turned up for everyone and the dealer counts it ("count crib").
 
 In manual claim mode every play, scoring go and count carries the points its player announces; an
 opponent may call muggins on what he left out until the next regular action (in the show, until the next
@@ -655,7 +655,9 @@ class CribbageState(GameState):
             return
         self._show_i += 1
         if self._show_i < len(self._show_order):
-            self.turn = self._show_order[self._show_i][0]
+            self.turn, nxt = self._show_order[self._show_i]
+            if nxt == "crib":  # the crib is turned up for everyone before the dealer counts it
+                self._crib_shown = True
             return
         self._previous = {"hand": self.hand_no, "dealer": self.dealer, "starter": starter,
                           "shows": self._shows}

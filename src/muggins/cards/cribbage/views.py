@@ -53,9 +53,9 @@ class GameResult(TypedDict):
 
 @dataclass(frozen=True, kw_only=True, slots=True, eq=False)
 class CribbageView(View):
-    """A cribbage game as ``seat`` sees it (None: a spectator). The crib's cards show once it is counted;
-    ``previous_hand`` is there from the second hand on; ``my_hand``, ``my_kept``, ``my_discards`` and
-    ``legal`` belong to a seated player's view."""
+    """A cribbage game as ``seat`` sees it (None: a spectator). The crib's cards show from the moment it
+    is to be counted (it is turned up for everyone first); ``previous_hand`` is there from the second hand
+    on; ``my_hand``, ``my_kept``, ``my_discards`` and ``legal`` belong to a seated player's view."""
 
     OPTIONAL: ClassVar[frozenset[str]] = frozenset(("previous_hand", "my_hand", "my_kept", "my_discards",
                                                      "legal"))
