@@ -27,7 +27,9 @@ from fastapi.staticfiles import StaticFiles
 from muggins.core.errors import MugginsError
 from muggins.core.rules import GameSpec, all_games, default_game, options_of
 from muggins.server.guard import ORIGINS_ENV, BadRequest, ClientLimits, OriginPolicy, RateLimiter, parse_json
+from muggins.server.handend import HAND_PAUSE
 from muggins.server.insight import ANALYSIS_SAMPLES, Insight
+from muggins.server.routes import add_routes, next_hand
 from muggins.server.store import Store, default_url
 from muggins.server.tables import (
     BOT_LEVELS,
@@ -94,16 +96,17 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
                allowed_origins: Iterable[str] | None = None, idle_timeout: float = DEFAULT_IDLE,
                tables_per_minute: float = TABLES_PER_MINUTE, tables_burst: float = TABLES_BURST,
                seats_per_minute: float = SEATS_PER_MINUTE, seats_burst: float = SEATS_BURST,
-               analysis_samples: int = ANALYSIS_SAMPLES) -> FastAPI:
+               analysis_samples: int = ANALYSIS_SAMPLES, hand_pause: float = HAND_PAUSE) -> FastAPI:
     """The app, bound to one database (SQLite in the user's data directory when ``db_url`` is None).
 
     ``allowed_origins`` (and the comma-separated environment variable MUGGINS_ALLOWED_ORIGINS) name the
     browser origins allowed besides the server's own, like ``https://games.example.org`` for a server
     behind a proxy; ValueError names one that is not an origin. A table nobody acts at or watches for
-    ``idle_timeout`` seconds is abandoned."""
+    ``idle_timeout`` seconds is abandoned. The end of each hand stays on screen until every seated
+    person has pressed Next hand, or for ``hand_pause`` seconds (times ``time_scale``) at most."""
     policy = OriginPolicy([*(allowed_origins or ()), os.environ.get(ORIGINS_ENV, "")])
     store = Store(db_url or default_url())
-    manager = TableManager(store, time_scale, idle_timeout)
+    manager = TableManager(store, time_scale, idle_timeout, hand_pause=hand_pause)
     manager.load()
     insight = Insight(analysis_samples)
     catalogue = {"games": games_catalogue(), "bots": list(BOT_LEVELS),
@@ -334,6 +337,8 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
             with contextlib.suppress(Exception):
                 await wtask
 
+    add_routes(app, manager, body, bearer, same_site)
+
     @app.get("/")
     async def index() -> FileResponse:
         return FileResponse(WEB_DIR / "index.html")
@@ -383,5 +388,7 @@ def handle_message(table: Any, conn: Connection, raw: str, limiter: RateLimiter)
             return {"type": "error", "ref": ref,
                     "message": f"the server could not apply that move ({type(e).__name__})"}
         return {"type": "ack", "ref": ref, "index": idx}
+    if kind == "next":
+        return next_hand(table, conn, ref)
     kind_text = kind if isinstance(kind, str) and len(kind) <= 40 else "that"
-    return {"type": "error", "ref": ref, "message": f"unknown message type {kind_text!r}; send 'act' or 'ping'"}
+    return {"type": "error", "ref": ref, "message": f"unknown message type {kind_text!r}; send 'act', 'next' or 'ping'"}

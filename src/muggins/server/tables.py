@@ -33,6 +33,7 @@ from muggins.core.errors import BadAmount, IllegalAction, MugginsError, RecordEr
 from muggins.core.protocol import Action, GameState
 from muggins.core.records import apply_record_action, to_record
 from muggins.core.rules import GameSpec, get_game
+from muggins.server.handend import HandPause, HandPauses
 from muggins.server.store import ACTIVE, ENDED, Store, StoredTable
 
 log = logging.getLogger("muggins.server")
@@ -188,7 +189,7 @@ def page_renderer(spec: GameSpec) -> str:
     return spec.page_renderer or "generic"
 
 
-class GameTable:
+class GameTable(HandPauses):
     """One table: a game in progress (or waiting for players, or over, or abandoned)."""
 
     def __init__(self, manager: TableManager, stored: StoredTable, state: GameState) -> None:
@@ -222,6 +223,8 @@ class GameTable:
         self.changed_at = now    # when the last change was made: every bot's wait counts from it
         self.last_active = now   # the last action, connection or disconnection (for idle expiry)
         self.grace_open = False
+        self.hand_pause: HandPause | None = None
+        self.last_hand_end: dict[str, Any] | None = None  # the public end of the last hand that ended
         self._update_grace()
 
     # --- status -------------------------------------------------------------------------------------
@@ -339,6 +342,7 @@ class GameTable:
             "type": "state", "table": summary if summary is not None else self.summary(), "you": conn.seat,
             "view": st.view(conn.seat).to_json(), "renderer": self.renderer, "piece_noun": self.piece_noun,
             "events": events, "event_start": start, "grace_left": self.grace_left(),
+            "hand_end": self.pause_message(fresh=summary is None),
         }
         return msg
 
@@ -402,10 +406,14 @@ class GameTable:
         action = st.parse_action(move, seat)
         if claim is not None:
             action = action.with_claim(claim)
+        if self.pause_refuses(action):
+            raise TableError("the hand is over: the next one is dealt when everybody has pressed Next hand "
+                             "(a Muggins! call on the last play may still be made)", 409)
         return self._apply(seat, action)
 
     def _apply(self, seat: int, action: Action) -> int:
         st = self.state
+        mark = self.before_action()
         st.apply(seat, action)
         idx = len(st.history) - 1
         entry = st.action_to_json(seat, st.history[-1][1])
@@ -425,6 +433,7 @@ class GameTable:
             self.saved_chance = len(st.chance.outcomes)
         if ended is not None:
             self.ended = ended
+        self.after_action(mark, seat, action)
         self.last_active = self.manager.clock()
         self._update_grace()
         self.changed()
@@ -479,7 +488,7 @@ class GameTable:
             action = await asyncio.to_thread(bot.act, st.clone(), seat, self.bot_rng)
         else:
             action = bot.act(st, seat, self.bot_rng)
-        if action is None or version != self.version:
+        if action is None or version != self.version or self.pause_refuses(action):
             return
         # counted from the change, not from the end of the bot's thinking: how long a bot thinks
         # depends on its hand, and must not show in when it moves
@@ -523,8 +532,10 @@ class TableManager:
     ones read back from the store when asked for."""
 
     def __init__(self, store: Store, time_scale: float = 1.0, idle_timeout: float = DEFAULT_IDLE,
-                 clock: Callable[[], float] = time.monotonic, max_tables: int = MAX_ACTIVE_TABLES) -> None:
+                 clock: Callable[[], float] = time.monotonic, max_tables: int = MAX_ACTIVE_TABLES,
+                 hand_pause: float = 0.0) -> None:
         self.store = store
+        self.hand_pause = hand_pause  # seconds a hand's end waits for the people at most (0: no pause)
         self.time_scale = time_scale  # multiplies every bot delay (0 in tests: bots answer at once)
         self.idle_timeout = idle_timeout
         self.clock = clock
