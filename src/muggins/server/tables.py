@@ -34,6 +34,7 @@ from muggins.core.protocol import Action, GameState
 from muggins.core.records import apply_record_action, to_record
 from muggins.core.rules import GameSpec, get_game
 from muggins.server.handend import HandPause, HandPauses
+from muggins.server.seating import resigned_winners
 from muggins.server.store import ACTIVE, ENDED, Store, StoredTable
 
 log = logging.getLogger("muggins.server")
@@ -147,19 +148,24 @@ class Seat:
     name: str | None = None
     bot: str | None = None
     token_hash: str | None = None
+    heir: str | None = None  # kept for a rematch: the hash of the token that held it at the last table
     bot_obj: AttentiveBot | None = field(default=None, repr=False)
 
     def to_store(self) -> dict[str, Any]:
-        return {"name": self.name, "bot": self.bot, "token_hash": self.token_hash}
+        return {"name": self.name, "bot": self.bot, "token_hash": self.token_hash,
+                **({"heir": self.heir} if self.heir else {})}
 
     def public(self) -> dict[str, Any]:
-        return {"name": self.name, "bot": self.bot, "open": self.bot is None and self.token_hash is None}
+        return {"name": self.name, "bot": self.bot,
+                "open": self.bot is None and self.token_hash is None and self.heir is None,
+                **({"kept": True} if self.heir else {})}
 
 
 def seats_of(rows: list[dict[str, Any]]) -> list[Seat]:
     """The seats of a stored table, every bot named (tables stored before bots had names get them)."""
     names = bot_names([r.get("bot") for r in rows])
-    return [Seat(r.get("name") or names[i], r.get("bot"), r.get("token_hash")) for i, r in enumerate(rows)]
+    return [Seat(r.get("name") or names[i], r.get("bot"), r.get("token_hash"), r.get("heir"))
+            for i, r in enumerate(rows)]
 
 
 def muggins_rule_of(game: str, preset: str | None, options: dict[str, Any]) -> bool:
@@ -181,7 +187,7 @@ def stored_summary(s: StoredTable) -> dict[str, Any]:
             "muggins_rule": muggins_rule_of(s.game, s.preset, s.options), "winners": result.get("winners", []),
             "created": s.created, "ended": s.ended,
             "record": record_url(s.id) if s.status == "finished" else None, "paused": False,
-            "hints": s.hints}
+            "hints": s.hints, "resigned": result.get("resigned"), "rematch": result.get("rematch")}
 
 
 def page_renderer(spec: GameSpec) -> str:
@@ -208,6 +214,10 @@ class GameTable(HandPauses):
         self.created = stored.created
         self.creator_hash = stored.creator_hash
         self.abandoned = stored.status == "abandoned"
+        result = stored.result or {}
+        self.resigned: int | None = result.get("resigned") if stored.status == "resigned" else None
+        self.rematch_id: str | None = result.get("rematch")
+        self.handoffs: dict[str, tuple[int, float]] = {}  # hashed one-time code -> (seat, until)
         self.ended = stored.ended
         self.state = state
         self.seats = seats_of(stored.seats)
@@ -232,6 +242,8 @@ class GameTable(HandPauses):
     def status(self) -> str:
         if self.abandoned:
             return "abandoned"
+        if self.resigned is not None:
+            return "resigned"
         if self.state.is_over():
             return "finished"
         if any(s.bot is None and s.token_hash is None for s in self.seats):
@@ -253,7 +265,11 @@ class GameTable(HandPauses):
 
     def result(self) -> dict[str, Any]:
         st = self.state
-        return {"scores": st.scores(), "winners": sorted(st.winners()), "actions": len(st.history)}
+        if self.resigned is not None:
+            return {"scores": st.scores(), "winners": resigned_winners(self), "actions": len(st.history),
+                    "resigned": self.resigned, **({"rematch": self.rematch_id} if self.rematch_id else {})}
+        return {"scores": st.scores(), "winners": sorted(st.winners()), "actions": len(st.history),
+                **({"rematch": self.rematch_id} if self.rematch_id else {})}
 
     def summary(self) -> dict[str, Any]:
         status = self.status
@@ -261,10 +277,10 @@ class GameTable(HandPauses):
                 "status": status, "seats": [s.public() for s in self.seats], "scores": self.state.scores(),
                 "grace": self.grace, "bot_delay": self.bot_delay, "actions": len(self.state.history),
                 "spectators": sum(1 for c in self.conns if c.seat is None),
-                "muggins_rule": self.muggins_rule, "winners": sorted(self.state.winners()),
+                "muggins_rule": self.muggins_rule, "winners": self.result()["winners"],
                 "created": self.created, "ended": self.ended,
                 "record": record_url(self.id) if status == "finished" else None, "paused": self.paused,
-                "hints": self.hints}
+                "hints": self.hints, "resigned": self.resigned, "rematch": self.rematch_id}
 
     def matches(self, q: str) -> bool:
         """Whether ``q`` (any case) is part of the id, the game, the preset or a player's name."""
@@ -297,6 +313,8 @@ class GameTable(HandPauses):
             raise TableError(f"seat {seat} is played by a bot", 409)
         if s.token_hash is not None:
             raise TableError(f"seat {seat} is taken", 409)
+        if s.heir is not None:
+            raise TableError(f"seat {seat} is kept for {s.name} from the last game: a rematch", 409)
         key = name_key(name)
         if key == RESERVED_NAME:
             raise TableError(f"{name!r} is how the page shows each player his own seat; choose another name", 422)
@@ -388,8 +406,9 @@ class GameTable(HandPauses):
     def act(self, seat: int, move: Any, claim: Any) -> int:
         """Validate and apply one action, commit it, and return its index; raises TableError or
         IllegalAction leaving everything unchanged."""
-        if self.abandoned:
-            raise TableError("this table was abandoned; nothing more can be played here", 409)
+        if self.abandoned or self.resigned is not None:
+            why = "was abandoned" if self.abandoned else "ended: a player resigned"
+            raise TableError(f"this table {why}; nothing more can be played here", 409)
         if self.status == "open":
             raise TableError("the game starts when every seat is taken", 409)
         if not isinstance(move, str) or not move.strip() or len(move) > MAX_MOVE_CHARS:
@@ -620,7 +639,8 @@ class TableManager:
 
     def create(self, game: Any, preset: Any = None, options: Any = None, seats: Any = None,
                grace: Any = DEFAULT_GRACE, bot_delay: Any = DEFAULT_BOT_DELAY,
-               creator_hash: str | None = None, hints: Any = False) -> GameTable:
+               creator_hash: str | None = None, hints: Any = False, opener: int | None = None,
+               heirs: list[str | None] | None = None, names: list[str | None] | None = None) -> GameTable:
         """A new table. ``seats`` lists each seat: null (open for a person) or a bot level; with
         ``hints`` the seat to act may ask what the bot would play."""
         if not isinstance(game, str):
@@ -648,14 +668,16 @@ class TableManager:
             raise TableError(f"'hints' is true or false; got {quoted(hints)}", 422)
         if sum(1 for t in self.tables.values() if t.status in ACTIVE) >= self.max_tables:
             raise TableError("the server has too many tables in play; try again later", 503)
-        seed = secrets.randbits(62)
         try:
             rules = spec.rules(preset, options)
-            state = spec.new(rules, len(seats), chance=Chance(seed=seed))
+            seed, state = self._deal(spec, rules, len(seats), opener)
         except (RulesError, MugginsError) as e:
             raise TableError(str(e), 422) from None
-        names = bot_names(seats)
+        names = [n or b for n, b in zip(names or [None] * len(seats), bot_names(seats), strict=True)]
         seat_rows = [{"name": names[i], "bot": s, "token_hash": None} for i, s in enumerate(seats)]
+        for row, heir in zip(seat_rows, heirs or [], strict=False):  # a rematch keeps its people's seats
+            if heir is not None:
+                row["heir"] = heir
         stored = StoredTable(id=secrets.token_urlsafe(9), game=game, preset=rules.preset, options=dict(options),
                              num_players=len(seats), seed=seed, grace=float(grace), bot_delay=float(bot_delay),
                              seats=seat_rows, chance=[dict(o) for o in state.chance.outcomes], status="open",
@@ -666,6 +688,24 @@ class TableManager:
         self.tables[table.id] = table
         table.schedule_bots()
         return table
+
+    @staticmethod
+    def _deal(spec: GameSpec, rules: Any, players: int, opener: int | None) -> tuple[int, GameState]:
+        """A fresh seed and the game it starts; with ``opener``, one whose first deal (or lead) goes to that
+        seat, among a few seeds tried (the cut still decides when none of them gives it)."""
+        from muggins.server.seating import opener as first_seat
+
+        for _ in range(64 if opener is not None else 1):
+            seed = secrets.randbits(62)
+            state = spec.new(rules, players, chance=Chance(seed=seed))
+            if opener is None or first_seat(state) == opener:
+                break
+        return seed, state
+
+    def rebuild_start(self, table: GameTable) -> GameState:
+        """The game of ``table`` as it stood before its first move."""
+        spec = get_game(table.game)
+        return spec.new(spec.rules(table.preset, table.options), len(table.seats), chance=Chance(seed=table.seed))
 
     def listing(self, status: Any = "active", page: Any = 1, limit: Any = LIST_LIMIT, q: Any = None
                 ) -> dict[str, Any]:
