@@ -3,12 +3,16 @@ seat to another device, the rematch, the replay, and the rules, the tutorial and
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
 
 from muggins.server import seating
+from muggins.server.learn import Drills, LearnError, all_rules, drill_stats, tutorial
+from muggins.server.replay import replay_steps
 from muggins.server.tables import Connection, TableError, TableManager
 
 
@@ -84,3 +88,53 @@ def add_routes(app: FastAPI, manager: TableManager, body: Callable[..., Awaitabl
             raise TableError("give your seat token of this table as Authorization: Bearer TOKEN", 401)
         new, seat, new_token = seating.rematch(manager.get(table_id), token)
         return {"table": new.summary(), "seat": seat, "token": new_token, "link": f"/t/{new.id}"}
+
+    @app.get("/api/tables/{table_id}/replay")
+    async def replay(table_id: str, request: Request) -> dict[str, Any]:
+        """The game step by step: an ended game as a spectator saw it; a game in play for one of its
+        seats (its token given), through that seat's own views."""
+        t = manager.get(table_id)
+        token = bearer(request)
+        seat = t.seat_of_token(token) if token else None
+        if t.status in ("open", "playing") and seat is None:
+            raise TableError("the game is in play: its replay is given when it has ended, or to a seated "
+                             "player (with the seat token) for the game so far", 409)
+        ended = t.status not in ("open", "playing")
+        return replay_steps(t, None if ended else seat)
+
+    drills = Drills()
+
+    @app.exception_handler(LearnError)
+    async def learn_error(_request: Request, exc: LearnError) -> JSONResponse:
+        return JSONResponse({"error": str(exc)}, status_code=exc.status)
+
+    @app.get("/api/rules")
+    async def rules() -> dict[str, Any]:
+        """Every game's presets in words and options, with worked examples from real positions."""
+        return {"games": await asyncio.to_thread(all_rules)}
+
+    @app.get("/api/tutorial")
+    async def guided() -> dict[str, Any]:
+        return await asyncio.to_thread(tutorial)
+
+    @app.get("/api/drills")
+    async def drill_list() -> dict[str, Any]:
+        return {"drills": drills.listing(), "stats": drill_stats()}
+
+    @app.post("/api/drills/{key}/sessions")
+    async def drill_start(key: str, request: Request) -> dict[str, Any]:
+        """A drill session: ``rounds`` questions; the record gains its line when it ends."""
+        data = await body(request)
+        rounds = data.get("rounds", 5) if isinstance(data, dict) else None
+        return await asyncio.to_thread(drills.start, key, rounds)
+
+    @app.post("/api/drills/sessions/{sid}/answer")
+    async def drill_answer(sid: str, request: Request) -> dict[str, Any]:
+        data = await body(request)
+        given = data.get("given") if isinstance(data, dict) else None
+        return await asyncio.to_thread(drills.answer, sid, given)
+
+    @app.post("/api/drills/sessions/{sid}/stop")
+    async def drill_stop(sid: str, request: Request) -> dict[str, Any]:
+        await body(request)
+        return drills.stop(sid)
