@@ -29,7 +29,16 @@ def test_games_catalogue_lists_every_game_and_the_bot_levels(client: TestClient)
 def test_page_is_served(client: TestClient) -> None:
     r = client.get("/")
     assert r.status_code == 200 and "<html" in r.text.lower()
-    assert client.get("/static/app.js").status_code == 200
+    # the page's modules load as native ES modules: each is served as JavaScript, and the table's own
+    # address serves the same page
+    assert '<script type="module" src="/static/js/main.js">' in r.text
+    for name in ("main", "state", "util", "api", "boards", "lobby", "names", "table", "dominoes", "cards", "log",
+                 "analysis"):
+        js = client.get(f"/static/js/{name}.js")
+        assert js.status_code == 200, name
+        assert js.headers["content-type"].split(";")[0] in ("text/javascript", "application/javascript"), js.headers
+    t = client.get("/t/abc123")
+    assert t.status_code == 200 and t.text == r.text
 
 
 def test_create_table_refuses_bad_requests_with_reasons(client: TestClient) -> None:

@@ -1,0 +1,71 @@
+// The server: its JSON API, and the table's WebSocket (state messages in, moves out).
+
+import { state } from "./state.js";
+import { $ } from "./util.js";
+import { render, showTable } from "./table.js";
+import { resetAnalysis } from "./analysis.js";
+
+/** @param {string} path @param {any} [body] a JSON body: the request is a POST @returns {Promise<any>} */
+export async function api(path, body) {
+  const r = await fetch(path, body === undefined ? {} : {
+    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  let data = null;
+  try { data = await r.json(); } catch (e) { data = null; }
+  if (!r.ok) throw new Error((data && data.error) || r.statusText || `request failed (${r.status})`);
+  return data;
+}
+/** @param {string | null} id */
+export function tokenKey(id) { return "muggins-seat-" + id; }
+// Asked for by my seat alone, when it is my turn at a table with hints: the server answers this request
+// only, so nobody else learns anything of it.
+export function authHeaders() { return state.myToken ? { Authorization: "Bearer " + state.myToken } : {}; }
+/** @param {string} path @returns {Promise<any>} */
+export async function getJSON(path) {
+  const r = await fetch(path, { headers: authHeaders() });
+  let data = null;
+  try { data = await r.json(); } catch (e) { data = null; }
+  if (!r.ok) throw new Error((data && data.error) || r.statusText || `request failed (${r.status})`);
+  return data;
+}
+/** @param {string | null} token my seat's token, or null to watch */
+export function connect(token) {
+  $("join").hidden = true; $("play").hidden = false;
+  state.myToken = token; state.hintAt = null;
+  resetAnalysis();
+  state.logEvents = []; state.last = null; state.selected = []; $("log").replaceChildren();
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  const sock = new WebSocket(`${proto}//${location.host}/ws/${state.tableId}` + (token ? "?token=" + encodeURIComponent(token) : ""));
+  state.ws = sock;
+  sock.onopen = () => { $("conn").textContent = "connected"; state.retry = 0; };
+  sock.onmessage = (m) => onMessage(JSON.parse(m.data));
+  sock.onclose = () => {
+    if (state.ws !== sock) return;
+    $("conn").textContent = "reconnecting…";
+    state.retry = Math.min(state.retry + 1, 6);
+    setTimeout(() => { if (state.ws === sock) connect(token); }, 300 * state.retry);
+  };
+}
+/** @param {string} move @param {number | null} [claim] */
+export function send(move, claim) {
+  $("play-err").textContent = "";
+  /** @type {Record<string, any>} */
+  const msg = { type: "act", move };
+  if (claim !== undefined && claim !== null) msg.claim = claim;
+  if (!state.ws || state.ws.readyState !== WebSocket.OPEN) { $("play-err").textContent = "Not connected; trying again…"; return; }
+  state.ws.send(JSON.stringify(msg));
+  state.selected = [];
+}
+function onMessage(m) {
+  if (m.type === "error") {
+    $("play-err").textContent = m.message;
+    if (m.fatal) { localStorage.removeItem(tokenKey(state.tableId)); state.ws.onclose = null; state.ws = null; showTable(state.tableId); }
+    return;
+  }
+  if (m.type !== "state") return;
+  if (m.event_start === 0) state.logEvents = [];
+  state.logEvents.push(...m.events);
+  if (m.you !== undefined) state.me = m.you;
+  state.last = m;
+  state.selected = state.selected.filter((x) => (m.view.my_hand || []).includes(x));
+  render();
+}
