@@ -337,7 +337,7 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
             with contextlib.suppress(Exception):
                 await wtask
 
-    add_routes(app, manager, body, bearer, same_site)
+    add_routes(app, manager, body, bearer, same_site, WEB_DIR / "index.html")
 
     @app.get("/")
     async def index() -> FileResponse:

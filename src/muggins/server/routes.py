@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import FileResponse, JSONResponse
 
 from muggins.server import seating
 from muggins.server.learn import Drills, LearnError, all_rules, drill_stats, tutorial
@@ -28,8 +29,12 @@ def next_hand(table: Any, conn: Connection, ref: Any) -> dict[str, Any]:
 
 
 def add_routes(app: FastAPI, manager: TableManager, body: Callable[..., Awaitable[Any]],
-               bearer: Callable[[Request], str | None], same_site: Callable[[Request], None]) -> None:
-    """Register the endpoints of this module on ``app``."""
+               bearer: Callable[[Request], str | None], same_site: Callable[[Request], None],
+               page: Path) -> None:
+    """Register the endpoints of this module on ``app``; ``page`` is the page's HTML file."""
+
+    for path in ("/rules", "/tutorial", "/drills", "/t/{table_id}/replay"):
+        app.add_api_route(path, lambda: FileResponse(page), methods=["GET"], include_in_schema=False)
 
     def seat_of(table_id: str, request: Request) -> tuple[Any, int]:
         token = bearer(request)

@@ -51,6 +51,7 @@ export function send(move, claim) {
   /** @type {Record<string, any>} */
   const msg = { type: "act", move };
   if (claim !== undefined && claim !== null) msg.claim = claim;
+  if (state.offline) { state.offline(move, claim === undefined ? null : claim); state.selected = []; return; }
   if (!state.ws || state.ws.readyState !== WebSocket.OPEN) { $("play-err").textContent = "Not connected; trying again…"; return; }
   state.ws.send(JSON.stringify(msg));
   state.selected = [];
@@ -59,6 +60,11 @@ function onMessage(m) {
   if (m.type === "error") {
     $("play-err").textContent = m.message;
     if (m.fatal) { localStorage.removeItem(tokenKey(state.tableId)); state.ws.onclose = null; state.ws = null; showTable(state.tableId); }
+    return;
+  }
+  if (m.type === "moved" || m.type === "left") {  // this page's seat went elsewhere: it watches now
+    localStorage.removeItem(tokenKey(state.tableId)); state.myToken = null; state.me = null;
+    $("seat-msg").textContent = m.message;
     return;
   }
   if (m.type !== "state") return;

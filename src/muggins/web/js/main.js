@@ -10,11 +10,18 @@ import { boardWidth } from "./dominoes.js";
 import "./cards.js";
 import { analyse } from "./analysis.js";
 import { renderLog, describeAt } from "./log.js";
+import { showReplay, leaveReplay } from "./replay.js";
+import { showRules, showTutorial, showDrills } from "./learn.js";
 
 export function route() {
   if (state.ws) { const old = state.ws; state.ws = null; old.onclose = null; old.close(); }
+  leaveReplay();
+  state.offline = null; $("tutor").hidden = true; $("learn").hidden = true;
+  const page = { "/rules": showRules, "/tutorial": showTutorial, "/drills": showDrills }[location.pathname];
+  if (page) { page(); return; }
   const m = location.pathname.match(/^\/t\/([\w-]+)/);
-  if (m) {
+  if (m && /\/replay$/.test(location.pathname)) showReplay(m[1]);
+  else if (m) {
     if (!state.catalogue) api("/api/games").then((c) => { state.catalogue = c; }).catch(() => {});
     showTable(m[1]);
   } else showLobby();

@@ -4,7 +4,7 @@
 /**
  * @typedef {Record<string, any>} View   a seat's view of the game, as the server sends it
  * @typedef {{type: string, view: View, table: Record<string, any>, renderer: string, events: any[],
- *   event_start?: number, you?: number | null, piece_noun?: [string, string]}} StateMessage
+ *   event_start?: number, you?: number | null, piece_noun?: [string, string], hand_end?: any}} StateMessage
  */
 
 export const state = {
@@ -31,4 +31,6 @@ export const state = {
   lobbyTimer: undefined,
   /** the board width the dominoes layout was last planned for */
   drawnWidth: 0,
+  /** @type {((move: string, claim: number | null) => void) | null} where moves go instead of the server (the tutorial) */
+  offline: null,
 };

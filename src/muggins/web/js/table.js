@@ -10,11 +10,14 @@ import { boardFor } from "./boards.js";
 import { myTileMoves } from "./dominoes.js";
 import { discardCount } from "./cards.js";
 import { renderLog } from "./log.js";
+import { renderHandEnd } from "./handend.js";
+import { renderSeatActions, redeemFromHash } from "./seat.js";
 
 export async function showTable(id) {
   clearTimeout(state.lobbyTimer);
   $("lobby").hidden = true; $("table").hidden = false;
   state.tableId = id;
+  if (await redeemFromHash(id)) return;
   const saved = JSON.parse(localStorage.getItem(tokenKey(id)) || "null");
   if (saved) { state.me = saved.seat; connect(saved.token); return; }
   let t;
@@ -82,6 +85,8 @@ export function render() {
   renderLog();
   $("record-link").replaceChildren(...(v.over ? [el("a", { href: `/api/tables/${state.tableId}/record`, download: "" }, "Download the game record")] : []));
   renderHint(v);
+  renderHandEnd();
+  renderSeatActions();
   $("analysis-box").hidden = !(v.over && t.status === "finished");
 }
 
