@@ -12,14 +12,15 @@ import pytest
 
 from tests.server.browser_helpers import (
     DESKTOP,
-    browser,  # noqa: F401  (a fixture)
+    browser,
     needs_chromium,
     new_page,
     serve,
-    shots,  # noqa: F401  (a fixture)
+    shots,
 )
 
 pytestmark = needs_chromium
+__all__ = ["browser", "shots"]  # fixtures
 
 
 def app_with(tmp_path: Path, time_scale: float) -> Any:
@@ -39,7 +40,8 @@ def quick_server(tmp_path: Path) -> Iterator[tuple[str, Any]]:
     yield from serve(app_with(tmp_path, 0.0))
 
 
-def seated_page(browser: Any, base: str, body: dict[str, Any], seat: int = 0) -> tuple[Any, Any, list[str], str]:
+def seated_page(browser: Any, base: str, body: dict[str, Any],
+                seat: int = 0) -> tuple[Any, Any, list[str], str]:
     """A table made through the API, and a page seated at ``seat`` through the join screen."""
     ctx, page, errors = new_page(browser, DESKTOP)
     r = page.request.post(base + "/api/tables", data=json.dumps({"grace": 0, "bot_delay": 0, **body}),
@@ -58,7 +60,8 @@ MY_TURN = """() => { const l = muggins.state.last; if (!l) return null;
   return {mine: !l.view.over && (l.view.waiting_for || l.view.to_act || []).includes(muggins.state.me)
           && (l.view.legal || []).length > 0, paused: !!(l.hand_end && l.hand_end.paused), over: l.view.over,
           actions: l.table.actions}; }"""
-PLAY_FIRST = "() => { const l = muggins.state.last; muggins.state.ws.send(JSON.stringify({type: 'act', move: l.view.legal[0]})); }"
+PLAY_FIRST = ("() => { const l = muggins.state.last;"
+              " muggins.state.ws.send(JSON.stringify({type: 'act', move: l.view.legal[0]})); }")
 
 
 def play_until(page: Any, stop: str) -> None:
