@@ -68,6 +68,7 @@ function onMessage(m) {
     return;
   }
   if (m.type !== "state") return;
+  if (m.table.status === "resigned") m.view = { ...m.view, legal: [], to_act: [], waiting_for: [] };
   if (m.event_start === 0) state.logEvents = [];
   state.logEvents.push(...m.events);
   if (m.you !== undefined) state.me = m.you;

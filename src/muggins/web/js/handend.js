@@ -38,7 +38,11 @@ export function renderHandEnd() {
     if (draw) draw({ ...v, layout: end.layout, open_ends: [], legal: [], my_hand: [] });
     $("myhand").replaceChildren();
   }
-  if (end.paused) { $("hands").replaceChildren(); $("moves").replaceChildren(); }
+  if (end.paused) {
+    $("hands").replaceChildren(); $("moves").replaceChildren();
+    $("status").textContent = `${end.word} ${end.number} is over` + (state.me === null ? " (watching)" : "");
+    $("status").className = "";
+  }
   const kids = [el("h3", {}, `${end.word} ${end.number} is over`),
     el("p", {}, "Points this " + end.word.toLowerCase() + ": " + gainedText(end)),
     el("pre", { class: "endlines" }, prettyCards(end.lines.join("\n")))];

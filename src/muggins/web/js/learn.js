@@ -86,6 +86,7 @@ function tutorMove(move, claim) {
     return;
   }
   if (step.expect !== "play") return;
+  if (move === "muggins") { err.textContent = "The Teacher's play scored nothing: there is nothing to call. Play your tile."; return; }
   const ok = step.accept.find((/** @type {any} */ a) => a.move === move);
   if (!ok) { err.textContent = "That move scores nothing here: choose the one the text names."; return; }
   if (claim !== ok.claim) {

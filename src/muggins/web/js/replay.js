@@ -27,11 +27,11 @@ export async function showReplay(id) {
   document.body.classList.add("replaying");
   $("replay-bar").hidden = false;
   $("replay-bar").replaceChildren(
-    el("button", { type: "button", id: "rp-first", "aria-label": "First move", onclick: () => go(0) }, "⏮"),
+    el("button", { type: "button", id: "rp-first", "aria-label": "First move", onclick: () => go(0) }, "|◀"),
     el("button", { type: "button", id: "rp-back", "aria-label": "Back one move", onclick: () => go(replay.at - 1) }, "◀"),
     el("span", { id: "rp-at", role: "status" }),
     el("button", { type: "button", id: "rp-fwd", "aria-label": "Forward one move", onclick: () => go(replay.at + 1) }, "▶"),
-    el("button", { type: "button", id: "rp-last", "aria-label": "Last move", onclick: () => go(data.steps.length - 1) }, "⏭"),
+    el("button", { type: "button", id: "rp-last", "aria-label": "Last move", onclick: () => go(data.steps.length - 1) }, "▶|"),
     el("a", { href: `/t/${id}` }, " Back to the table"),
     el("div", { id: "rp-move" }), el("div", { id: "rp-notes" }));
   document.addEventListener("keydown", keys);

@@ -66,6 +66,8 @@ export function render() {
   if (v.over) {
     const won = v.winners.map(seatName);
     status = "Game over: " + (won.length ? listText(won) + " won" : "a draw");
+  } else if (t.status === "resigned") {
+    status = `Game over: ${seatName(t.resigned)} resigned; ` + listText(t.winners.map(seatName)) + " won";
   } else if (t.status === "open") status = "Waiting for players…";
   else if (state.me !== null && waiting.includes(state.me)) status = "Your turn" + turnHint(v);
   else status = "Waiting for " + listText(waiting.map(seatName)) + hintFor(v, waiting);
@@ -180,7 +182,7 @@ export function claimValue() {
   return Number(v);
 }
 function renderControls(v) {
-  const legal = state.last.table.status === "abandoned" ? [] : v.legal || [];
+  const legal = ["abandoned", "resigned"].includes(state.last.table.status) ? [] : v.legal || [];
   const manual = v.claims === "manual" && state.me !== null && !v.over;
   $("claim-box").hidden = !manual;
   const buttons = [];
