@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from muggins.core.protocol import Action, GameState
-from muggins.tui.table import make_hand_end
+from muggins.tui.table import hand_number, make_hand_end
 from muggins.tui.text import hand_event, hand_start
 
 if TYPE_CHECKING:
@@ -28,12 +28,11 @@ HAND_PAUSE = 30.0   # seconds a hand's end stays on screen at most (times the se
 OPEN_KINDS = frozenset({"muggins", "claim"})  # what may still be done on the hand's last play
 
 
-def hand_number(st: GameState) -> int:
-    """The number of the hand (the round) being played."""
-    n = getattr(st, "hand_no", None)
-    if not isinstance(n, int):
-        n = getattr(st, "round_no", 0)
-    return n if isinstance(n, int) else 0
+def hand_closed(st: GameState, number: int, start: int) -> bool:
+    """Whether the action whose events begin at ``start`` in the log, made in hand ``number``, ended that
+    hand (the next one is dealt, or the game ended with the hand)."""
+    return hand_number(st) != number or (st.is_over() and any(
+        e.kind in ("hand_end", "round_end") for e in st.log[start:]))
 
 
 def public_hand_end(st: GameState, before: GameState, seat: int, action: Action, start: int,
@@ -108,8 +107,7 @@ class HandPauses:
             return
         number, start, before = mark
         st = self.state
-        ended = any(e.kind in ("hand_end", "round_end") for e in st.log[start:])
-        if hand_number(st) == number and not (st.is_over() and ended):
+        if not hand_closed(st, number, start):
             return
         names = [s.name or f"Seat {i + 1}" for i, s in enumerate(self.seats)]
         self.last_hand_end = public_hand_end(st, before, seat, action, start, names)

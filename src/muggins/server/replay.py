@@ -12,7 +12,8 @@ from typing import Any
 
 from muggins.core.chance import Chance
 from muggins.core.rules import get_game
-from muggins.server.handend import hand_number, public_hand_end
+from muggins.server.handend import hand_closed, public_hand_end
+from muggins.tui.table import hand_number
 
 MAX_STEPS = 5000
 
@@ -31,8 +32,7 @@ def replay_steps(table: Any, viewer: int | None) -> dict[str, Any]:
         before = st.clone()
         text = st.format_action(action)
         st.apply(seat, action)
-        ended = hand_number(st) != number or (st.is_over() and any(
-            e.kind in ("hand_end", "round_end") for e in st.log[start:]))
+        ended = hand_closed(st, number, start)
         steps.append({"number": i + 1, "seat": seat, "move": text if public or seat == viewer else None,
                       "view": st.view(viewer).to_json(), "events": st.events_for(viewer, start),
                       "event_start": start,
