@@ -207,3 +207,28 @@ def test_a_drill_answered_in_the_page_is_stored(browser: Any, quick_server: tupl
     page.screenshot(path=str(shots / "rules.png"))
     assert not errors
     ctx.close()
+
+
+def test_a_seat_continues_on_another_device(browser: Any, quick_server: tuple[str, Any], shots: Path) -> None:
+    base, _app = quick_server
+    ctx, page, errors, tid = seated_page(browser, base, {"game": "cribbage", "seats": [None, "beginner"]})
+    page.click("#handoff-btn")
+    page.wait_for_selector("input.invite")
+    link = page.input_value("input.invite")
+    assert link.startswith(f"{base}/t/{tid}#seat=")
+    token = page.evaluate(f"() => JSON.parse(localStorage.getItem('muggins-seat-{tid}')).token")
+    assert token not in link
+    page.screenshot(path=str(shots / "handoff.png"), full_page=True)
+    ctx2, other, errors2 = new_page(browser, DESKTOP)
+    requests: list[str] = []
+    other.on("request", lambda r: requests.append(r.url))
+    other.goto(link)
+    other.wait_for_function("() => muggins.state.last !== null && muggins.state.me === 0")
+    assert "#seat=" not in other.url  # the spent code leaves the address bar
+    assert not any("seat=" in u for u in requests)  # the fragment never reached the server
+    assert other.evaluate("() => muggins.state.last.view.my_hand.length") > 0
+    page.wait_for_function("() => muggins.state.me === null")
+    assert "moved to another device" in page.inner_text("#seat-msg")
+    assert not errors and not errors2
+    ctx.close()
+    ctx2.close()

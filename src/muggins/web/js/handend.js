@@ -37,6 +37,8 @@ export function renderHandEnd() {
     const draw = boardFor(state.last.renderer);
     if (draw) draw({ ...v, layout: end.layout, open_ends: [], legal: [], my_hand: [] });
     $("myhand").replaceChildren();
+  } else if (end.paused) {  // the piles or the show are in the lines: the next hand's cards wait
+    $("board").replaceChildren(); $("myhand").replaceChildren();
   }
   if (end.paused) {
     $("hands").replaceChildren(); $("moves").replaceChildren();
