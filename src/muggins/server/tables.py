@@ -12,6 +12,7 @@ points were missed or on anything in a hand.
 from __future__ import annotations
 
 import asyncio
+import bisect
 import contextlib
 import hashlib
 import logging
@@ -223,6 +224,7 @@ class GameTable:
         self.last_active = now   # the last action, connection or disconnection (for idle expiry)
         self.grace_open = False
         self._update_grace()
+        self._log_marks: list[int] | None = None  # the log's length before the first action and after each
 
     # --- status -------------------------------------------------------------------------------------
     @property
@@ -261,7 +263,7 @@ class GameTable:
                 "muggins_rule": self.muggins_rule, "winners": sorted(self.state.winners()),
                 "created": self.created, "ended": self.ended,
                 "record": record_url(self.id) if status == "finished" else None, "paused": self.paused,
-                "hints": self.hints}
+                "hints": self.hints, "claim_bound": self.claim_bound()}
 
     def matches(self, q: str) -> bool:
         """Whether ``q`` (any case) is part of the id, the game, the preset or a player's name."""
@@ -339,8 +341,26 @@ class GameTable:
             "type": "state", "table": summary if summary is not None else self.summary(), "you": conn.seat,
             "view": st.view(conn.seat).to_json(), "renderer": self.renderer, "piece_noun": self.piece_noun,
             "events": events, "event_start": start, "grace_left": self.grace_left(),
+            "event_actions": self.actions_of_events(start, conn.log_pos),
         }
         return msg
+
+    def actions_of_events(self, start: int, end: int) -> list[int | None]:
+        """For each event of the log from ``start`` to ``end``, the index of the action that logged it (the
+        number the analysis and the record give it), or None for what was logged before the first action."""
+        marks = self._marks()
+        return [k if k >= 0 else None for k in (bisect.bisect_right(marks, p) - 1 for p in range(start, end))]
+
+    def _marks(self) -> list[int]:
+        st = self.state
+        if self._log_marks is None or len(self._log_marks) != len(st.history) + 1:
+            fresh = type(st).new(st.rules, st.num_players, st.chance.rewound())  # the game replayed
+            marks = [len(fresh.log)]
+            for seat, action in st.history:
+                fresh.apply(seat, action)
+                marks.append(len(fresh.log))
+            self._log_marks = marks
+        return self._log_marks
 
     def grace_left(self) -> float | None:
         """Seconds left of the grace period (None when none is open)."""
@@ -423,6 +443,8 @@ class GameTable:
             raise
         if grew:
             self.saved_chance = len(st.chance.outcomes)
+        if self._log_marks is not None and len(self._log_marks) == len(st.history):
+            self._log_marks.append(len(st.log))
         if ended is not None:
             self.ended = ended
         self.last_active = self.manager.clock()

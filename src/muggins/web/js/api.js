@@ -34,9 +34,13 @@ export function connect(token) {
   resetAnalysis();
   state.logEvents = []; state.last = null; state.selected = []; $("log").replaceChildren();
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  const sock = new WebSocket(`${proto}//${location.host}/ws/${state.tableId}` + (token ? "?token=" + encodeURIComponent(token) : ""));
+  // the token goes in the first message, never in the address (addresses are written in logs)
+  const sock = new WebSocket(`${proto}//${location.host}/ws/${state.tableId}`);
   state.ws = sock;
-  sock.onopen = () => { $("conn").textContent = "connected"; state.retry = 0; };
+  sock.onopen = () => {
+    sock.send(JSON.stringify({ type: "hello", token }));
+    $("conn").textContent = "connected"; state.retry = 0;
+  };
   sock.onmessage = (m) => onMessage(JSON.parse(m.data));
   sock.onclose = () => {
     if (state.ws !== sock) return;
