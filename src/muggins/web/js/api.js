@@ -4,6 +4,7 @@ import { state } from "./state.js";
 import { $ } from "./util.js";
 import { render, showTable } from "./table.js";
 import { resetAnalysis } from "./analysis.js";
+import { capture, announceChanges } from "./motion.js";
 
 /** @param {string} path @param {any} [body] a JSON body: the request is a POST @returns {Promise<any>} */
 export async function api(path, body) {
@@ -52,8 +53,9 @@ export function connect(token) {
 /** @param {string} move @param {number | null} [claim] */
 export function send(move, claim) {
   $("play-err").textContent = "";
+  // "at": the number of actions applied so far, as the page last saw it (the index the state and ack use)
   /** @type {Record<string, any>} */
-  const msg = { type: "act", move };
+  const msg = { type: "act", move, at: state.last ? state.last.table.actions : 0 };
   if (claim !== undefined && claim !== null) msg.claim = claim;
   if (!state.ws || state.ws.readyState !== WebSocket.OPEN) { $("play-err").textContent = "Not connected; trying again…"; return; }
   state.ws.send(JSON.stringify(msg));
@@ -66,10 +68,15 @@ function onMessage(m) {
     return;
   }
   if (m.type !== "state") return;
-  if (m.event_start === 0) state.logEvents = [];
+  if (m.event_start === 0) { state.logEvents = []; state.eventActions = []; }
   state.logEvents.push(...m.events);
+  state.eventActions.push(...(m.event_actions || m.events.map(() => null)));
+  state.graceEnd = typeof m.grace_left === "number" && m.grace_left > 0 ? performance.now() + 1000 * m.grace_left : null;
+  const before = state.last;
   if (m.you !== undefined) state.me = m.you;
   state.last = m;
   state.selected = state.selected.filter((x) => (m.view.my_hand || []).includes(x));
+  const moved = capture();
   render();
+  announceChanges(before, m, moved);
 }
