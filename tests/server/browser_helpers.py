@@ -119,6 +119,7 @@ def create_table(page: Any, base: str, game: str, preset: str, seats: list[str |
         page.select_option(f".seatpick[data-seat='{i}']", s or "")
     if target is not None:
         page.fill("#target", str(target))
+    page.select_option("#my-seat", "")  # the creator takes his seat through the join page, as a guest does
     page.fill("#grace", "0")
     page.fill("#options", options)
     if hints:

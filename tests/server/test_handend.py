@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from muggins.server.app import create_app
 from muggins.server.store import Store
 from muggins.server.tables import Connection, GameTable, TableError, TableManager
-from tests.server.conftest import new_table, sit
+from tests.server.conftest import new_table, sit, table_socket
 
 
 def last_state(conn: Connection) -> dict[str, Any]:
@@ -85,7 +85,7 @@ def test_the_next_deal_comes_after_the_time_without_a_press(db_url: str) -> None
                                seats_burst=1e6)) as client:
         t = new_table(client, seats=[None, "beginner"], options={"claims": "auto"})
         tok = sit(client, t["id"], 0)
-        with client.websocket_connect(f"/ws/{t['id']}?token={tok}") as ws:
+        with table_socket(client, t["id"], tok) as ws:
             paused = None
             for _ in range(3000):
                 m = ws.receive_json()
@@ -109,12 +109,12 @@ def test_the_next_deal_comes_after_the_time_without_a_press(db_url: str) -> None
 def test_next_is_refused_for_a_spectator_and_outside_a_pause(client: TestClient) -> None:
     t = new_table(client, seats=[None, "beginner"])
     tok = sit(client, t["id"], 0)
-    with client.websocket_connect(f"/ws/{t['id']}") as ws:
+    with table_socket(client, t["id"]) as ws:
         ws.receive_json()
         ws.send_json({"type": "next", "ref": 1})
         r = ws.receive_json()
         assert r["type"] == "error" and "spectators" in r["message"]
-    with client.websocket_connect(f"/ws/{t['id']}?token={tok}") as ws:
+    with table_socket(client, t["id"], tok) as ws:
         ws.receive_json()
         ws.send_json({"type": "next", "ref": 2})
         while (r := ws.receive_json())["type"] == "state":

@@ -10,7 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from muggins.server.app import create_app
-from tests.server.conftest import new_table, sit
+from tests.server.conftest import new_table, sit, table_socket
 from tests.server.test_api import play_out
 
 
@@ -22,7 +22,7 @@ def test_replay_of_a_finished_game_is_the_spectators_view_of_every_step(client: 
     t = new_table(client, game="cribbage", seats=[None, "beginner"], options={"target": 31})
     tok = sit(client, t["id"], 0)
     assert client.get(f"/api/tables/{t['id']}/replay").status_code == 409  # in play, no seat
-    with client.websocket_connect(f"/ws/{t['id']}?token={tok}") as ws:
+    with table_socket(client, t["id"], tok) as ws:
         last = play_out(ws, 0)
     r = client.get(f"/api/tables/{t['id']}/replay")
     assert r.status_code == 200
@@ -46,7 +46,7 @@ def test_a_seat_replays_its_own_game_so_far_through_its_own_views(client: TestCl
     t = new_table(client, game="card-muggins", seats=[None, None])
     ann, bob = sit(client, t["id"], 0, "Ann"), sit(client, t["id"], 1, "Bob")
     for seat, tok in ((0, ann), (1, bob)) * 3:
-        with client.websocket_connect(f"/ws/{t['id']}?token={tok}") as ws:
+        with table_socket(client, t["id"], tok) as ws:
             while (m := ws.receive_json())["type"] != "state":
                 pass
             if seat in m["view"]["to_act"] and m["view"]["legal"]:

@@ -7,7 +7,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from muggins.server.seating import opener
-from tests.server.conftest import new_table, sit
+from tests.server.conftest import new_table, sit, table_socket
 
 
 def auth(token: str) -> dict[str, str]:
@@ -24,7 +24,7 @@ def play_one(client: TestClient, tid: str, tokens: dict[int, str]) -> None:
     """The seat to move makes its first legal move."""
     t = client.app.state.manager.get(tid)  # type: ignore[attr-defined]
     seat = sorted(t.state.to_act())[0]
-    with client.websocket_connect(f"/ws/{tid}?token={tokens[seat]}") as ws:
+    with table_socket(client, tid, tokens[seat]) as ws:
         m = first_state(ws)
         ws.send_json({"type": "act", "move": m["view"]["legal"][0], "ref": "m"})
         while (r := ws.receive_json()).get("ref") != "m":
@@ -62,7 +62,7 @@ def test_resigning_ends_the_game_and_archives_it(client: TestClient) -> None:
     stored = next(x for x in archive if x["id"] == t["id"])
     assert stored["status"] == "resigned" and stored["resigned"] == 0 and stored["winners"] == s["winners"]
     # nothing more is played, and a second resignation is refused
-    with client.websocket_connect(f"/ws/{t['id']}?token={tokens[1]}") as ws:
+    with table_socket(client, t["id"], tokens[1]) as ws:
         m = first_state(ws)
         assert m["table"]["status"] == "resigned"
         ws.send_json({"type": "act", "move": "pass", "ref": 1})
@@ -91,7 +91,7 @@ def test_a_seat_continues_on_another_device_with_a_one_time_code(client: TestCli
     # a newer code voids the first one
     newer = client.post(f"/api/tables/{t['id']}/handoff", headers=auth(old)).json()["code"]
     assert client.post(f"/api/tables/{t['id']}/redeem", json={"code": code}).status_code == 403
-    with client.websocket_connect(f"/ws/{t['id']}?token={old}") as first:
+    with table_socket(client, t["id"], old) as first:
         assert first_state(first)["you"] == 0
         r = client.post(f"/api/tables/{t['id']}/redeem", json={"code": newer})
         assert r.status_code == 200 and r.json()["seat"] == 0
@@ -103,7 +103,7 @@ def test_a_seat_continues_on_another_device_with_a_one_time_code(client: TestCli
         assert m["you"] is None and not m["view"].get("my_hand")
     assert client.post(f"/api/tables/{t['id']}/redeem", json={"code": newer}).status_code == 403  # spent
     assert client.post(f"/api/tables/{t['id']}/leave", headers=auth(old)).status_code == 403  # old token void
-    with client.websocket_connect(f"/ws/{t['id']}?token={new}") as ws:
+    with table_socket(client, t["id"], new) as ws:
         assert first_state(ws)["you"] == 0
     # a revoked code is refused
     code = client.post(f"/api/tables/{t['id']}/handoff", headers=auth(new)).json()["code"]

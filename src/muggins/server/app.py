@@ -50,6 +50,7 @@ WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 MAX_MESSAGE_BYTES = 4096
 MAX_BODY_BYTES = 16384
 MAX_CONNECTIONS_PER_TABLE = 64
+HELLO_SECONDS = 10.0         # a socket says who it is (its hello) within this time, or is closed
 RATE = 20.0
 BURST = 40.0
 TABLES_PER_MINUTE = 10.0   # new tables from one address: 10 at once, then one every 6 s
@@ -288,10 +289,24 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
             await ws.close(code=1008)  # before the handshake is answered: the browser sees a 403
             return
         await ws.accept()
-        token = ws.query_params.get("token")
+        # who is there comes in the first message, {"type": "hello", "token": TOKEN} (no token: a spectator),
+        # never in the address, which servers and proxies write in their logs
         try:
+            if "token" in ws.query_params:
+                raise TableError("send the seat token in the first message, {\"type\": \"hello\", \"token\": ...}, "
+                                 "never in the address")
+            try:
+                hello = json.loads(await asyncio.wait_for(ws.receive_text(), HELLO_SECONDS))
+            except (TimeoutError, ValueError, KeyError):
+                hello = None
+            token = hello.get("token") if isinstance(hello, dict) else None
+            if not isinstance(hello, dict) or hello.get("type") != "hello" or not isinstance(token, (str, type(None))):
+                raise TableError("the first message must be {\"type\": \"hello\", \"token\": TOKEN} "
+                                 "(token null to watch)")
             table = manager.get(table_id)
             seat = table.seat_of_token(token) if token else None
+        except WebSocketDisconnect:
+            return
         except TableError as e:
             await ws.send_json({"type": "error", "message": str(e), "fatal": True})
             await ws.close(code=4404 if e.status == 404 else 4403)

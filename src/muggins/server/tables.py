@@ -12,6 +12,7 @@ points were missed or on anything in a hand.
 from __future__ import annotations
 
 import asyncio
+import bisect
 import contextlib
 import hashlib
 import logging
@@ -236,6 +237,7 @@ class GameTable(HandPauses):
         self.hand_pause: HandPause | None = None
         self.last_hand_end: dict[str, Any] | None = None  # the public end of the last hand that ended
         self._update_grace()
+        self._log_marks: list[int] | None = None  # the log's length before the first action and after each
 
     # --- status -------------------------------------------------------------------------------------
     @property
@@ -280,7 +282,8 @@ class GameTable(HandPauses):
                 "muggins_rule": self.muggins_rule, "winners": self.result()["winners"],
                 "created": self.created, "ended": self.ended,
                 "record": record_url(self.id) if status == "finished" else None, "paused": self.paused,
-                "hints": self.hints, "resigned": self.resigned, "rematch": self.rematch_id}
+                "hints": self.hints, "claim_bound": self.claim_bound(), "resigned": self.resigned,
+                "rematch": self.rematch_id}
 
     def matches(self, q: str) -> bool:
         """Whether ``q`` (any case) is part of the id, the game, the preset or a player's name."""
@@ -361,8 +364,26 @@ class GameTable(HandPauses):
             "view": st.view(conn.seat).to_json(), "renderer": self.renderer, "piece_noun": self.piece_noun,
             "events": events, "event_start": start, "grace_left": self.grace_left(),
             "hand_end": self.pause_message(fresh=summary is None),
+            "event_actions": self.actions_of_events(start, conn.log_pos),
         }
         return msg
+
+    def actions_of_events(self, start: int, end: int) -> list[int | None]:
+        """For each event of the log from ``start`` to ``end``, the index of the action that logged it (the
+        number the analysis and the record give it), or None for what was logged before the first action."""
+        marks = self._marks()
+        return [k if k >= 0 else None for k in (bisect.bisect_right(marks, p) - 1 for p in range(start, end))]
+
+    def _marks(self) -> list[int]:
+        st = self.state
+        if self._log_marks is None or len(self._log_marks) != len(st.history) + 1:
+            fresh = type(st).new(st.rules, st.num_players, st.chance.rewound())  # the game replayed
+            marks = [len(fresh.log)]
+            for seat, action in st.history:
+                fresh.apply(seat, action)
+                marks.append(len(fresh.log))
+            self._log_marks = marks
+        return self._log_marks
 
     def grace_left(self) -> float | None:
         """Seconds left of the grace period (None when none is open)."""
@@ -450,6 +471,8 @@ class GameTable(HandPauses):
             raise
         if grew:
             self.saved_chance = len(st.chance.outcomes)
+        if self._log_marks is not None and len(self._log_marks) == len(st.history):
+            self._log_marks.append(len(st.log))
         if ended is not None:
             self.ended = ended
         self.after_action(mark, seat, action)

@@ -52,11 +52,12 @@ function analysisView(a) {
     el("thead", {}, el("tr", {}, ...head.map((h) => el("th", {}, h)))), el("tbody", {}, ...rows));
   const moments = a.moments.length
     ? el("ol", { class: "moments" }, ...a.moments.map((m) => el("li", {},
-      el("b", {}, `Action ${m.action + 1}, ${name(m.seat)}: `), `${fixed(m.points)} lost — ${prettyCards(m.text)}`)))
+      el("b", {}, el("a", { href: `#move-${m.action + 1}`, class: "move-ref", "data-n": m.action + 1 }, `Move ${m.action + 1}`),
+        `, ${name(m.seat)}: `), `${fixed(m.points)} lost — ${prettyCards(m.text)}`)))
     : el("p", {}, "No point was lost anywhere the analysis could see.");
   return [
     el("h3", {}, "Analysis"),
-    el("p", { class: "help" }, `${a.game} / ${a.preset}: ${a.actions} actions, ${a.decisions.length} decisions, `
+    el("p", { class: "help" }, `${a.game} / ${a.preset}: ${a.actions} moves (numbered as in the log), ${a.decisions.length} decisions, `
       + `each played out over ${a.samples} sampled deals. A loss of a point or two on one move may be noise; `
       + "the larger losses and the totals are what to read."),
     table,

@@ -4,6 +4,7 @@ import { state } from "./state.js";
 import { $ } from "./util.js";
 import { render, showTable } from "./table.js";
 import { resetAnalysis } from "./analysis.js";
+import { capture, announceChanges } from "./motion.js";
 
 /** @param {string} path @param {any} [body] a JSON body: the request is a POST @returns {Promise<any>} */
 export async function api(path, body) {
@@ -34,9 +35,13 @@ export function connect(token) {
   resetAnalysis();
   state.logEvents = []; state.last = null; state.selected = []; $("log").replaceChildren();
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  const sock = new WebSocket(`${proto}//${location.host}/ws/${state.tableId}` + (token ? "?token=" + encodeURIComponent(token) : ""));
+  // the token goes in the first message, never in the address (addresses are written in logs)
+  const sock = new WebSocket(`${proto}//${location.host}/ws/${state.tableId}`);
   state.ws = sock;
-  sock.onopen = () => { $("conn").textContent = "connected"; state.retry = 0; };
+  sock.onopen = () => {
+    sock.send(JSON.stringify({ type: "hello", token }));
+    $("conn").textContent = "connected"; state.retry = 0;
+  };
   sock.onmessage = (m) => onMessage(JSON.parse(m.data));
   sock.onclose = () => {
     if (state.ws !== sock) return;
@@ -48,8 +53,9 @@ export function connect(token) {
 /** @param {string} move @param {number | null} [claim] */
 export function send(move, claim) {
   $("play-err").textContent = "";
+  // "at": the number of actions applied so far, as the page last saw it (the index the state and ack use)
   /** @type {Record<string, any>} */
-  const msg = { type: "act", move };
+  const msg = { type: "act", move, at: state.last ? state.last.table.actions : 0 };
   if (claim !== undefined && claim !== null) msg.claim = claim;
   if (state.offline) { state.offline(move, claim === undefined ? null : claim); state.selected = []; return; }
   if (!state.ws || state.ws.readyState !== WebSocket.OPEN) { $("play-err").textContent = "Not connected; trying again…"; return; }
@@ -69,10 +75,15 @@ function onMessage(m) {
   }
   if (m.type !== "state") return;
   if (m.table.status === "resigned") m.view = { ...m.view, legal: [], to_act: [], waiting_for: [] };
-  if (m.event_start === 0) state.logEvents = [];
+  if (m.event_start === 0) { state.logEvents = []; state.eventActions = []; }
   state.logEvents.push(...m.events);
+  state.eventActions.push(...(m.event_actions || m.events.map(() => null)));
+  state.graceEnd = typeof m.grace_left === "number" && m.grace_left > 0 ? performance.now() + 1000 * m.grace_left : null;
+  const before = state.last;
   if (m.you !== undefined) state.me = m.you;
   state.last = m;
   state.selected = state.selected.filter((x) => (m.view.my_hand || []).includes(x));
+  const moved = capture();
   render();
+  announceChanges(before, m, moved);
 }

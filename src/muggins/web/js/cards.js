@@ -2,15 +2,17 @@
 // and the show): the other hands as backs, my cards to play or to discard.
 
 import { state } from "./state.js";
-import { $, el, svg, plural, listText, words, cardText, prettyCards } from "./util.js";
-import { send } from "./api.js";
-import { render, claimValue } from "./table.js";
-import { seatName, lowerName, isMe, waitingFor } from "./names.js";
+import { $, el, svg, plural, listText, words, cardText, cardName, prettyCards } from "./util.js";
+import { render, playMove } from "./table.js";
+import { seatName, lowerName, isMe, waitingFor, sideName, sideSeats } from "./names.js";
 import { registerBoard } from "./boards.js";
 
-export function cardEl(c, cls = "") {
+/** A card face; a card in my hand to play or to choose is a button for the keyboard and is named by
+ * its words ("ten of spades"). @param {string} c @param {string} [cls] @param {boolean} [active] */
+export function cardEl(c, cls = "", active = false) {
   const red = /[HD]$/.test(c);
-  return el("span", { class: `card ${red ? "red" : ""} ${cls}`, "data-card": c, title: cardText(c) }, cardText(c));
+  return el("span", { class: `card ${red ? "red" : ""} ${cls}`, "data-card": c, title: cardText(c),
+    role: active ? "button" : "img", tabindex: active ? 0 : null, "aria-label": cardName(c) }, cardText(c));
 }
 export function discardCount(v) {
   const d = (v.legal || []).find((m) => m.startsWith("discard "));
@@ -36,21 +38,25 @@ function renderCards(v) {
     if (v.crib) parts.push(el("div", { class: "hand" }, el("span", { class: "lbl" }, "Crib:"), ...v.crib.map((c) => cardEl(c, "small"))));
   }
   $("board").replaceChildren(...parts);
-  $("hands").replaceChildren(...v.hand_sizes.map((n, i) => i === state.me ? "" : el("div", { class: "hand other" }, `${seatName(i)}: `,
-    ...Array.from({ length: n }, () => el("span", { class: "card back small" }, "")), ` ${plural(n, "card")}`)));
+  $("hands").replaceChildren(...v.hand_sizes.map((n, i) => i === state.me ? "" : el("div", { class: "hand other", "data-seat": i },
+    `${seatName(i)}: `, ...Array.from({ length: n }, () => el("span", { class: "card back small", "aria-hidden": "true" }, "")),
+    ` ${plural(n, "card")}`)));
   const mine = el("div", { class: "hand", id: "my-cards" });
   const legal = v.legal || [];
   const discarding = legal.some((m) => m.startsWith("discard "));
   for (const c of v.my_hand || []) {
     const playable = legal.includes("play " + c);
-    const e = cardEl(c, "piece" + (state.selected.includes(c) ? " selected" : "") + (playable || discarding ? " playable" : ""));
+    const e = cardEl(c, "piece" + (state.selected.includes(c) ? " selected" : "") + (playable || discarding ? " playable" : ""), true);
+    if (discarding) e.setAttribute("aria-pressed", String(state.selected.includes(c)));
     e.addEventListener("click", () => clickCard(v, c));
     mine.append(e);
   }
   const kept = v.my_kept && v.my_kept.length && !(v.my_hand || []).length ? el("div", { class: "hand" }, "Your hand: ", ...v.my_kept.map((c) => cardEl(c, "small"))) : "";
   const hint = state.me === null ? "" : discarding ? `Your cards — pick ${plural(discardCount(v), "card")} for the crib, then press the button:`
     : legal.some((m) => m.startsWith("play ")) ? "Your cards — click one to play it:" : "Your cards:";
-  $("myhand").replaceChildren(el("div", {}, (v.my_hand || []).length ? hint : ""), mine, kept);
+  $("myhand").replaceChildren(el("div", { id: "my-cards-label" }, (v.my_hand || []).length ? hint : ""), mine, kept);
+  mine.setAttribute("role", "group");
+  mine.setAttribute("aria-labelledby", "my-cards-label");
   const shows = v.shows || [];
   const ex = shows.map((s) => el("div", { class: "show" }, `${isMe(s.seat) ? "Your" : seatName(s.seat) + "'s"} ${s.what}: `,
     ...s.cards.map((c) => cardEl(c, "small")), s.total !== undefined ? ` = ${s.total}` : "",
@@ -64,7 +70,7 @@ function renderCards(v) {
 }
 function clickCard(v, c) {
   const play = (v.legal || []).find((m) => m === "play " + c);
-  if (play) { send(play, claimValue()); return; }
+  if (play) { playMove(play); return; }
   if (!(v.legal || []).some((m) => m.startsWith("discard "))) {
     if (waitingFor(v).includes(state.me)) $("play-err").textContent = `${cardText(c)} would take the count over 31: play another card or say go.`;
     return;
@@ -72,17 +78,67 @@ function clickCard(v, c) {
   state.selected = state.selected.includes(c) ? state.selected.filter((x) => x !== c) : [...state.selected, c];
   render();
 }
+// The cribbage board: a track of holes for each side, folded into rows of thirty, grouped by five and
+// numbered every five, with the game hole at the end; each side in its colour and name (partners
+// together), its front peg at its score and its back peg at the score before.
+export const PEG_COLOURS = ["#c0392b", "#1f5fbf", "#1e7b3a", "#7d3c98", "#a84300"];
+const PER_ROW = 30, DX = 10, GROUP_GAP = 6, LANE = 11, LEFT = 30, NUMBERS_H = 12;
 function pegBoard(v) {
-  const target = v.target, w = 320, rows = v.scores.length;
-  const s = svg("svg", { viewBox: `0 0 ${w + 20} ${rows * 22 + 8}`, id: "pegboard" });
-  s.append(svg("rect", { x: 0, y: 0, width: w + 20, height: rows * 22 + 8, rx: 6, fill: "#b7864a" }));
-  (v.board || v.scores.map((x) => ({ front: x, back: 0 }))).forEach((p, i) => {
-    const y = 14 + i * 22;
-    for (let k = 0; k <= target; k += 5) s.append(svg("circle", { cx: 10 + (k / target) * w, cy: y, r: 1.3, fill: "#5a3b17" }));
-    const colour = ["#c22", "#23c", "#2a2", "#cc2", "#a2c"][i % 5];
-    for (const [val, op] of [[p.back, 0.5], [p.front, 1]]) s.append(svg("circle", { cx: 10 + (Math.min(val, target) / target) * w, cy: y, r: 5, fill: colour, opacity: op }));
+  const target = v.target, pegs = v.board || v.scores.map((x) => ({ front: x, back: 0 }));
+  const lanes = pegs.length, rows = Math.max(1, Math.ceil((target - 1) / PER_ROW));
+  const bandH = NUMBERS_H + lanes * LANE + 6;
+  const rowW = PER_ROW * DX + (PER_ROW / 5 - 1) * GROUP_GAP;
+  const width = LEFT + rowW + 34, height = rows * bandH + 6;
+  const sided = v.scores.length < v.players;
+  const names = pegs.map((_, k) => sided ? sideName(k) : seatName(k));
+  /** hole ``n`` (1..target; 0 is the start) of lane ``k``: its centre @param {number} n @param {number} k */
+  const at = (n, k) => {
+    if (n <= 0) return [LEFT - 16, 6 + NUMBERS_H + k * LANE + LANE / 2];
+    if (n >= target) return [LEFT + rowW + 18, (rows - 1) * bandH + 6 + NUMBERS_H + (lanes * LANE) / 2];
+    const r = Math.floor((n - 1) / PER_ROW), c = (n - 1) % PER_ROW;
+    return [LEFT + c * DX + Math.floor(c / 5) * GROUP_GAP + DX / 2, r * bandH + 6 + NUMBERS_H + k * LANE + LANE / 2];
+  };
+  const label = `Cribbage board to ${target}: ` + pegs.map((p, k) => `${names[k]} ${p.front}` + (p.back ? ` (back peg ${p.back})` : "")).join(", ");
+  const s = svg("svg", { viewBox: `0 0 ${width} ${height}`, id: "pegboard", role: "img", "aria-label": label });
+  s.append(svg("rect", { x: 0, y: 0, width, height, rx: 8, fill: "#c99a5b", stroke: "#7a5328", "stroke-width": 1.5 }));
+  for (let r = 0; r < rows; r++) {
+    const y0 = r * bandH + 6;
+    for (let c = 5; c <= PER_ROW; c += 5) {   // the numbers, every five holes
+      const n = r * PER_ROW + c;
+      if (n >= target) break;
+      const [x] = at(n, 0);
+      s.append(Object.assign(svg("text", { x, y: y0 + NUMBERS_H - 3, "text-anchor": "middle", "font-size": 8, fill: "#2b1a08" }),
+        { textContent: String(n) }));
+    }
+    for (let k = 0; k < lanes; k++) {
+      const [, y] = at(r * PER_ROW + 1, k);
+      s.append(svg("rect", { x: LEFT - 2, y: y - LANE / 2 + 1, width: rowW + 4, height: LANE - 2, rx: 4,
+        fill: PEG_COLOURS[k % PEG_COLOURS.length], opacity: 0.22 }));
+      for (let c = 0; c < PER_ROW; c++) {
+        const n = r * PER_ROW + c + 1;
+        if (n >= target) break;
+        const [x] = at(n, k);
+        s.append(svg("circle", { cx: x, cy: y, r: 1.6, fill: "#3b2610" }));
+      }
+    }
+  }
+  const [gx, gy] = at(target, 0);   // the game hole
+  s.append(svg("circle", { cx: gx, cy: gy, r: 3, fill: "#3b2610" }));
+  s.append(Object.assign(svg("text", { x: gx, y: gy - 6, "text-anchor": "middle", "font-size": 8, fill: "#2b1a08" }), { textContent: String(target) }));
+  s.append(Object.assign(svg("text", { x: LEFT - 16, y: 10, "text-anchor": "middle", "font-size": 7, fill: "#2b1a08" }), { textContent: "start" }));
+  pegs.forEach((p, k) => {
+    const colour = PEG_COLOURS[k % PEG_COLOURS.length];
+    for (const [which, val] of [["back", p.back], ["front", p.front]]) {
+      const [x, y] = at(Math.min(val, target), k);
+      const peg = svg("circle", { cx: x, cy: y, r: which === "front" ? 4.2 : 3.4, fill: colour, stroke: "#1a1a1a",
+        "stroke-width": 1, opacity: which === "front" ? 1 : 0.75, "data-peg": `${k}-${which}` });
+      s.append(peg);
+    }
   });
-  return el("div", { class: "pegwrap" }, s);
+  const legend = el("div", { class: "peglegend" }, ...pegs.map((p, k) => el("span", { class: "pegname" },
+    el("span", { class: "swatch", style: `background:${PEG_COLOURS[k % PEG_COLOURS.length]}`, "aria-hidden": "true" }),
+    `${names[k]}${sided && sideSeats(k).length > 1 ? " (partners)" : ""}: ${p.front}`)));
+  return el("div", { class: "pegwrap" }, s, legend);
 }
 
 registerBoard("card-pile", renderCards);

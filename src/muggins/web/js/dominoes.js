@@ -2,9 +2,8 @@
 // across, a spinner's arms leave at right angles), the other hands as backs, my tiles to pick and play.
 
 import { state } from "./state.js";
-import { $, el, svg, plural } from "./util.js";
-import { send } from "./api.js";
-import { render, claimValue } from "./table.js";
+import { $, el, svg, plural, tileName } from "./util.js";
+import { render, playMove, moveLabel } from "./table.js";
 import { seatName, waitingFor } from "./names.js";
 import { registerBoard } from "./boards.js";
 
@@ -167,7 +166,8 @@ function renderDominoes(v) {
   const avail = state.drawnWidth - 8;
   const unit = Math.max(24, Math.min(34, Math.floor(avail / 15)));   // px per half tile: never smaller than 24
   const plan = new LayoutPlan(v.layout, Math.max(6, Math.floor(avail / unit))).plan();
-  const s = svg("svg", { id: "layout" });
+  const s = svg("svg", { id: "layout", role: "group", "aria-label": "The layout" +
+    (v.open_ends && v.open_ends.length ? `, open ends ${v.open_ends.map((e) => e.value).join(", ")}` : "") });
   const g = svg("g");
   s.append(g);
   const moves = state.selected.length ? myTileMoves(v, state.selected[0]) : [];
@@ -180,13 +180,19 @@ function renderDominoes(v) {
     const ms = targets[k];
     const grp = drawTileBox(g, p.x * unit, p.y * unit, p.w * unit, p.h * unit, a, b, "placed" + (ms ? " target" : ""));
     grp.setAttribute("data-tile", k);
+    grp.setAttribute("role", "img");
+    grp.setAttribute("aria-label", tileName(p.e.tile));
     if (ms) {
+      grp.setAttribute("role", "button");
+      grp.setAttribute("tabindex", "0");
+      grp.setAttribute("aria-label", ms.length === 1 ? `${moveLabel(ms[0])}: on ${tileName(k)}`
+        : `${tileName(k)}: it takes ${tileName(state.selected[0])} in more than one place, choose with the buttons below`);
       grp.setAttribute("data-moves", ms.join("|"));
       if (ms.length === 1) grp.setAttribute("data-move", ms[0]);
       grp.prepend(svg("rect", { class: "halo", x: p.x * unit - 3, y: p.y * unit - 3, width: p.w * unit + 6, height: p.h * unit + 6,
         rx: 6, fill: "none", stroke: "#ffd23f", "stroke-width": 5 }));
       grp.addEventListener("click", () => {
-        if (ms.length === 1) send(ms[0], claimValue());
+        if (ms.length === 1) playMove(ms[0]);
         else $("play-err").textContent = "That tile takes it in more than one place: choose with the buttons below.";
       });
     }
@@ -200,7 +206,10 @@ function renderDominoes(v) {
         fill: "rgba(255,210,63,.15)", stroke: "#ffd23f", "stroke-width": 3, "stroke-dasharray": "8 5", "data-lead": "1",
         "data-move": lead[0], rx: 8 });
       r.setAttribute("pointer-events", "all");
-      r.addEventListener("click", () => send(lead[0], claimValue()));
+      r.setAttribute("role", "button");
+      r.setAttribute("tabindex", "0");
+      r.setAttribute("aria-label", `Lead ${tileName(state.selected[0])} here`);
+      r.addEventListener("click", () => playMove(lead[0]));
       g.append(r);
       g.append(Object.assign(svg("text", { x: plan.width / 2 * unit, y: 0.15 * unit, "text-anchor": "middle", "font-size": 0.5 * unit,
         fill: "#fff", "pointer-events": "none" }), { textContent: "lead here" }));
@@ -218,20 +227,27 @@ function renderDominoes(v) {
     plan.unplaced.map((e) => `${e.tile} on ${e.on}`).join(", ")) : "";
   $("board").replaceChildren(el("div", { class: "layout-wrap" }, s), info, extra);
   // others' hands as backs with counts; mine face up
-  $("hands").replaceChildren(...v.hand_sizes.map((n, i) => i === state.me ? "" : el("div", { class: "hand other" }, `${seatName(i)}: `,
-    ...Array.from({ length: Math.min(n, 12) }, () => el("span", { class: "tileback" }, "")), ` ${plural(n, "tile")}`)));
+  $("hands").replaceChildren(...v.hand_sizes.map((n, i) => i === state.me ? "" : el("div", { class: "hand other", "data-seat": i },
+    `${seatName(i)}: `, ...Array.from({ length: Math.min(n, 12) }, () => el("span", { class: "tileback", "aria-hidden": "true" }, "")),
+    ` ${plural(n, "tile")}`)));
   const mine = el("div", { class: "hand", id: "my-tiles" });
   const myTurn = state.me !== null && waitingFor(v).includes(state.me);
   for (const t of v.my_hand || []) {
     const [a, b] = t.split("-").map(Number);
     const playable = myTurn && myTileMoves(v, t).length > 0;
     const cls = "piece" + (state.selected.includes(t) ? " selected" : "") + (playable ? " playable" : myTurn ? " unplayable" : "");
-    const ts = svg("svg", { width: 32, height: 62, viewBox: "0 0 32 62", class: cls, "data-tile": t });
+    const ts = svg("svg", { width: 32, height: 62, viewBox: "0 0 32 62", class: cls, "data-tile": t, role: "button", tabindex: 0,
+      "aria-label": tileName(t) + (playable ? "" : myTurn ? ", does not fit" : ""), "aria-pressed": String(state.selected.includes(t)) });
     drawTileBox(ts, 0, 0, 32, 62, a, b, "");
-    ts.addEventListener("click", () => {
+    ts.addEventListener("click", (ev) => {
       state.selected = state.selected.includes(t) ? [] : [t];
       $("play-err").textContent = playable || !myTurn ? "" : `${t} does not fit any open end.`;
       render();
+      // chosen from the keyboard: on to its first place on the table
+      if (ev.detail === 0 && state.selected.length) {
+        const first = /** @type {HTMLElement | null} */ (document.querySelector("#layout [role='button'], #moves button.primary"));
+        if (first) first.focus();
+      }
     });
     ts.setAttribute("draggable", "true");
     ts.addEventListener("dragstart", (ev) => { state.selected = [t]; ev.dataTransfer.setData("text/plain", t); });
@@ -243,10 +259,12 @@ function renderDominoes(v) {
     const t = ev.dataTransfer.getData("text/plain");
     const target = /** @type {Element} */ (ev.target).closest("[data-tile]");
     const ms = myTileMoves(v, t).filter((m) => !target ? !m.includes(" on ") : m.includes(" on ") && tkey(m.split(" ")[2]) === target.getAttribute("data-tile"));
-    if (ms.length === 1) send(ms[0], claimValue()); else { state.selected = [t]; render(); }
+    if (ms.length === 1) playMove(ms[0]); else { state.selected = [t]; render(); }
   });
-  $("myhand").replaceChildren(el("div", {}, state.me === null || !(v.my_hand || []).length ? ""
-    : "Your tiles" + (myTurn ? " — pick one, then click a yellow tile on the table (or lead here):" : ":")), mine);
+  $("myhand").replaceChildren(el("div", { id: "my-tiles-label" }, state.me === null || !(v.my_hand || []).length ? ""
+    : "Your tiles" + (myTurn ? " — pick one, then click a yellow tile on the table (or lead here); from the keyboard: Tab to a tile, Enter, then Enter on its place:" : ":")), mine);
+  mine.setAttribute("role", "group");
+  mine.setAttribute("aria-labelledby", "my-tiles-label");
   $("explain").replaceChildren();
 }
 

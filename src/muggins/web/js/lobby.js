@@ -3,7 +3,7 @@
 
 import { state } from "./state.js";
 import { $, el, listText, words } from "./util.js";
-import { api } from "./api.js";
+import { api, tokenKey } from "./api.js";
 import { route } from "./main.js";
 
 const lobbyPage = { active: 1, finished: 1 };
@@ -23,6 +23,7 @@ export async function showLobby() {
     $("nplayers").addEventListener("change", fillSeats);
     $("create").addEventListener("submit", createTable);
     $("grace").value = state.catalogue.defaults.grace;
+    $("my-name").value = localStorage.getItem("muggins-name") || "";
     $("finished-search").addEventListener("submit", (ev) => { ev.preventDefault(); lobbyPage.finished = 1; refreshFinished(); });
     fillGame();
   }
@@ -108,9 +109,21 @@ function fillSeats() {
     const s = /** @type {HTMLSelectElement} */ (el("select", { class: "seatpick", "data-seat": i },
       el("option", { value: "" }, "a person (open seat)"), ...state.catalogue.bots.map((b) => el("option", { value: b }, b + " bot"))));
     if (i > 0) s.value = state.catalogue.bots.includes("casual") ? "casual" : state.catalogue.bots[0];
+    s.addEventListener("change", fillCreatorSeat);
     picks.push(el("label", {}, `Seat ${i + 1} `, s));
   }
   $("seatpicks").replaceChildren(...picks);
+  fillCreatorSeat();
+}
+// The creator sits at the table as he makes it: at one of the seats left to people (the first by default),
+// or at none, to hand the link on and watch.
+function fillCreatorSeat() {
+  const box = $("my-seat"), was = box.value;
+  const open = [...document.querySelectorAll(".seatpick")].map((s, i) => (/** @type {HTMLSelectElement} */ (s).value ? -1 : i))
+    .filter((i) => i >= 0);
+  box.replaceChildren(...open.map((i) => el("option", { value: i }, `Seat ${i + 1}`)),
+    el("option", { value: "" }, "none: I only share the link or watch"));
+  box.value = [...box.options].some((o) => o.value === was && was !== "") ? was : open.length ? String(open[0]) : "";
 }
 function parseOptions(text) {
   const out = {};
@@ -135,8 +148,18 @@ async function createTable(ev) {
       }
       options.target = Number(target);
     }
+    const mySeat = $("my-seat").value, myName = $("my-name").value.trim();
+    if (mySeat !== "" && !myName) {
+      $("my-name").focus();
+      throw new Error("Type your name to sit at the table (the other players see it), or choose no seat.");
+    }
     const t = await api("/api/tables", { game: $("game").value, preset: $("preset").value, seats,
       grace: Number($("grace").value), options, hints: $("hints").checked });
+    if (mySeat !== "") {
+      const r = await api(`/api/tables/${t.id}/seats/${mySeat}`, { name: myName });
+      localStorage.setItem(tokenKey(t.id), JSON.stringify({ seat: Number(mySeat), token: r.token }));
+      localStorage.setItem("muggins-name", myName);
+    }
     history.pushState({}, "", "/t/" + t.id);
     route();
   } catch (e) { $("create-err").textContent = e.message; }

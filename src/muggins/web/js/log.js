@@ -183,12 +183,36 @@ function displayOrder(evs) {
   }
   return out;
 }
+// The kinds of event that an action of a seat logs first (a play, a draw, a pass, a discard, a show, a
+// late announcement, a call): the row that tells one is numbered with its move.
+const MOVE_KINDS = new Set(["play", "draw", "pass", "knock", "go", "discard", "show", "claim", "muggins"]);
+/** The move numbers (1 = the record's first action) a row of the log tells for the first time, from the
+ * action index of each of its events. @param {any[]} evs @param {number} i @param {number} used
+ * @param {Map<any, number | null>} actionOf @param {Set<number>} told @returns {number[]} */
+function movesTold(evs, i, used, actionOf, told) {
+  const out = [];
+  for (let j = i; j < i + used && j < evs.length; j++) {
+    const a = actionOf.get(evs[j]);
+    if (a === null || a === undefined || told.has(a) || !MOVE_KINDS.has(evs[j].kind)) continue;
+    if (evs[j].kind === "go" && evs[j].takes) continue;  // taking the go follows another's move
+    told.add(a);
+    out.push(a + 1);
+  }
+  return out;
+}
 export function renderLog() {
   const items = [];
+  /** @type {Map<any, number | null>} */
+  const actionOf = new Map(state.logEvents.map((e, k) => [e, state.eventActions[k] ?? null]));
+  const told = new Set();
   const evs = displayOrder(state.logEvents);
   for (let i = 0; i < evs.length;) {
     const [rows, used] = describeAt(evs, i);
-    for (const r of rows) items.push(el("li", { class: r.cls }, r.text));
+    const moves = movesTold(evs, i, Math.max(1, used), actionOf, told);
+    rows.forEach((r, k) => {
+      const n = k === 0 && moves.length ? (moves.length === 1 ? String(moves[0]) : `${moves[0]}–${moves[moves.length - 1]}`) : null;
+      items.push(el("li", { class: r.cls + (n ? " numbered" : ""), "data-n": n, id: n ? `move-${moves[0]}` : null }, r.text));
+    });
     i += Math.max(1, used);
   }
   const box = $("log");

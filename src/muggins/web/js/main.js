@@ -12,6 +12,7 @@ import { analyse } from "./analysis.js";
 import { renderLog, describeAt } from "./log.js";
 import { showReplay, leaveReplay } from "./replay.js";
 import { showRules, showTutorial, showDrills } from "./learn.js";
+import { setupSwitch, fxLog } from "./fx.js";
 
 export function route() {
   if (state.ws) { const old = state.ws; state.ws = null; old.onclose = null; old.close(); }
@@ -34,7 +35,16 @@ window.addEventListener("resize", () => {
   resizeTimer = setTimeout(() => { if (state.last && !$("play").hidden && boardWidth() !== state.drawnWidth) render(); }, 150);
 });
 window.addEventListener("popstate", route);
+// Enter or Space on a piece, a place on the table or a card (drawn as pictures, each with role="button")
+// does what a click does
+document.addEventListener("keydown", (ev) => {
+  const t = /** @type {Element} */ (ev.target);
+  if ((ev.key !== "Enter" && ev.key !== " ") || !(t instanceof Element) || t.getAttribute("role") !== "button" || t instanceof HTMLButtonElement) return;
+  ev.preventDefault();
+  t.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+});
+setupSwitch();
 $("analyse-btn").addEventListener("click", analyse);
 // For tests and for a look from the console: the page's state and its drawing functions.
-Object.assign(window, { muggins: { state, render, renderLog, describeAt } });
+Object.assign(window, { muggins: { state, render, renderLog, describeAt, fxLog } });
 route();

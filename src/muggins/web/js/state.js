@@ -4,7 +4,8 @@
 /**
  * @typedef {Record<string, any>} View   a seat's view of the game, as the server sends it
  * @typedef {{type: string, view: View, table: Record<string, any>, renderer: string, events: any[],
- *   event_start?: number, you?: number | null, piece_noun?: [string, string], hand_end?: any}} StateMessage
+ *   event_start?: number, you?: number | null, piece_noun?: [string, string], grace_left?: number | null,
+ *   event_actions?: (number | null)[], hand_end?: any}} StateMessage
  */
 
 export const state = {
@@ -29,6 +30,10 @@ export const state = {
   hintAt: null,
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   lobbyTimer: undefined,
+  /** @type {number | null} when (performance.now()) the open Muggins! grace period ends, by the server's clock */
+  graceEnd: null,
+  /** @type {any[]} for each event of logEvents, the index of the action that logged it (null: before any) */
+  eventActions: [],
   /** the board width the dominoes layout was last planned for */
   drawnWidth: 0,
   /** @type {((move: string, claim: number | null) => void) | null} where moves go instead of the server (the tutorial) */

@@ -4,7 +4,7 @@
 import { state } from "./state.js";
 import { $, el, listText, plural, words, cardText, cardsText, prettyCards } from "./util.js";
 import { api, connect, getJSON, send, tokenKey } from "./api.js";
-import { presetInfo } from "./lobby.js";
+import { presetInfo, gameTitle } from "./lobby.js";
 import { seatName, isMe, poss, sideSeats, sideName, hasMuggins, waitingFor, regularMoves } from "./names.js";
 import { boardFor } from "./boards.js";
 import { myTileMoves } from "./dominoes.js";
@@ -21,16 +21,18 @@ export async function showTable(id) {
   const saved = JSON.parse(localStorage.getItem(tokenKey(id)) || "null");
   if (saved) { state.me = saved.seat; connect(saved.token); return; }
   let t;
-  try { t = await api("/api/tables/" + id); } catch (e) {
+  try {
+    t = await api("/api/tables/" + id);
+    if (!state.catalogue) state.catalogue = await api("/api/games");
+  } catch (e) {
     $("join").hidden = false; $("play").hidden = true;
     $("join").replaceChildren(el("p", { class: "err" }, e.message), el("a", { href: "/" }, "Back to the lobby"));
     return;
   }
   $("join").hidden = false; $("play").hidden = true;
   $("share").value = location.href;
-  $("join-title").textContent = `Join ${t.game} (${t.preset})`;
-  const g = state.catalogue ? state.catalogue.games.find((x) => x.name === t.game) : null;
-  $("join-desc").textContent = g ? presetInfo(g, t.preset).description : "";
+  $("join-title").textContent = `${gameTitle(t.game)}: ${t.preset}`;
+  $("join-desc").textContent = tableDescription(t);
   $("join-err").textContent = "";
   $("name").value = localStorage.getItem("muggins-name") || "";
   const open = t.seats.some((s) => s.open);
@@ -40,6 +42,19 @@ export async function showTable(id) {
     : el("span", { class: "taken" }, ` Seat ${i + 1}: ${s.name} `)));
   $("watch").textContent = t.status === "finished" ? "See the finished game" : "Watch as a spectator";
   $("watch").onclick = () => { state.me = null; connect(null); };
+}
+// The preset's description, with the table's own target where the table was made to another one.
+function tableDescription(t) {
+  const g = state.catalogue ? state.catalogue.games.find((x) => x.name === t.game) : null;
+  if (!g) return "";
+  const info = presetInfo(g, t.preset);
+  const presetTarget = info.all && info.all.target !== undefined ? Number(info.all.target) : null;
+  const target = t.options && t.options.target !== undefined ? Number(t.options.target) : presetTarget;
+  let text = info.description || "";
+  if (target !== null && presetTarget !== null && target !== presetTarget) {
+    text = text.replace(new RegExp(`\\b${presetTarget}\\b`, "g"), String(target));
+  }
+  return text + (target !== null ? ` This table plays to ${target} points.` : "");
 }
 async function takeSeat(i) {
   const name = $("name").value.trim();
@@ -60,6 +75,7 @@ async function takeSeat(i) {
   }
 }
 export function render() {
+  const focus = focusKey(document.activeElement);
   const v = state.last.view, t = state.last.table;
   const waiting = waitingFor(v);
   let status;
@@ -72,6 +88,8 @@ export function render() {
   else if (state.me !== null && waiting.includes(state.me)) status = "Your turn" + turnHint(v);
   else status = "Waiting for " + listText(waiting.map(seatName)) + hintFor(v, waiting);
   $("status").textContent = status + (state.me === null ? " (watching)" : "");
+  $("invite").hidden = t.status !== "open";
+  if (t.status === "open") $("invite-link").value = location.origin + "/t/" + t.id;
   $("status").className = state.me !== null && waiting.includes(state.me) && !v.over ? "mine" : "";
   document.title = (state.me !== null && waiting.includes(state.me) && !v.over ? "▶ " : "") + "Muggins";
   const nsides = v.scores.length;
@@ -90,6 +108,51 @@ export function render() {
   renderHandEnd();
   renderSeatActions();
   $("analysis-box").hidden = !(v.over && t.status === "finished");
+  renderGraceTimer();
+  restoreFocus(focus);
+}
+
+// What has the keyboard's focus, as a selector that finds the same thing once the table is drawn again.
+/** @param {Element | null} e @returns {string | null} */
+function focusKey(e) {
+  if (!e || e === document.body || !(e instanceof Element)) return null;
+  if (e.id) return "#" + CSS.escape(e.id);
+  const box = e.parentElement && e.parentElement.closest("[id]");
+  if (!box) return null;
+  for (const a of ["data-tile", "data-card", "data-move", "data-lead"]) {
+    if (e.hasAttribute(a)) return `#${CSS.escape(box.id)} [${a}="${CSS.escape(e.getAttribute(a))}"]`;
+  }
+  return null;
+}
+/** @param {string | null} key */
+function restoreFocus(key) {
+  if (!key) return;
+  let e = /** @type {HTMLElement | null} */ (document.querySelector(key));
+  // the piece that had it was played: the next thing to do has it
+  if (!e || e.getClientRects().length === 0) e = document.querySelector("#myhand [tabindex='0'], #moves button, #muggins-btn:not([disabled])");
+  if (e && document.activeElement !== e) e.focus({ preventScroll: true });
+}
+
+// The Muggins! grace period, counted down on screen: it starts from the server's grace_left, which is the
+// same after every play that may be called on, so the countdown tells nothing of what the play was worth.
+/** @type {ReturnType<typeof setInterval> | undefined} */
+let graceTick;
+function renderGraceTimer() {
+  const box = $("grace-timer");
+  const show = state.graceEnd !== null && !state.last.view.over && !!state.last.view.window;
+  box.hidden = !show;
+  clearInterval(graceTick);
+  if (!show) return;
+  const total = Math.max(Number(state.last.table.grace) || 0, 0.1);
+  const tick = () => {
+    const left = Math.max(0, (state.graceEnd - performance.now()) / 1000);
+    $("grace-left").textContent = `Muggins! may be called for ${left.toFixed(1)} s more`;
+    $("grace-fill").style.width = `${Math.min(100, (100 * left) / total)}%`;
+    box.dataset.left = left.toFixed(1);
+    if (left <= 0) { clearInterval(graceTick); box.hidden = true; }
+  };
+  tick();
+  graceTick = setInterval(tick, 100);
 }
 
 function renderHint(v) {
@@ -175,16 +238,47 @@ function renderGeneric(v) {
   $("explain").replaceChildren();
 }
 // The fields of an event the log has no sentence for, as JSON.
-export function claimValue() {
-  const v = $("claim").value.trim();
+// The most one play can score at this table: the server's bound of every announcement.
+function claimBound() {
+  const b = state.last && state.last.table.claim_bound;
+  return Number.isInteger(b) ? b : null;
+}
+/** The points typed in the Announce box: null when it is empty (nothing announced); undefined when the
+ * text is not a score one play can make: then a message says why, beside the box, and what was typed stays.
+ * @returns {number | null | undefined} */
+export function readClaim() {
+  const box = $("claim"), text = String(box.value).trim(), bound = claimBound();
+  $("claim-err").textContent = "";
+  box.removeAttribute("aria-invalid");
+  if ($("claim-box").hidden || text === "") return null;
+  const most = bound !== null ? `at most ${plural(bound, "point")} — the most one play can score in this game` : "";
+  let why = null;
+  if (/^[-−]\s*\d/.test(text)) why = `“${text}” is below zero: announce the points your play makes, 0 or more`;
+  else if (/^\d*[.,]\d+$/.test(text)) why = `“${text}” is not a whole number: points are counted whole`;
+  else if (!/^\d+$/.test(text)) why = `“${text}” is not a number: type the points your play makes, in figures`;
+  else if (bound !== null && Number(text) > bound) why = `${text} is too many: you can announce ${most}`;
+  if (why === null) return Number(text);
+  $("claim-err").textContent = why + (most && !why.includes(most) ? ` (${most}).` : ".");
+  box.setAttribute("aria-invalid", "true");
+  box.focus();
+  return undefined;
+}
+/** Play ``move`` with what the Announce box holds; nothing is sent when that is refused.
+ * @param {string} move @returns {boolean} whether it was sent */
+export function playMove(move) {
+  const claim = readClaim();
+  if (claim === undefined) return false;
+  send(move, claim);
   $("claim").value = "";
-  if (v === "" || !/^\d+$/.test(v)) return null;
-  return Number(v);
+  return true;
 }
 function renderControls(v) {
   const legal = ["abandoned", "resigned"].includes(state.last.table.status) ? [] : v.legal || [];
-  const manual = v.claims === "manual" && state.me !== null && !v.over;
+  // nothing is announced while discarding to the crib: the box and its help are hidden then
+  const discarding = v.phase === "discard" || legal.some((m) => m.startsWith("discard "));
+  const manual = v.claims === "manual" && state.me !== null && !v.over && !discarding;
   $("claim-box").hidden = !manual;
+  if (!manual) $("claim-err").textContent = "";
   const buttons = [];
   // a game's own renderer plays pieces by clicking them; the generic one has a button for every move
   const own = boardFor(state.last.renderer) !== undefined;
@@ -192,13 +286,17 @@ function renderControls(v) {
   for (const m of legal) {
     if (m === "muggins" || isPiece(m)) continue;
     const onclick = m === "claim"
-      ? () => { const c = claimValue(); if (c === null) $("play-err").textContent = "Type your points in the Announce box first."; else send("claim", c); }
-      : () => send(m, claimValue());
+      ? () => {
+        const c = readClaim();
+        if (c === null) $("claim-err").textContent = "Type your points in the Announce box first.";
+        else if (c !== undefined) { send("claim", c); $("claim").value = ""; }
+      }
+      : () => playMove(m);
     buttons.push(el("button", { type: "button", class: "move", "data-move": m, onclick }, moveLabel(m)));
   }
   if (state.last.renderer === "domino-layout" && state.selected.length) {
     for (const m of myTileMoves(v, state.selected[0])) buttons.push(el("button", { type: "button", class: "move primary", "data-move": m,
-      onclick: () => send(m, claimValue()) }, moveLabel(m)));
+      onclick: () => playMove(m) }, moveLabel(m)));
   }
   const discards = legal.filter((m) => m.startsWith("discard "));
   if (discards.length) {
@@ -216,5 +314,5 @@ function renderControls(v) {
   mb.onclick = () => send("muggins");
   $("muggins-note").hidden = mb.hidden;
   $("muggins-note").textContent = canCall ? "You may call Muggins! now" : "";
-  $("help-muggins").hidden = !rule || state.me === null || v.over;
+  $("help-muggins").hidden = !manual;
 }

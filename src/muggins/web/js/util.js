@@ -53,3 +53,18 @@ export function listText(xs) {
 export function words(s) { return String(s).replace(/_/g, " "); }
 /** @param {number} n */
 export function pts(n) { return plural(n, "point"); }
+
+const NUMBERS = ["blank", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+  "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen"];
+/** A tile as it is said: "5-3" is "five-three". @param {string} t @returns {string} */
+export function tileName(t) {
+  return String(t).split("-").map((n) => NUMBERS[Number(n)] ?? n).join("-");
+}
+const RANK_NAMES = { A: "ace", T: "ten", J: "jack", Q: "queen", K: "king", 10: "ten" };
+const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+/** A card as it is said: "TS" is "ten of spades". @param {string} c @returns {string} */
+export function cardName(c) {
+  const m = /^(10|[2-9TJQKA])([SHDC])$/.exec(c || "");
+  if (!m) return String(c);
+  return `${RANK_NAMES[m[1]] || NUMBERS[Number(m[1])]} of ${SUIT_NAMES[m[2]]}`;
+}
