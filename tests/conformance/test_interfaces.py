@@ -137,6 +137,7 @@ def test_the_server_plays_a_whole_game_against_its_bots(case: Case, tmp_path: Pa
     from fastapi.testclient import TestClient
 
     from muggins.server.app import create_app
+    from tests.server.conftest import table_socket
 
     app = create_app(f"sqlite:///{tmp_path / 'tables.db'}", rate=1e6, burst=1e6, time_scale=0.0,
                      tables_burst=1e6, seats_burst=1e6)
@@ -150,7 +151,7 @@ def test_the_server_plays_a_whole_game_against_its_bots(case: Case, tmp_path: Pa
         r = client.post(f"/api/tables/{table}/seats/0", json={"name": "Ann"})
         assert r.status_code == 200, r.text
         token = r.json()["token"]
-        with client.websocket_connect(f"/ws/{table}?token={token}") as ws:
+        with table_socket(client, table, token) as ws:
             last = server_game(ws, rng)
         assert last["table"]["status"] == "finished"
         rec = client.get(f"/api/tables/{table}/record").json()

@@ -119,6 +119,7 @@ def create_table(page: Any, base: str, game: str, preset: str, seats: list[str |
         page.select_option(f".seatpick[data-seat='{i}']", s or "")
     if target is not None:
         page.fill("#target", str(target))
+    page.select_option("#my-seat", "")  # the creator takes his seat through the join page, as a guest does
     page.fill("#grace", "0")
     page.fill("#options", options)
     if hints:
@@ -136,10 +137,11 @@ def take_seat(page: Any, base: str, table_id: str, seat: int, name: str) -> None
     page.fill("#name", name)
     page.click(f"button.take[data-seat='{seat}']")
     page.wait_for_selector("#status:visible")
-    page.wait_for_function("() => last !== null")
+    page.wait_for_function("() => muggins.state.last !== null")
 
 
 SNAPSHOT_JS = """() => {
+  const last = muggins.state.last;
   const q = (s) => document.querySelector(s);
   const vis = (e) => !!e && e.getClientRects().length > 0;
   const mb = q('#muggins-btn');
@@ -155,7 +157,7 @@ SNAPSHOT_JS = """() => {
     moves: [...document.querySelectorAll('#moves button[data-move]')].filter((b) => !b.disabled)
       .map((b) => b.dataset.move),
     discard: vis(q('#discard-btn')),
-    events: logEvents.length,
+    events: muggins.state.logEvents.length,
     view: {waiting_for: last.view.waiting_for, turn: last.view.turn, over: last.view.over,
            to_act: last.view.to_act, legal: last.view.legal || []},
   };
@@ -221,9 +223,10 @@ class DomPlayer:
     def wait_change(self, before: int, timeout: float = 5000) -> None:
         """Wait for the page to show what the click did (new events in its log)."""
         try:
-            self.page.wait_for_function("n => logEvents.length > n", arg=before, timeout=timeout)
+            self.page.wait_for_function("n => muggins.state.logEvents.length > n", arg=before, timeout=timeout)
         except playwright_api.TimeoutError:
-            page_state = self.page.evaluate("[logEvents.length, last.view.legal, selected, ws && ws.readyState]")
+            page_state = self.page.evaluate(
+                "((s) => [s.logEvents.length, s.last.view.legal, s.selected, s.ws && s.ws.readyState])(muggins.state)")
             raise AssertionError(f"nothing happened after a click on {self.last_click!r}: "
                                  f"{self.page.inner_text('#play-err')!r}, status {self.page.inner_text('#status')!r}, "
                                  f"{page_state} (events before: {before})") from None

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -44,3 +46,17 @@ def sit(client: TestClient, table_id: str, seat: int, name: str = "Ann") -> str:
     r = client.post(f"/api/tables/{table_id}/seats/{seat}", json={"name": name})
     assert r.status_code == 200, r.text
     return str(r.json()["token"])
+
+
+@contextmanager
+def table_socket(client: TestClient, table_id: str, token: str | None = None, **kw: Any) -> Iterator[Any]:
+    """The table's WebSocket, opened as the page opens it: the seat token (None to watch) goes in the first
+    message, never in the address."""
+    with client.websocket_connect(f"/ws/{table_id}", **kw) as ws:
+        ws.send_text(hello(token))
+        yield ws
+
+
+def hello(token: str | None) -> str:
+    """The first message on a table's socket: who is there."""
+    return json.dumps({"type": "hello", "token": token})

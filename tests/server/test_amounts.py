@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from muggins.server.tables import TableError
-from tests.server.conftest import new_table, sit
+from tests.server.conftest import new_table, sit, table_socket
 
 
 def open_window(client: TestClient) -> tuple[str, Any, int, str]:
@@ -47,7 +47,7 @@ def test_a_false_call_naming_a_huge_amount_is_refused_and_changes_nothing(client
     st = table.state
     before = (st.scores(), len(st.history), len(st.log), [st.view(s) for s in (None, 0, 1)])
     stored = [s.actions for s in client.app.state.store.load_all()]  # type: ignore[attr-defined]
-    with client.websocket_connect(f"/ws/{table_id}?token={token}") as ws:
+    with table_socket(client, table_id, token) as ws:
         ws.receive_json()
         for i, (move, claim) in enumerate(HUGE):
             ws.send_json({"type": "act", "move": move, "claim": claim, "ref": i})

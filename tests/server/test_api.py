@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 
 from muggins.core.records import replay
 from muggins.server.app import create_app
-from tests.server.conftest import new_table, sit
+from tests.server.conftest import new_table, sit, table_socket
 
 
 def next_state(ws: Any) -> dict[str, Any]:
@@ -29,7 +29,16 @@ def test_games_catalogue_lists_every_game_and_the_bot_levels(client: TestClient)
 def test_page_is_served(client: TestClient) -> None:
     r = client.get("/")
     assert r.status_code == 200 and "<html" in r.text.lower()
-    assert client.get("/static/app.js").status_code == 200
+    # the page's modules load as native ES modules: each is served as JavaScript, and the table's own
+    # address serves the same page
+    assert '<script type="module" src="/static/js/main.js">' in r.text
+    for name in ("main", "state", "util", "api", "boards", "lobby", "names", "table", "dominoes", "cards", "log",
+                 "analysis"):
+        js = client.get(f"/static/js/{name}.js")
+        assert js.status_code == 200, name
+        assert js.headers["content-type"].split(";")[0] in ("text/javascript", "application/javascript"), js.headers
+    t = client.get("/t/abc123")
+    assert t.status_code == 200 and t.text == r.text
 
 
 def test_create_table_refuses_bad_requests_with_reasons(client: TestClient) -> None:
@@ -83,10 +92,10 @@ def test_taking_seats(client: TestClient) -> None:
 
 def test_bad_token_and_unknown_table_are_refused(client: TestClient) -> None:
     t = new_table(client, seats=[None, "beginner"])
-    with client.websocket_connect(f"/ws/{t['id']}?token=forged") as ws:
+    with table_socket(client, t["id"], "forged") as ws:
         m = ws.receive_json()
         assert m["type"] == "error" and m["fatal"] and "not valid" in m["message"]
-    with client.websocket_connect("/ws/nope") as ws:
+    with table_socket(client, "nope") as ws:
         assert "no table" in ws.receive_json()["message"]
 
 
@@ -94,7 +103,7 @@ def test_hostile_messages_change_nothing_and_keep_the_connection(client: TestCli
     t = new_table(client, seats=[None, None])
     tok = sit(client, t["id"], 0)
     sit(client, t["id"], 1, "Bob")
-    with client.websocket_connect(f"/ws/{t['id']}?token={tok}") as ws:
+    with table_socket(client, t["id"], tok) as ws:
         first = next_state(ws)
         bad: list[Any] = ["not json", "[1,2]", json.dumps({"type": "launch"}), json.dumps({"type": "act"}),
                           json.dumps({"type": "act", "move": 5}), json.dumps({"type": "act", "move": "zz"}),
@@ -118,7 +127,7 @@ def test_hostile_messages_change_nothing_and_keep_the_connection(client: TestCli
 def test_spectator_sees_but_cannot_act(client: TestClient) -> None:
     t = new_table(client, seats=[None, "beginner"])
     sit(client, t["id"], 0)
-    with client.websocket_connect(f"/ws/{t['id']}") as ws:
+    with table_socket(client, t["id"]) as ws:
         m = next_state(ws)
         assert m["you"] is None and "my_hand" not in m["view"]
         ws.send_json({"type": "act", "move": "draw"})
@@ -128,7 +137,7 @@ def test_spectator_sees_but_cannot_act(client: TestClient) -> None:
 def test_game_waits_until_every_seat_is_taken(client: TestClient) -> None:
     t = new_table(client, seats=[None, None])
     tok = sit(client, t["id"], 0)
-    with client.websocket_connect(f"/ws/{t['id']}?token={tok}") as ws:
+    with table_socket(client, t["id"], tok) as ws:
         next_state(ws)
         ws.send_json({"type": "act", "move": "6-6"})
         assert "every seat" in ws.receive_json()["message"]
@@ -137,7 +146,7 @@ def test_game_waits_until_every_seat_is_taken(client: TestClient) -> None:
 def test_rate_limit_answers_with_an_error_and_keeps_the_connection(db_url: str) -> None:
     with TestClient(create_app(db_url, rate=0.001, burst=3, time_scale=0.0)) as c:
         t = new_table(c, seats=[None, "beginner"])
-        with c.websocket_connect(f"/ws/{t['id']}") as ws:
+        with table_socket(c, t["id"]) as ws:
             next_state(ws)
             replies = []
             for i in range(6):
@@ -177,7 +186,7 @@ def test_full_game_against_a_bot_and_its_record(client: TestClient) -> None:
     tok = sit(client, t["id"], 0)
     r = client.get(f"/api/tables/{t['id']}/record")
     assert r.status_code == 409 and "not over" in r.json()["error"]
-    with client.websocket_connect(f"/ws/{t['id']}?token={tok}") as ws:
+    with table_socket(client, t["id"], tok) as ws:
         last = play_out(ws, 0)
     assert last["table"]["status"] == "finished"
     rec = client.get(f"/api/tables/{t['id']}/record").json()
@@ -189,11 +198,31 @@ def test_full_game_against_a_bot_and_its_record(client: TestClient) -> None:
 def test_reconnect_with_the_token_gets_the_seat_back(client: TestClient) -> None:
     t = new_table(client, game="card-muggins", seats=[None, "beginner"])
     tok = sit(client, t["id"], 0)
-    with client.websocket_connect(f"/ws/{t['id']}?token={tok}") as ws:
+    with table_socket(client, t["id"], tok) as ws:
         m = next_state(ws)
         hand = m["view"]["my_hand"]
-    with client.websocket_connect(f"/ws/{t['id']}?token={tok}") as ws:
+    with table_socket(client, t["id"], tok) as ws:
         m = next_state(ws)
         assert m["you"] == 0
         assert set(hand) & set(m["view"]["my_hand"]) or m["table"]["actions"] > 0
         assert m["events"] == m["events"] and m["event_start"] == 0
+
+
+def test_the_seat_token_travels_in_the_first_message_never_in_the_address(client: TestClient) -> None:
+    t = new_table(client, seats=[None, "beginner"])
+    tok = sit(client, t["id"], 0)
+    # in the address it is refused, even a valid one, before anything is sent of the table
+    with client.websocket_connect(f"/ws/{t['id']}?token={tok}") as ws:
+        m = ws.receive_json()
+        assert m["type"] == "error" and m["fatal"] and "first message" in m["message"]
+    # a first message that is not a hello is refused
+    for first in ["{}", json.dumps({"type": "act", "move": "draw"}), json.dumps({"type": "hello", "token": 5}), "x"]:
+        with client.websocket_connect(f"/ws/{t['id']}") as ws:
+            ws.send_text(first)
+            m = ws.receive_json()
+            assert m["type"] == "error" and m["fatal"] and '"hello"' in m["message"], (first, m)
+    # the hello seats the connection; without a token it watches
+    with table_socket(client, t["id"], tok) as ws:
+        assert next_state(ws)["you"] == 0
+    with table_socket(client, t["id"], None) as ws:
+        assert next_state(ws)["you"] is None

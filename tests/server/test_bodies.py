@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 
 from muggins.server.app import MAX_BODY_BYTES, create_app
 from muggins.server.guard import MAX_DEPTH, json_depth
-from tests.server.conftest import new_table
+from tests.server.conftest import new_table, table_socket
 
 CHUNK = 65536
 
@@ -106,7 +106,7 @@ def test_the_depth_scan_is_linear_on_unterminated_strings() -> None:
 
 def test_a_nested_frame_gets_an_error_and_the_socket_keeps_working(client: TestClient) -> None:
     t = new_table(client, seats=[None, "beginner"])
-    with client.websocket_connect(f"/ws/{t['id']}") as ws:
+    with table_socket(client, t["id"]) as ws:
         assert ws.receive_json()["type"] == "state"
         for frame in ("[" * 1500 + "]" * 1500, '{"type": "ping", "ref": ' + "[" * 1000 + "]" * 1000 + "}",
                       '{"type": "act", "claim": ' + "1" * 500 + "}", '{"type": "ping", "ref": NaN}'):

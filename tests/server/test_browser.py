@@ -100,7 +100,7 @@ def test_no_muggins_button_without_the_muggins_rule(server: tuple[str, Any], bro
                                  ("card-muggins", "muggins", True)):
         table_id = create_table(page, base, game, preset, [None, "beginner"])
         take_seat(page, base, table_id, 0, "Ann")
-        page.wait_for_function("() => last.table.status !== 'open'")
+        page.wait_for_function("() => muggins.state.last.table.status !== 'open'")
         assert page.is_visible("#muggins-btn") is manual, (game, preset)
         assert page.is_visible("#claim-box") is manual, (game, preset)
         assert page.is_visible("#help-muggins") is manual, (game, preset)

@@ -66,7 +66,7 @@ def test_a_whole_game_against_bots(server: tuple[str, Any], browser: Any, shots:
     assert re.match(r"Game over: .+ won", status), status
     t = player.tally
     assert t.actions >= 3 and t.turn_checks >= t.actions
-    manual = page.evaluate("last.view.claims") == "manual"
+    manual = page.evaluate("muggins.state.last.view.claims") == "manual"
     assert manual == (preset != "four-hand")
     assert page.is_visible("#claim-box") is False  # the game is over: nothing left to announce
     if manual:
@@ -100,14 +100,14 @@ def test_two_people_at_one_table(server: tuple[str, Any], browser: Any, shots: P
     take_seat(ann, base, table_id, 0, "Ann")
     assert ann.inner_text("#status").startswith("Waiting for players")
     take_seat(bob, base, table_id, 1, "Bob")
-    ann.wait_for_function("() => last.table.status !== 'open'")
+    ann.wait_for_function("() => muggins.state.last.table.status !== 'open'")
     players = [DomPlayer(ann, app, table_id, 0, seed=1), DomPlayer(bob, app, table_id, 1, seed=2)]
     seen_other_turn = 0
 
     def cross_check() -> None:
         nonlocal seen_other_turn
         sa, sb = ann.inner_text("#status"), bob.inner_text("#status")
-        if sa.startswith("Your turn") and bob.evaluate("last.view.turn") == 0:
+        if sa.startswith("Your turn") and bob.evaluate("muggins.state.last.view.turn") == 0:
             assert sb.startswith("Waiting for Ann"), sb
             seen_other_turn += 1
 

@@ -45,14 +45,14 @@ def test_hints_then_the_analysis_of_the_finished_game(quick_server: tuple[str, A
     spy_ctx, spy, spy_errors = new_page(browser, PHONE)
     spy.goto(f"{base}/t/{table_id}")
     spy.click("#watch")
-    spy.wait_for_function("() => last !== null")
+    spy.wait_for_function("() => muggins.state.last !== null")
 
     # the seat to act sees the count and the bot's move, one of its own legal moves
     page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Your turn')")
     page.wait_for_function("() => document.querySelector('#hint-box').textContent.includes('the bot would play')")
     hint = page.inner_text("#hint-box")
     assert "count of the ends" in hint, hint
-    legal = page.evaluate("last.view.legal")
+    legal = page.evaluate("muggins.state.last.view.legal")
     move = hint.split("the bot would play ", 1)[1].split(", expecting", 1)[0]
     assert move in legal, (move, legal)
     page.screenshot(path=str(shots / "hint-dominoes.png"), full_page=True)

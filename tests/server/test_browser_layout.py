@@ -59,12 +59,13 @@ def watch_open_table(page: Any, base: str) -> None:
     page.click("#create-btn")
     page.wait_for_selector("#watch:visible")
     page.click("#watch")
-    page.wait_for_function("() => last !== null")
+    page.wait_for_function("() => muggins.state.last !== null")
 
 
 def show(page: Any, view: dict[str, Any], seat: int | None = None, selected: str | None = None) -> None:
     page.evaluate("""([v, seat, sel]) => {
-        me = seat; last = {...last, view: v}; selected = sel ? [sel] : []; render(); }""", [view, seat, selected])
+        const s = muggins.state; s.me = seat; s.last = {...s.last, view: v}; s.selected = sel ? [sel] : [];
+        muggins.render(); }""", [view, seat, selected])
 
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])

@@ -53,14 +53,15 @@ RARE = [
 ]
 
 RENDER_JS = """([events, players, sides]) => {
-  me = 0;
+  const s = muggins.state;
+  s.me = 0;
   const seats = Array.from({length: players}, (_, i) => ({name: i === 0 ? 'Ann' : 'North ' + i, open: false}));
   const scores = sides ? [0, 0] : seats.map(() => 0);
-  last = {...last, table: {...last.table, seats}, view: {...last.view, players, sides, scores}};
-  logEvents = events;
-  renderLog();
+  s.last = {...s.last, table: {...s.last.table, seats}, view: {...s.last.view, players, sides, scores}};
+  s.logEvents = events;
+  muggins.renderLog();
   const lines = [...document.querySelectorAll('#log li')].map((e) => e.textContent);
-  const each = events.map((e) => describeAt([e], 0)[0].map((r) => r.text).join(' / '));
+  const each = events.map((e) => muggins.describeAt([e], 0)[0].map((r) => r.text).join(' / '));
   return {lines, each, headings: document.querySelectorAll('#log li.heading').length};
 }"""
 
@@ -89,7 +90,7 @@ def test_every_event_of_every_game_reads_as_a_sentence(server: tuple[str, Any], 
     page.wait_for_selector("#game option", state="attached")
     page.click("#create-btn")
     page.click("#watch")
-    page.wait_for_function("() => last !== null")
+    page.wait_for_function("() => muggins.state.last !== null")
     kinds: set[str] = set()
     for game, preset, players, options in CASES:
         events = bot_game_events(game, preset, players, options)

@@ -42,7 +42,7 @@ def test_a_whole_toy_game_in_the_page(toy: GameSpec, server: tuple[str, Any], br
     ctx, page, errors = new_page(browser, DESKTOP)
     table_id = create_table(page, base, NAME, "toy", [None, "casual"])
     take_seat(page, base, table_id, 0, "Ann")
-    assert page.evaluate("last.renderer") == "generic"
+    assert page.evaluate("muggins.state.last.renderer") == "generic"
     rng = random.Random(3)
     moves = calls = announced = 0
     deadline = time.monotonic() + 60
@@ -67,10 +67,11 @@ def test_a_whole_toy_game_in_the_page(toy: GameSpec, server: tuple[str, Any], br
         if scoring:
             page.fill("#claim", str((total + int(move[4:])) // 5))
             announced += 1
-        before = page.evaluate("last.view.total + 100 * last.view.round")
+        before = page.evaluate("muggins.state.last.view.total + 100 * muggins.state.last.view.round")
         page.click(f"#moves button[data-move='{move}']")
         moves += 1
-        page.wait_for_function(f"() => last.view.over || last.view.total + 100 * last.view.round !== {before}")
+        page.wait_for_function("() => { const v = muggins.state.last.view; "
+                               f"return v.over || v.total + 100 * v.round !== {before}; }}")
     page.screenshot(path=str(shots / "count-to-21-end.png"), full_page=True)
     status = page.inner_text("#status")
     assert re.match(r"Game over: .+ won", status), status

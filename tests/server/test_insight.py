@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from muggins.analysis import analyse_record
 from muggins.server.app import create_app
-from tests.server.conftest import new_table, sit
+from tests.server.conftest import new_table, sit, table_socket
 from tests.server.test_api import next_state, play_out
 
 SAMPLES = 4
@@ -32,7 +32,7 @@ def finished(client: TestClient, **body: Any) -> tuple[str, str]:
     body.setdefault("options", {"target": 30})
     t = new_table(client, **body)
     tok = sit(client, t["id"], 0)
-    with client.websocket_connect(f"/ws/{t['id']}?token={tok}") as ws:
+    with table_socket(client, t["id"], tok) as ws:
         assert play_out(ws, 0)["table"]["status"] == "finished"
     return t["id"], tok
 
@@ -104,8 +104,8 @@ def test_hints_only_for_the_seat_to_act_at_a_table_that_gives_them(app_client: T
     assert t["hints"] is True and c.get(f"/api/tables/{t['id']}").json()["hints"] is True
     toks = [sit(c, t["id"], 0, "Ann"), sit(c, t["id"], 1, "Bob")]
     assert c.get(f"/api/tables/{t['id']}/hint").status_code == 401
-    with c.websocket_connect(f"/ws/{t['id']}?token={toks[0]}") as ws0, \
-            c.websocket_connect(f"/ws/{t['id']}?token={toks[1]}") as ws1:
+    with table_socket(c, t["id"], toks[0]) as ws0, \
+            table_socket(c, t["id"], toks[1]) as ws1:
         views = [next_state(ws0)["view"], next_state(ws1)["view"]]
         turn = views[0]["waiting_for"][0] if "waiting_for" in views[0] else views[0]["to_act"][0]
         other = 1 - turn

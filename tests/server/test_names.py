@@ -7,7 +7,7 @@ from __future__ import annotations
 from fastapi.testclient import TestClient
 
 from muggins.server.app import create_app
-from tests.server.conftest import new_table, sit
+from tests.server.conftest import new_table, sit, table_socket
 
 
 def names(client: TestClient, table_id: str) -> list[str | None]:
@@ -68,7 +68,7 @@ def test_the_table_says_whether_its_game_has_the_muggins_rule(client: TestClient
     assert with_rule["muggins_rule"] is True and without["muggins_rule"] is False
     assert crib_manual["muggins_rule"] is True
     tok = sit(client, without["id"], 0)
-    with client.websocket_connect(f"/ws/{without['id']}?token={tok}") as ws:
+    with table_socket(client, without["id"], tok) as ws:
         m = ws.receive_json()
         assert m["table"]["muggins_rule"] is False and "muggins" not in m["view"]["legal"]
     listed = {t["id"]: t["muggins_rule"] for t in client.get("/api/tables").json()["tables"]}

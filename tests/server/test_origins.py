@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from muggins.cli.main import app as cli_app
 from muggins.server.app import create_app
 from muggins.server.guard import OriginPolicy, origin_key
-from tests.server.conftest import new_table, sit
+from tests.server.conftest import new_table, sit, table_socket
 
 EVIL = {"origin": "http://evil.example"}
 BODY = '{"game": "dominoes", "seats": [null, "beginner"], "grace": 0, "bot_delay": 0}'
@@ -52,7 +52,7 @@ def test_the_servers_own_origin_is_served(client: TestClient) -> None:
     t = r.json()
     r = client.post(f"/api/tables/{t['id']}/seats/0", json={"name": "Ann"}, headers={"origin": "http://testserver"})
     assert r.status_code == 200
-    with client.websocket_connect(f"/ws/{t['id']}", headers={"origin": "http://testserver"}) as ws:
+    with table_socket(client, t["id"], headers={"origin": "http://testserver"}) as ws:
         assert ws.receive_json()["type"] == "state"
     # the same origin written with its default port, in capitals
     assert client.get("/api/tables").json()["total"] == 1
@@ -72,7 +72,7 @@ def test_foreign_origins_cannot_take_seats_remove_tables_or_open_sockets(client:
     assert client.get(f"/api/tables/{t['id']}").json()["status"] == "open"
     tok = sit(client, t["id"], 0)
     with pytest.raises(WebSocketDisconnect) as e, \
-            client.websocket_connect(f"/ws/{t['id']}?token={tok}", headers=EVIL) as ws:
+            table_socket(client, t["id"], tok, headers=EVIL) as ws:
         ws.receive_json()
     assert e.value.code == 1008
     table = client.app.state.manager.get(t["id"])  # type: ignore[attr-defined]
@@ -86,7 +86,7 @@ def test_an_allowed_origin_is_served(db_url: str, monkeypatch: pytest.MonkeyPatc
                        "http://c.example.com:8443"):
             r = c.post("/api/tables", content=BODY, headers={"origin": origin, "content-type": "application/json"})
             assert r.status_code == 201, origin
-            with c.websocket_connect(f"/ws/{r.json()['id']}", headers={"origin": origin}) as ws:
+            with table_socket(c, r.json()["id"], headers={"origin": origin}) as ws:
                 assert ws.receive_json()["type"] == "state"
         r = c.post("/api/tables", content=BODY, headers={**EVIL, "content-type": "application/json"})
         assert r.status_code == 403

@@ -14,7 +14,7 @@ from muggins.core.chance import Chance
 from muggins.core.protocol import GameState
 from muggins.core.rules import get_game
 from muggins.server.app import create_app
-from tests.server.conftest import new_table, sit
+from tests.server.conftest import new_table, sit, table_socket
 
 
 def first_legal_moves(state: GameState, n: int) -> list[tuple[int, str]]:
@@ -57,7 +57,7 @@ def test_restart_resumes_every_table_with_the_same_future(db_url: str) -> None:
             assert future_a == future_b
             assert [table.state.view(s) for s in (0, 1)] == [before.view(s) for s in (0, 1)]
             assert table.seat_of_token(tokens[1]) == 1
-            with c.websocket_connect(f"/ws/{table_id}?token={tokens[0]}") as ws:
+            with table_socket(c, table_id, tokens[0]) as ws:
                 m = ws.receive_json()
                 assert m["you"] == 0 and m["table"]["seats"][1]["name"] == "Bob"
 
@@ -69,7 +69,7 @@ def test_the_acknowledged_action_is_in_the_database_before_the_ack(db_url: str) 
         table = c.app.state.manager.get(t["id"])  # type: ignore[attr-defined]
         seat = min(table.state.waiting_for())
         move = table.state.view(seat)["legal"][0]
-        with c.websocket_connect(f"/ws/{t['id']}?token={tok[seat]}") as ws:
+        with table_socket(c, t["id"], tok[seat]) as ws:
             ws.receive_json()
             ws.send_json({"type": "act", "move": move, "ref": 1})
             while ws.receive_json()["type"] != "ack":

@@ -19,6 +19,7 @@ import pytest
 ws_client = pytest.importorskip("websockets.sync.client", reason="the restart test needs websockets")
 
 from muggins.server.store import Store  # noqa: E402
+from tests.server.conftest import hello  # noqa: E402
 
 
 def free_port() -> int:
@@ -52,6 +53,12 @@ def get(base: str, path: str) -> Any:
         return json.load(r)
 
 
+def opened(ws: Any, token: str | None) -> Any:
+    """A table's socket after its first message, which says who is there."""
+    ws.send(hello(token))
+    return ws
+
+
 def recv_until(ws: Any, kind: str) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """Read up to a message of ``kind``; also return the last state seen on the way."""
     state = None
@@ -73,9 +80,9 @@ def test_kill_9_loses_no_acknowledged_action(tmp_path: Path) -> None:
         tokens = [post(base, f"/api/tables/{t['id']}/seats/{i}", {"name": f"P{i}"})["token"] for i in (0, 1)]
         bot_table = post(base, "/api/tables", {"game": "dominoes", "seats": ["beginner", "beginner"],
                                                "grace": 0, "bot_delay": 0.05})
-        socks = [ws_client.connect(f"ws://127.0.0.1:{port}/ws/{t['id']}?token={tok}") for tok in tokens]
+        socks = [opened(ws_client.connect(f"ws://127.0.0.1:{port}/ws/{t['id']}"), tok) for tok in tokens]
         # a game of bots plays while somebody watches it
-        watcher = ws_client.connect(f"ws://127.0.0.1:{port}/ws/{bot_table['id']}")
+        watcher = opened(ws_client.connect(f"ws://127.0.0.1:{port}/ws/{bot_table['id']}"), None)
         states = [recv_until(s, "state")[0] for s in socks]
         acked: list[dict[str, Any]] = []
         for _ in range(40):
@@ -118,12 +125,14 @@ def test_kill_9_loses_no_acknowledged_action(tmp_path: Path) -> None:
     proc = start(db, port)
     try:
         assert get(base, f"/api/tables/{t['id']}")["actions"] == len(actions)
-        with ws_client.connect(f"ws://127.0.0.1:{port}/ws/{t['id']}?token={tokens[0]}") as s:
+        with ws_client.connect(f"ws://127.0.0.1:{port}/ws/{t['id']}") as s:
+            s.send(hello(tokens[0]))
             m = recv_until(s, "state")[0]
             assert m["you"] == 0 and m["table"]["seats"][1]["name"] == "P1"
             assert m["table"]["actions"] == len(actions)
         later = len(stored[bot_table["id"]].actions)
-        with ws_client.connect(f"ws://127.0.0.1:{port}/ws/{bot_table['id']}"):
+        with ws_client.connect(f"ws://127.0.0.1:{port}/ws/{bot_table['id']}") as watching:
+            watching.send(hello(None))
             for _ in range(400):  # the bots resume their game (a muggins reaction may take seconds)
                 if get(base, f"/api/tables/{bot_table['id']}")["actions"] > later:
                     break

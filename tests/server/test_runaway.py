@@ -16,7 +16,7 @@ from muggins.server.app import create_app
 from muggins.server.guard import BadRequest, ClientLimits
 from muggins.server.store import Store, StoredTable
 from muggins.server.tables import Connection, TableError, TableManager
-from tests.server.conftest import new_table, sit
+from tests.server.conftest import new_table, sit, table_socket
 
 NAMES = ["Ann", "Bob", "Cleo", "Dev", "Eve"]
 
@@ -74,7 +74,7 @@ def test_a_finished_game_leaves_memory_and_is_read_back_with_its_record(db_url: 
     with TestClient(create_app(db_url, rate=1e6, burst=1e6, time_scale=0.0)) as c:
         manager: Any = c.app.state.manager  # type: ignore[attr-defined]
         t = new_table(c, seats=["beginner", "beginner"], options={"target": 61})
-        with c.websocket_connect(f"/ws/{t['id']}") as ws:  # a game of bots plays while watched
+        with table_socket(c, t["id"]) as ws:  # a game of bots plays while watched
             while (m := ws.receive_json())["type"] != "state" or m["table"]["status"] != "finished":
                 pass
         manager.sweep()
@@ -187,7 +187,7 @@ def test_the_creator_or_a_player_can_remove_a_table(client: TestClient) -> None:
 def test_binary_frames_count_against_the_rate_limit(db_url: str) -> None:
     with TestClient(create_app(db_url, rate=0.001, burst=3, time_scale=0.0)) as c:
         t = new_table(c, seats=[None, "beginner"])
-        with c.websocket_connect(f"/ws/{t['id']}") as ws:
+        with table_socket(c, t["id"]) as ws:
             ws.receive_json()
             for _ in range(3):
                 ws.send_bytes(b"\x00binary")

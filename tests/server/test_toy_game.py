@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 
 from muggins.core.records import replay
 from muggins.core.rules import GameSpec
-from tests.server.conftest import new_table, sit
+from tests.server.conftest import new_table, sit, table_socket
 from tests.server.test_api import play_out
 from tests.toy import NAME, toy_registered
 
@@ -33,7 +33,7 @@ def test_the_catalogue_lists_the_registered_game(toy: GameSpec, client: TestClie
 def test_a_whole_toy_game_against_a_bot(toy: GameSpec, client: TestClient, preset: str) -> None:
     t = new_table(client, game=NAME, preset=preset, seats=[None, "casual"])
     tok = sit(client, t["id"], 0)
-    with client.websocket_connect(f"/ws/{t['id']}?token={tok}") as ws:
+    with table_socket(client, t["id"], tok) as ws:
         last = play_out(ws, 0)
     assert last["renderer"] == "generic" and last["view"]["game"] == NAME
     assert last["view"]["over"] and last["table"]["status"] == "finished"

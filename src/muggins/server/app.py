@@ -27,7 +27,9 @@ from fastapi.staticfiles import StaticFiles
 from muggins.core.errors import MugginsError
 from muggins.core.rules import GameSpec, all_games, default_game, options_of
 from muggins.server.guard import ORIGINS_ENV, BadRequest, ClientLimits, OriginPolicy, RateLimiter, parse_json
+from muggins.server.handend import HAND_PAUSE
 from muggins.server.insight import ANALYSIS_SAMPLES, Insight
+from muggins.server.routes import add_routes, next_hand
 from muggins.server.store import Store, default_url
 from muggins.server.tables import (
     BOT_LEVELS,
@@ -48,6 +50,7 @@ WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 MAX_MESSAGE_BYTES = 4096
 MAX_BODY_BYTES = 16384
 MAX_CONNECTIONS_PER_TABLE = 64
+HELLO_SECONDS = 10.0         # a socket says who it is (its hello) within this time, or is closed
 RATE = 20.0
 BURST = 40.0
 TABLES_PER_MINUTE = 10.0   # new tables from one address: 10 at once, then one every 6 s
@@ -94,16 +97,17 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
                allowed_origins: Iterable[str] | None = None, idle_timeout: float = DEFAULT_IDLE,
                tables_per_minute: float = TABLES_PER_MINUTE, tables_burst: float = TABLES_BURST,
                seats_per_minute: float = SEATS_PER_MINUTE, seats_burst: float = SEATS_BURST,
-               analysis_samples: int = ANALYSIS_SAMPLES) -> FastAPI:
+               analysis_samples: int = ANALYSIS_SAMPLES, hand_pause: float = HAND_PAUSE) -> FastAPI:
     """The app, bound to one database (SQLite in the user's data directory when ``db_url`` is None).
 
     ``allowed_origins`` (and the comma-separated environment variable MUGGINS_ALLOWED_ORIGINS) name the
     browser origins allowed besides the server's own, like ``https://games.example.org`` for a server
     behind a proxy; ValueError names one that is not an origin. A table nobody acts at or watches for
-    ``idle_timeout`` seconds is abandoned."""
+    ``idle_timeout`` seconds is abandoned. The end of each hand stays on screen until every seated
+    person has pressed Next hand, or for ``hand_pause`` seconds (times ``time_scale``) at most."""
     policy = OriginPolicy([*(allowed_origins or ()), os.environ.get(ORIGINS_ENV, "")])
     store = Store(db_url or default_url())
-    manager = TableManager(store, time_scale, idle_timeout)
+    manager = TableManager(store, time_scale, idle_timeout, hand_pause=hand_pause)
     manager.load()
     insight = Insight(analysis_samples)
     catalogue = {"games": games_catalogue(), "bots": list(BOT_LEVELS),
@@ -285,10 +289,24 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
             await ws.close(code=1008)  # before the handshake is answered: the browser sees a 403
             return
         await ws.accept()
-        token = ws.query_params.get("token")
+        # who is there comes in the first message, {"type": "hello", "token": TOKEN} (no token: a spectator),
+        # never in the address, which servers and proxies write in their logs
         try:
+            if "token" in ws.query_params:
+                raise TableError("send the seat token in the first message, {\"type\": \"hello\", \"token\": ...}, "
+                                 "never in the address")
+            try:
+                hello = json.loads(await asyncio.wait_for(ws.receive_text(), HELLO_SECONDS))
+            except (TimeoutError, ValueError, KeyError):
+                hello = None
+            token = hello.get("token") if isinstance(hello, dict) else None
+            if not isinstance(hello, dict) or hello.get("type") != "hello" or not isinstance(token, (str, type(None))):
+                raise TableError("the first message must be {\"type\": \"hello\", \"token\": TOKEN} "
+                                 "(token null to watch)")
             table = manager.get(table_id)
             seat = table.seat_of_token(token) if token else None
+        except WebSocketDisconnect:
+            return
         except TableError as e:
             await ws.send_json({"type": "error", "message": str(e), "fatal": True})
             await ws.close(code=4404 if e.status == 404 else 4403)
@@ -333,6 +351,8 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
             conn.close()
             with contextlib.suppress(Exception):
                 await wtask
+
+    add_routes(app, manager, body, bearer, same_site, WEB_DIR / "index.html")
 
     @app.get("/")
     async def index() -> FileResponse:
@@ -383,5 +403,7 @@ def handle_message(table: Any, conn: Connection, raw: str, limiter: RateLimiter)
             return {"type": "error", "ref": ref,
                     "message": f"the server could not apply that move ({type(e).__name__})"}
         return {"type": "ack", "ref": ref, "index": idx}
+    if kind == "next":
+        return next_hand(table, conn, ref)
     kind_text = kind if isinstance(kind, str) and len(kind) <= 40 else "that"
-    return {"type": "error", "ref": ref, "message": f"unknown message type {kind_text!r}; send 'act' or 'ping'"}
+    return {"type": "error", "ref": ref, "message": f"unknown message type {kind_text!r}; send 'act', 'next' or 'ping'"}

@@ -74,7 +74,7 @@ actions_t = Table(
 )
 
 ACTIVE = ("open", "playing")
-ENDED = ("finished", "abandoned")
+ENDED = ("finished", "abandoned", "resigned")
 
 
 @dataclass

@@ -12,6 +12,7 @@ points were missed or on anything in a hand.
 from __future__ import annotations
 
 import asyncio
+import bisect
 import contextlib
 import hashlib
 import logging
@@ -34,6 +35,8 @@ from muggins.core.errors import BadAmount, IllegalAction, MugginsError, RecordEr
 from muggins.core.protocol import Action, GameState
 from muggins.core.records import apply_record_action, to_record
 from muggins.core.rules import GameSpec, get_game
+from muggins.server.handend import HandPause, HandPauses
+from muggins.server.seating import resigned_winners
 from muggins.server.store import ACTIVE, ENDED, Store, StoredTable
 
 log = logging.getLogger("muggins.server")
@@ -138,19 +141,24 @@ class Seat:
     name: str | None = None
     bot: str | None = None
     token_hash: str | None = None
+    heir: str | None = None  # kept for a rematch: the hash of the token that held it at the last table
     bot_obj: AttentiveBot | None = field(default=None, repr=False)
 
     def to_store(self) -> dict[str, Any]:
-        return {"name": self.name, "bot": self.bot, "token_hash": self.token_hash}
+        return {"name": self.name, "bot": self.bot, "token_hash": self.token_hash,
+                **({"heir": self.heir} if self.heir else {})}
 
     def public(self) -> dict[str, Any]:
-        return {"name": self.name, "bot": self.bot, "open": self.bot is None and self.token_hash is None}
+        return {"name": self.name, "bot": self.bot,
+                "open": self.bot is None and self.token_hash is None and self.heir is None,
+                **({"kept": True} if self.heir else {})}
 
 
 def seats_of(rows: list[dict[str, Any]]) -> list[Seat]:
     """The seats of a stored table, every bot named (tables stored before bots had names get them)."""
     names = bot_names([r.get("bot") for r in rows])
-    return [Seat(r.get("name") or names[i], r.get("bot"), r.get("token_hash")) for i, r in enumerate(rows)]
+    return [Seat(r.get("name") or names[i], r.get("bot"), r.get("token_hash"), r.get("heir"))
+            for i, r in enumerate(rows)]
 
 
 def muggins_rule_of(game: str, preset: str | None, options: dict[str, Any]) -> bool:
@@ -172,7 +180,7 @@ def stored_summary(s: StoredTable) -> dict[str, Any]:
             "muggins_rule": muggins_rule_of(s.game, s.preset, s.options), "winners": result.get("winners", []),
             "created": s.created, "ended": s.ended,
             "record": record_url(s.id) if s.status == "finished" else None, "paused": False,
-            "hints": s.hints}
+            "hints": s.hints, "resigned": result.get("resigned"), "rematch": result.get("rematch")}
 
 
 def page_renderer(spec: GameSpec) -> str:
@@ -180,7 +188,7 @@ def page_renderer(spec: GameSpec) -> str:
     return spec.page_renderer or "generic"
 
 
-class GameTable:
+class GameTable(HandPauses):
     """One table: a game in progress (or waiting for players, or over, or abandoned)."""
 
     def __init__(self, manager: TableManager, stored: StoredTable, state: GameState) -> None:
@@ -199,6 +207,10 @@ class GameTable:
         self.created = stored.created
         self.creator_hash = stored.creator_hash
         self.abandoned = stored.status == "abandoned"
+        result = stored.result or {}
+        self.resigned: int | None = result.get("resigned") if stored.status == "resigned" else None
+        self.rematch_id: str | None = result.get("rematch")
+        self.handoffs: dict[str, tuple[int, float]] = {}  # hashed one-time code -> (seat, until)
         self.ended = stored.ended
         self.state = state
         self.seats = seats_of(stored.seats)
@@ -214,13 +226,18 @@ class GameTable:
         self.changed_at = now    # when the last change was made: every bot's wait counts from it
         self.last_active = now   # the last action, connection or disconnection (for idle expiry)
         self.grace_open = False
+        self.hand_pause: HandPause | None = None
+        self.last_hand_end: dict[str, Any] | None = None  # the public end of the last hand that ended
         self._update_grace()
+        self._log_marks: list[int] | None = None  # the log's length before the first action and after each
 
     # --- status -------------------------------------------------------------------------------------
     @property
     def status(self) -> str:
         if self.abandoned:
             return "abandoned"
+        if self.resigned is not None:
+            return "resigned"
         if self.state.is_over():
             return "finished"
         if any(s.bot is None and s.token_hash is None for s in self.seats):
@@ -242,7 +259,11 @@ class GameTable:
 
     def result(self) -> dict[str, Any]:
         st = self.state
-        return {"scores": st.scores(), "winners": sorted(st.winners()), "actions": len(st.history)}
+        if self.resigned is not None:
+            return {"scores": st.scores(), "winners": resigned_winners(self), "actions": len(st.history),
+                    "resigned": self.resigned, **({"rematch": self.rematch_id} if self.rematch_id else {})}
+        return {"scores": st.scores(), "winners": sorted(st.winners()), "actions": len(st.history),
+                **({"rematch": self.rematch_id} if self.rematch_id else {})}
 
     def summary(self) -> dict[str, Any]:
         status = self.status
@@ -250,10 +271,11 @@ class GameTable:
                 "status": status, "seats": [s.public() for s in self.seats], "scores": self.state.scores(),
                 "grace": self.grace, "bot_delay": self.bot_delay, "actions": len(self.state.history),
                 "spectators": sum(1 for c in self.conns if c.seat is None),
-                "muggins_rule": self.muggins_rule, "winners": sorted(self.state.winners()),
+                "muggins_rule": self.muggins_rule, "winners": self.result()["winners"],
                 "created": self.created, "ended": self.ended,
                 "record": record_url(self.id) if status == "finished" else None, "paused": self.paused,
-                "hints": self.hints}
+                "hints": self.hints, "claim_bound": self.claim_bound(), "resigned": self.resigned,
+                "rematch": self.rematch_id}
 
     def matches(self, q: str) -> bool:
         """Whether ``q`` (any case) is part of the id, the game, the preset or a player's name."""
@@ -286,6 +308,8 @@ class GameTable:
             raise TableError(f"seat {seat} is played by a bot", 409)
         if s.token_hash is not None:
             raise TableError(f"seat {seat} is taken", 409)
+        if s.heir is not None:
+            raise TableError(f"seat {seat} is kept for {s.name} from the last game: a rematch", 409)
         key = name_key(name)
         if key == RESERVED_NAME:
             raise TableError(f"{name!r} is how the page shows each player his own seat; choose another name", 422)
@@ -331,8 +355,27 @@ class GameTable:
             "type": "state", "table": summary if summary is not None else self.summary(), "you": conn.seat,
             "view": st.view(conn.seat).to_json(), "renderer": self.renderer, "piece_noun": self.piece_noun,
             "events": events, "event_start": start, "grace_left": self.grace_left(),
+            "hand_end": self.pause_message(fresh=summary is None),
+            "event_actions": self.actions_of_events(start, conn.log_pos),
         }
         return msg
+
+    def actions_of_events(self, start: int, end: int) -> list[int | None]:
+        """For each event of the log from ``start`` to ``end``, the index of the action that logged it (the
+        number the analysis and the record give it), or None for what was logged before the first action."""
+        marks = self._marks()
+        return [k if k >= 0 else None for k in (bisect.bisect_right(marks, p) - 1 for p in range(start, end))]
+
+    def _marks(self) -> list[int]:
+        st = self.state
+        if self._log_marks is None or len(self._log_marks) != len(st.history) + 1:
+            fresh = type(st).new(st.rules, st.num_players, st.chance.rewound())  # the game replayed
+            marks = [len(fresh.log)]
+            for seat, action in st.history:
+                fresh.apply(seat, action)
+                marks.append(len(fresh.log))
+            self._log_marks = marks
+        return self._log_marks
 
     def grace_left(self) -> float | None:
         """Seconds left of the grace period (None when none is open)."""
@@ -376,8 +419,9 @@ class GameTable:
     def act(self, seat: int, move: Any, claim: Any) -> int:
         """Validate and apply one action, commit it, and return its index; raises TableError or
         IllegalAction leaving everything unchanged."""
-        if self.abandoned:
-            raise TableError("this table was abandoned; nothing more can be played here", 409)
+        if self.abandoned or self.resigned is not None:
+            why = "was abandoned" if self.abandoned else "ended: a player resigned"
+            raise TableError(f"this table {why}; nothing more can be played here", 409)
         if self.status == "open":
             raise TableError("the game starts when every seat is taken", 409)
         if not isinstance(move, str) or not move.strip() or len(move) > MAX_MOVE_CHARS:
@@ -394,10 +438,14 @@ class GameTable:
         action = st.parse_action(move, seat)
         if claim is not None:
             action = action.with_claim(claim)
+        if self.pause_refuses(action):
+            raise TableError("the hand is over: the next one is dealt when everybody has pressed Next hand "
+                             "(a Muggins! call on the last play may still be made)", 409)
         return self._apply(seat, action)
 
     def _apply(self, seat: int, action: Action) -> int:
         st = self.state
+        mark = self.before_action()
         st.apply(seat, action)
         idx = len(st.history) - 1
         entry = st.action_to_json(seat, st.history[-1][1])
@@ -415,8 +463,11 @@ class GameTable:
             raise
         if grew:
             self.saved_chance = len(st.chance.outcomes)
+        if self._log_marks is not None and len(self._log_marks) == len(st.history):
+            self._log_marks.append(len(st.log))
         if ended is not None:
             self.ended = ended
+        self.after_action(mark, seat, action)
         self.last_active = self.manager.clock()
         self._update_grace()
         self.changed()
@@ -471,7 +522,7 @@ class GameTable:
             action = await asyncio.to_thread(bot.act, st.clone(), seat, self.bot_rng)
         else:
             action = bot.act(st, seat, self.bot_rng)
-        if action is None or version != self.version:
+        if action is None or version != self.version or self.pause_refuses(action):
             return
         # counted from the change, not from the end of the bot's thinking: how long a bot thinks
         # depends on its hand, and must not show in when it moves
@@ -515,8 +566,10 @@ class TableManager:
     ones read back from the store when asked for."""
 
     def __init__(self, store: Store, time_scale: float = 1.0, idle_timeout: float = DEFAULT_IDLE,
-                 clock: Callable[[], float] = time.monotonic, max_tables: int = MAX_ACTIVE_TABLES) -> None:
+                 clock: Callable[[], float] = time.monotonic, max_tables: int = MAX_ACTIVE_TABLES,
+                 hand_pause: float = 0.0) -> None:
         self.store = store
+        self.hand_pause = hand_pause  # seconds a hand's end waits for the people at most (0: no pause)
         self.time_scale = time_scale  # multiplies every bot delay (0 in tests: bots answer at once)
         self.idle_timeout = idle_timeout
         self.clock = clock
@@ -601,7 +654,8 @@ class TableManager:
 
     def create(self, game: Any, preset: Any = None, options: Any = None, seats: Any = None,
                grace: Any = DEFAULT_GRACE, bot_delay: Any = DEFAULT_BOT_DELAY,
-               creator_hash: str | None = None, hints: Any = False) -> GameTable:
+               creator_hash: str | None = None, hints: Any = False, opener: int | None = None,
+               heirs: list[str | None] | None = None, names: list[str | None] | None = None) -> GameTable:
         """A new table. ``seats`` lists each seat: null (open for a person) or a bot level; with
         ``hints`` the seat to act may ask what the bot would play."""
         if not isinstance(game, str):
@@ -629,14 +683,16 @@ class TableManager:
             raise TableError(f"'hints' is true or false; got {quoted(hints)}", 422)
         if sum(1 for t in self.tables.values() if t.status in ACTIVE) >= self.max_tables:
             raise TableError("the server has too many tables in play; try again later", 503)
-        seed = secrets.randbits(62)
         try:
             rules = spec.rules(preset, options)
-            state = spec.new(rules, len(seats), chance=Chance(seed=seed))
+            seed, state = self._deal(spec, rules, len(seats), opener)
         except (RulesError, MugginsError) as e:
             raise TableError(str(e), 422) from None
-        names = bot_names(seats)
+        names = [n or b for n, b in zip(names or [None] * len(seats), bot_names(seats), strict=True)]
         seat_rows = [{"name": names[i], "bot": s, "token_hash": None} for i, s in enumerate(seats)]
+        for row, heir in zip(seat_rows, heirs or [], strict=False):  # a rematch keeps its people's seats
+            if heir is not None:
+                row["heir"] = heir
         stored = StoredTable(id=secrets.token_urlsafe(9), game=game, preset=rules.preset, options=dict(options),
                              num_players=len(seats), seed=seed, grace=float(grace), bot_delay=float(bot_delay),
                              seats=seat_rows, chance=[dict(o) for o in state.chance.outcomes], status="open",
@@ -647,6 +703,24 @@ class TableManager:
         self.tables[table.id] = table
         table.schedule_bots()
         return table
+
+    @staticmethod
+    def _deal(spec: GameSpec, rules: Any, players: int, opener: int | None) -> tuple[int, GameState]:
+        """A fresh seed and the game it starts; with ``opener``, one whose first deal (or lead) goes to that
+        seat, among a few seeds tried (the cut still decides when none of them gives it)."""
+        from muggins.server.seating import opener as first_seat
+
+        for _ in range(64 if opener is not None else 1):
+            seed = secrets.randbits(62)
+            state = spec.new(rules, players, chance=Chance(seed=seed))
+            if opener is None or first_seat(state) == opener:
+                break
+        return seed, state
+
+    def rebuild_start(self, table: GameTable) -> GameState:
+        """The game of ``table`` as it stood before its first move."""
+        spec = get_game(table.game)
+        return spec.new(spec.rules(table.preset, table.options), len(table.seats), chance=Chance(seed=table.seed))
 
     def listing(self, status: Any = "active", page: Any = 1, limit: Any = LIST_LIMIT, q: Any = None
                 ) -> dict[str, Any]:
