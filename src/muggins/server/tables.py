@@ -25,7 +25,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from muggins.bots.base import regular_actions
 from muggins.bots.bot import AttentiveBot
+from muggins.bots.policies import GreedyPolicy
 from muggins.bots.registry import LEVELS, make_bot
 from muggins.core.chance import Chance
 from muggins.core.claims import check_points
@@ -188,6 +190,51 @@ def page_renderer(spec: GameSpec) -> str:
     return spec.page_renderer or "generic"
 
 
+def fallback_action(state: GameState, seat: int, bot: AttentiveBot, rng: random.Random, where: str
+                    ) -> Action | None:
+    """A safe move for a bot that failed: the greedy bot's (with the failed bot's attention), else the
+    first of the regular legal moves; None when the game does not wait for the seat."""
+    try:
+        return AttentiveBot("greedy", GreedyPolicy(), bot.attention).act(state, seat, rng)
+    except Exception:
+        log.exception("%s: the greedy move for seat %d failed too; the first legal move is played", where, seat)
+    if seat not in state.waiting_for():
+        return None
+    regular = regular_actions(state, seat)
+    return regular[0] if regular else None
+
+
+class BotRetry:
+    """When a bot's move could not be stored, the table's bots are scheduled again after a wait that
+    doubles from :attr:`FIRST` to :attr:`MOST` seconds, until a move is stored."""
+
+    FIRST = 0.25
+    MOST = 15.0
+
+    def __init__(self) -> None:
+        self.delay = 0.0
+        self.task: asyncio.Task[None] | None = None
+
+    def failed(self, table: GameTable) -> None:
+        self.delay = min(self.MOST, self.delay * 2 or self.FIRST)
+        self.cancel()
+        self.task = asyncio.get_running_loop().create_task(self._later(table, self.delay))
+
+    async def _later(self, table: GameTable, delay: float) -> None:
+        await asyncio.sleep(delay)
+        self.task = None
+        log.info("table %s: its bots try again after %.2f s", table.id, delay)
+        table.schedule_bots()
+
+    def succeeded(self) -> None:
+        self.delay = 0.0
+
+    def cancel(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            self.task = None
+
+
 class GameTable:
     """One table: a game in progress (or waiting for players, or over, or abandoned)."""
 
@@ -217,6 +264,7 @@ class GameTable:
         self.conns: set[Connection] = set()
         self.version = 0
         self.bot_tasks: dict[int, asyncio.Task[None]] = {}
+        self.bot_retry = BotRetry()
         self.bot_rng = random.Random(self.seed ^ 0x5EED)
         now = manager.clock()
         self.changed_at = now    # when the last change was made: every bot's wait counts from it
@@ -444,6 +492,7 @@ class GameTable:
 
     # --- bots ---------------------------------------------------------------------------------------
     def _stop_bots(self) -> None:
+        self.bot_retry.cancel()
         for task in self.bot_tasks.values():
             task.cancel()
         self.bot_tasks.clear()
@@ -472,13 +521,7 @@ class GameTable:
         return delay * self.manager.time_scale
 
     async def _bot_turn(self, seat: int, version: int) -> None:
-        bot = self.seats[seat].bot_obj
-        assert bot is not None
-        st = self.state
-        if bot.policy.__class__.__name__ == "SearchPolicy":  # a search takes long: off the event loop
-            action = await asyncio.to_thread(bot.act, st.clone(), seat, self.bot_rng)
-        else:
-            action = bot.act(st, seat, self.bot_rng)
+        action = await self._bot_choice(seat, version)
         if action is None or version != self.version:
             return
         # counted from the change, not from the end of the bot's thinking: how long a bot thinks
@@ -492,9 +535,46 @@ class GameTable:
         try:
             self._apply(seat, action)
         except IllegalAction as e:
-            log.warning("table %s: bot at seat %d chose an illegal %r: %s", self.id, seat, action, e)
+            log.warning("table %s: bot at seat %d chose an illegal %r: %s; it plays a safe move instead",
+                        self.id, seat, action, e)
+            self._bot_fallback_apply(seat)
         except Exception:
-            log.exception("table %s: bot at seat %d failed", self.id, seat)
+            log.exception("table %s: the move of the bot at seat %d could not be applied", self.id, seat)
+            self.bot_retry.failed(self)
+        else:
+            self.bot_retry.succeeded()
+
+    async def _bot_choice(self, seat: int, version: int) -> Action | None:
+        """The bot's action; a bot that fails is asked once more, then the safe fallback moves for it
+        (see :func:`fallback_action`). Every failure is logged with the table and the seat."""
+        bot = self.seats[seat].bot_obj
+        assert bot is not None
+        for attempt in (1, 2):
+            if version != self.version:
+                return None
+            try:
+                if bot.policy.__class__.__name__ == "SearchPolicy":  # a search takes long: off the event loop
+                    return await asyncio.to_thread(bot.act, self.state.clone(), seat, self.bot_rng)
+                return bot.act(self.state, seat, self.bot_rng)
+            except Exception:
+                log.exception("table %s: the bot at seat %d failed to choose (attempt %d of 2)",
+                              self.id, seat, attempt)
+        if version != self.version:
+            return None
+        return fallback_action(self.state, seat, bot, self.bot_rng, f"table {self.id}")
+
+    def _bot_fallback_apply(self, seat: int) -> None:
+        """Apply the safe fallback move of a bot whose own move was refused."""
+        bot = self.seats[seat].bot_obj
+        assert bot is not None
+        action = fallback_action(self.state, seat, bot, self.bot_rng, f"table {self.id}")
+        if action is None:
+            return
+        try:
+            self._apply(seat, action)
+        except Exception:
+            log.exception("table %s: the fallback move of the bot at seat %d failed too", self.id, seat)
+            self.bot_retry.failed(self)
 
     def abandon(self, why: str) -> bool:
         """End a game that will not be finished: stored as ``abandoned`` with its scores so far, its bots
