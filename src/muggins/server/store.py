@@ -7,8 +7,11 @@ somebody asks for one; a server starts with the tables still in play only."""
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Iterable
+import logging
+import os
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,7 +40,10 @@ from sqlalchemy import (
     text,
     update,
 )
+from sqlalchemy.exc import OperationalError, SQLAlchemyError
 
+log = logging.getLogger("muggins.server")
+FAULTS_ENV = "MUGGINS_FAULTS"
 metadata = MetaData()
 
 tables_t = Table(
@@ -75,6 +81,28 @@ actions_t = Table(
 
 ACTIVE = ("open", "playing")
 ENDED = ("finished", "abandoned")
+
+
+class StoreUnavailable(Exception):
+    """A write the database did not take, even retried on a fresh connection: nothing of it was kept."""
+
+
+def faults_from_env(value: str | None = None) -> Callable[[], None] | None:
+    """The fault injected into every store write, from MUGGINS_FAULTS (read once, when the server
+    starts; for tests of the server's resilience): ``store_down_file=PATH`` makes each write fail while
+    the file PATH exists. None when the variable is empty; ValueError for anything else."""
+    value = os.environ.get(FAULTS_ENV, "") if value is None else value
+    if not value.strip():
+        return None
+    key, _, path = value.strip().partition("=")
+    if key != "store_down_file" or not path:
+        raise ValueError(f"{FAULTS_ENV}={value!r}: the one fault known is store_down_file=PATH")
+
+    def store_down() -> None:
+        if os.path.exists(path):
+            raise OperationalError("write", None, OSError(f"the store is down while {path} exists"))
+
+    return store_down
 
 
 @dataclass
@@ -127,7 +155,8 @@ class Store:
         kwargs: dict[str, Any] = {}
         if url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False}
-        self.engine: Engine = create_engine(url, **kwargs)
+        # a pooled connection is tested before use: one left stale by a database restart is replaced
+        self.engine: Engine = create_engine(url, pool_pre_ping=True, **kwargs)
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self._add_columns()
@@ -141,7 +170,34 @@ class Store:
                                    .values(status=bindparam("status"), chance=bindparam("chance")))
         self._set_end = (update(tables_t).where(tables_t.c.id == bindparam("tid"))
                          .values(status=bindparam("status"), result=bindparam("result"), ended=bindparam("ended")))
-        self._writer = self.engine.connect()
+        self._writer: Any = self.engine.connect()
+        self.fault = faults_from_env()  # a fault injected before each write attempt (None: none)
+
+    def _write(self, what: str, work: Callable[[Any], None]) -> None:
+        """Run ``work`` on the writer connection; a failed write is tried once more on a fresh
+        connection (the pool emptied first), then StoreUnavailable."""
+        for attempt in (1, 2):
+            try:
+                if self.fault is not None:
+                    self.fault()
+                if self._writer is None:
+                    self._writer = self.engine.connect()
+                work(self._writer)
+                return
+            except (SQLAlchemyError, OSError) as e:
+                log.warning("the database did not take %s (attempt %d of 2): %s", what, attempt, e)
+                self._reset()
+                if attempt == 2:
+                    raise StoreUnavailable(f"the database did not take {what}") from e
+
+    def _reset(self) -> None:
+        """Drop the writer connection and every pooled one: the next write connects afresh."""
+        if self._writer is not None:
+            with contextlib.suppress(Exception):
+                self._writer.close()
+            self._writer = None
+        with contextlib.suppress(Exception):
+            self.engine.dispose()
 
     def _add_columns(self) -> None:
         """A database made before the archive columns existed gains them (empty), and the search text of
@@ -162,7 +218,8 @@ class Store:
                 conn.execute(update(tables_t).where(tables_t.c.id == tid).values(names=names_of(list(seats))))
 
     def close(self) -> None:
-        self._writer.close()
+        if self._writer is not None:
+            self._writer.close()
         self.engine.dispose()
 
     @staticmethod
@@ -180,43 +237,55 @@ class Store:
     def create_tables(self, tables: Iterable[StoredTable]) -> None:
         """Several tables (with their actions) in one transaction."""
         tables = list(tables)
-        with self.engine.begin() as conn:
-            conn.execute(insert(tables_t), [self._row(t) for t in tables])
-            acts = [{"table_id": t.id, "idx": i, "seat": a["seat"], "move": a["move"], "claim": a.get("claim")}
-                    for t in tables for i, a in enumerate(t.actions)]
-            if acts:
-                conn.execute(insert(actions_t), acts)
+        rows = [self._row(t) for t in tables]
+        acts = [{"table_id": t.id, "idx": i, "seat": a["seat"], "move": a["move"], "claim": a.get("claim")}
+                for t in tables for i, a in enumerate(t.actions)]
+
+        def work(conn: Any) -> None:
+            with conn.begin():
+                conn.execute(insert(tables_t), rows)
+                if acts:
+                    conn.execute(insert(actions_t), acts)
+
+        self._write("the new table", work)
 
     def update_seats(self, table_id: str, seats: list[dict[str, Any]], status: str) -> None:
-        with self.engine.begin() as conn:
-            conn.execute(update(tables_t).where(tables_t.c.id == table_id)
-                         .values(seats=seats, status=status, names=names_of(seats)))
+        def work(conn: Any) -> None:
+            with conn.begin():
+                conn.execute(update(tables_t).where(tables_t.c.id == table_id)
+                             .values(seats=seats, status=status, names=names_of(seats)))
+
+        self._write("the seats", work)
 
     def append_action(self, table_id: str, idx: int, seat: int, move: str, claim: int | None,
                       chance: list[dict[str, Any]] | None, status: str | None,
                       result: dict[str, Any] | None = None, ended: float | None = None) -> None:
         """One transaction: the action, plus the chance outcomes when it drew new ones, plus the status
         when it changed (None: unchanged), plus the result when the game ended with it."""
-        conn = self._writer
-        with conn.begin():
-            conn.execute(self._insert_action,
-                         {"table_id": table_id, "idx": idx, "seat": seat, "move": move, "claim": claim})
-            if chance is None:
-                if status is not None:
-                    conn.execute(self._set_status, {"tid": table_id, "status": status})
-            else:
-                conn.execute(self._set_status_chance,
-                             {"tid": table_id, "status": status or "playing", "chance": json.dumps(chance)})
-            if result is not None:
-                conn.execute(self._set_end, {"tid": table_id, "status": status, "result": json.dumps(result),
-                                             "ended": ended})
+        def work(conn: Any) -> None:
+            with conn.begin():
+                conn.execute(self._insert_action,
+                             {"table_id": table_id, "idx": idx, "seat": seat, "move": move, "claim": claim})
+                if chance is None:
+                    if status is not None:
+                        conn.execute(self._set_status, {"tid": table_id, "status": status})
+                else:
+                    conn.execute(self._set_status_chance,
+                                 {"tid": table_id, "status": status or "playing", "chance": json.dumps(chance)})
+                if result is not None:
+                    conn.execute(self._set_end, {"tid": table_id, "status": status, "result": json.dumps(result),
+                                                 "ended": ended})
+
+        self._write("the move", work)
 
     def end_table(self, table_id: str, status: str, result: dict[str, Any], ended: float) -> None:
         """Mark a table ended (``abandoned``) with its result so far."""
-        conn = self._writer
-        with conn.begin():
-            conn.execute(self._set_end, {"tid": table_id, "status": status, "result": json.dumps(result),
-                                         "ended": ended})
+        def work(conn: Any) -> None:
+            with conn.begin():
+                conn.execute(self._set_end, {"tid": table_id, "status": status, "result": json.dumps(result),
+                                             "ended": ended})
+
+        self._write("the end of the table", work)
 
     def _read(self, conn: Any, where: Any) -> list[StoredTable]:
         rows = conn.execute(select(tables_t).where(where).order_by(tables_t.c.created)).mappings().all()

@@ -35,7 +35,7 @@ from muggins.core.errors import BadAmount, IllegalAction, MugginsError, RecordEr
 from muggins.core.protocol import Action, GameState
 from muggins.core.records import apply_record_action, to_record
 from muggins.core.rules import GameSpec, get_game
-from muggins.server.store import ACTIVE, ENDED, Store, StoredTable
+from muggins.server.store import ACTIVE, ENDED, Store, StoredTable, StoreUnavailable
 
 log = logging.getLogger("muggins.server")
 MAX_MOVE_CHARS = 200
@@ -54,6 +54,9 @@ BOT_LEVELS = tuple(LEVELS)
 RESERVED_NAME = "you"    # the page calls each player's own seat "You"
 _BOT_NAME = re.compile(rf"(?:{'|'.join(BOT_LEVELS)}) bot(?: \d+)?", re.IGNORECASE)
 _LONG_NUMBER = re.compile(rf"\d{{{MAX_MOVE_DIGITS + 1},}}")
+
+
+NOT_SAVED = "the database does not answer; nothing was changed, try again in a moment"
 
 
 class TableError(Exception):
@@ -353,8 +356,13 @@ class GameTable:
         if _BOT_NAME.fullmatch(key):
             raise TableError(f"names like {name!r} are kept for the bots; choose another name", 422)
         token = secrets.token_urlsafe(24)
+        before = s.name, s.token_hash
         s.name, s.token_hash = name, hash_token(token)
-        self.manager.store.update_seats(self.id, [x.to_store() for x in self.seats], self.status)
+        try:
+            self.manager.store.update_seats(self.id, [x.to_store() for x in self.seats], self.status)
+        except StoreUnavailable:
+            s.name, s.token_hash = before
+            raise TableError(f"the seat was not taken: {NOT_SAVED}", 503) from None
         self.last_active = self.manager.clock()
         self._update_grace()
         self.changed()
@@ -466,6 +474,9 @@ class GameTable:
                 self.id, idx, seat, entry["move"], entry.get("claim"),
                 [dict(o) for o in st.chance.outcomes] if grew else None,
                 status if grew or status != "playing" else None, result, ended)
+        except StoreUnavailable:
+            st.undo(1)
+            raise TableError(f"that move was not saved: {NOT_SAVED}", 503) from None
         except Exception:
             st.undo(1)
             raise
@@ -538,6 +549,9 @@ class GameTable:
             log.warning("table %s: bot at seat %d chose an illegal %r: %s; it plays a safe move instead",
                         self.id, seat, action, e)
             self._bot_fallback_apply(seat)
+        except TableError as e:
+            log.error("table %s: the move of the bot at seat %d: %s", self.id, seat, e)
+            self.bot_retry.failed(self)
         except Exception:
             log.exception("table %s: the move of the bot at seat %d could not be applied", self.id, seat)
             self.bot_retry.failed(self)
@@ -582,7 +596,10 @@ class GameTable:
         if self.status in ENDED:
             return False
         ended = time.time()
-        self.manager.store.end_table(self.id, "abandoned", self.result(), ended)
+        try:
+            self.manager.store.end_table(self.id, "abandoned", self.result(), ended)
+        except StoreUnavailable:
+            raise TableError(f"the table was not removed: {NOT_SAVED}", 503) from None
         self.abandoned = True
         self.ended = ended
         self.grace_open = False
@@ -731,7 +748,10 @@ class TableManager:
                              created=time.time(), actions=[], creator_hash=creator_hash, hints=hints)
         table = GameTable(self, stored, state)
         stored.status = table.status
-        self.store.create_table(stored)
+        try:
+            self.store.create_table(stored)
+        except StoreUnavailable:
+            raise TableError(f"the table was not created: {NOT_SAVED}", 503) from None
         self.tables[table.id] = table
         table.schedule_bots()
         return table
