@@ -26,7 +26,16 @@ from fastapi.staticfiles import StaticFiles
 
 from muggins.core.errors import MugginsError
 from muggins.core.rules import GameSpec, all_games, default_game, options_of
-from muggins.server.guard import ORIGINS_ENV, BadRequest, ClientLimits, OriginPolicy, RateLimiter, parse_json
+from muggins.server.guard import (
+    ORIGINS_ENV,
+    BadRequest,
+    ClientLimits,
+    OriginPolicy,
+    RateLimiter,
+    SharedLimiters,
+    SocketGate,
+    parse_json,
+)
 from muggins.server.insight import ANALYSIS_SAMPLES, Insight
 from muggins.server.store import Store, default_url
 from muggins.server.tables import (
@@ -47,7 +56,11 @@ log = logging.getLogger("muggins.server")
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 MAX_MESSAGE_BYTES = 4096
 MAX_BODY_BYTES = 16384
-MAX_CONNECTIONS_PER_TABLE = 64
+MAX_SPECTATORS_PER_TABLE = 64   # sockets without a seat token at one table
+MAX_SOCKETS_PER_SEAT = 16       # a seat's own sockets; a new one past this closes that seat's oldest
+SOCKETS_PER_CLIENT = 32         # sockets open at once from one client address
+CONNECTS_PER_MINUTE = 60.0      # new sockets from one client address: 30 at once, then one a second
+CONNECTS_BURST = 30.0
 RATE = 20.0
 BURST = 40.0
 TABLES_PER_MINUTE = 10.0   # new tables from one address: 10 at once, then one every 6 s
@@ -94,13 +107,17 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
                allowed_origins: Iterable[str] | None = None, idle_timeout: float = DEFAULT_IDLE,
                tables_per_minute: float = TABLES_PER_MINUTE, tables_burst: float = TABLES_BURST,
                seats_per_minute: float = SEATS_PER_MINUTE, seats_burst: float = SEATS_BURST,
-               analysis_samples: int = ANALYSIS_SAMPLES) -> FastAPI:
+               analysis_samples: int = ANALYSIS_SAMPLES, sockets_per_client: int = SOCKETS_PER_CLIENT,
+               connects_per_minute: float = CONNECTS_PER_MINUTE, connects_burst: float = CONNECTS_BURST
+               ) -> FastAPI:
     """The app, bound to one database (SQLite in the user's data directory when ``db_url`` is None).
 
     ``allowed_origins`` (and the comma-separated environment variable MUGGINS_ALLOWED_ORIGINS) name the
     browser origins allowed besides the server's own, like ``https://games.example.org`` for a server
     behind a proxy; ValueError names one that is not an origin. A table nobody acts at or watches for
-    ``idle_timeout`` seconds is abandoned."""
+    ``idle_timeout`` seconds is abandoned. One client address keeps at most ``sockets_per_client``
+    WebSockets open and opens ``connects_per_minute`` a minute (bursts of ``connects_burst``); the
+    sockets of one seat share one message rate limit (``rate`` a second, bursts of ``burst``)."""
     policy = OriginPolicy([*(allowed_origins or ()), os.environ.get(ORIGINS_ENV, "")])
     store = Store(db_url or default_url())
     manager = TableManager(store, time_scale, idle_timeout)
@@ -110,6 +127,8 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
                  "defaults": {"grace": DEFAULT_GRACE, "bot_delay": DEFAULT_BOT_DELAY}}
     new_tables = ClientLimits("new tables", tables_per_minute, tables_burst)
     seat_takers = ClientLimits("seats taken", seats_per_minute, seats_burst)
+    sockets = SocketGate(sockets_per_client, connects_per_minute, connects_burst)
+    seat_limits = SharedLimiters(rate, burst)
 
     async def sweeper() -> None:
         while True:
@@ -135,7 +154,7 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
     app.state.store = store
     app.state.origins = policy
 
-    def client_of(request: Request) -> str:
+    def client_of(request: Request | WebSocket) -> str:
         return request.client.host if request.client is not None else "unknown"
 
     def same_site(request: Request) -> None:
@@ -279,26 +298,43 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
         return Response(json.dumps(rec, indent=1), media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="muggins-{table_id}.json"'})
 
+    async def refuse(ws: WebSocket, message: str, code: int) -> None:
+        await ws.send_json({"type": "error", "message": message, "fatal": True})
+        await ws.close(code=code)
+
     @app.websocket("/ws/{table_id}")
     async def play(ws: WebSocket, table_id: str) -> None:
         if not policy.allows(ws.headers.get("origin"), ws.url.scheme, ws.headers.get("host")):
             await ws.close(code=1008)  # before the handshake is answered: the browser sees a 403
             return
         await ws.accept()
+        client = client_of(ws)
+        try:
+            sockets.enter(client)
+        except BadRequest as e:
+            await refuse(ws, str(e), 1013)
+            return
+        try:
+            await serve_socket(ws, table_id)
+        finally:
+            sockets.leave(client)
+
+    async def serve_socket(ws: WebSocket, table_id: str) -> None:
         token = ws.query_params.get("token")
         try:
             table = manager.get(table_id)
             seat = table.seat_of_token(token) if token else None
         except TableError as e:
-            await ws.send_json({"type": "error", "message": str(e), "fatal": True})
-            await ws.close(code=4404 if e.status == 404 else 4403)
+            await refuse(ws, str(e), 4404 if e.status == 404 else 4403)
             return
-        if len(table.conns) >= MAX_CONNECTIONS_PER_TABLE:
-            await ws.send_json({"type": "error", "message": "this table has too many connections", "fatal": True})
-            await ws.close(code=1013)
+        if seat is None and table.spectators() >= MAX_SPECTATORS_PER_TABLE:
+            await refuse(ws, "this table has too many spectators; try again later", 1013)
             return
+        if seat is not None:
+            table.make_room_for_seat(seat, MAX_SOCKETS_PER_SEAT)
         conn = Connection(seat)
-        limiter = RateLimiter(rate, burst)
+        key = (table.id, seat)
+        limiter = seat_limits.take(key) if seat is not None else RateLimiter(rate, burst)
 
         async def writer() -> None:
             while True:
@@ -331,6 +367,8 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
         finally:
             table.detach(conn)
             conn.close()
+            if seat is not None:
+                seat_limits.give_back(key)
             with contextlib.suppress(Exception):
                 await wtask
 

@@ -7,7 +7,8 @@ import json
 import math
 import re
 import time
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Hashable, Iterable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -195,3 +196,53 @@ class ClientLimits:
         if not bucket.allow():
             wait = max(1, math.ceil(bucket.wait()))
             raise BadRequest(f"too many {self.what} from your address; try again in {wait} s", 429, wait)
+
+
+class SocketGate:
+    """The WebSockets of each client address: at most ``per_client`` open at once, and new ones opened
+    at ``per_minute`` on average (bursts up to ``burst``)."""
+
+    def __init__(self, per_client: int, per_minute: float, burst: float) -> None:
+        self.per_client = per_client
+        self.attempts = ClientLimits("connections", per_minute, burst)
+        self.open: Counter[str] = Counter()
+
+    def enter(self, client: str) -> None:
+        """Count a new socket of ``client``, or BadRequest (429) saying why it may not open; every
+        attempt counts, the refused ones too."""
+        self.attempts.charge(client)
+        if self.open[client] >= self.per_client:
+            raise BadRequest(f"too many open connections from your address (at most {self.per_client}); "
+                             f"close some tabs and try again", 429)
+        self.open[client] += 1
+
+    def leave(self, client: str) -> None:
+        self.open[client] -= 1
+        if self.open[client] <= 0:
+            del self.open[client]
+
+
+class SharedLimiters:
+    """One message rate limiter per key (a seat of a table), shared by every socket that holds the key:
+    ten sockets on one seat token get one socket's burst. A limiter is dropped when its last socket
+    closes and its bucket is full again."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.limiters: dict[Hashable, RateLimiter] = {}
+        self.users: Counter[Hashable] = Counter()
+
+    def take(self, key: Hashable) -> RateLimiter:
+        if len(self.limiters) > 2 * len(self.users) + 1000:  # forget the unused ones that refilled
+            self.limiters = {k: b for k, b in self.limiters.items() if k in self.users or not b.full()}
+        limiter = self.limiters.get(key)
+        if limiter is None:
+            limiter = self.limiters[key] = RateLimiter(self.rate, self.burst)
+        self.users[key] += 1
+        return limiter
+
+    def give_back(self, key: Hashable) -> None:
+        self.users[key] -= 1
+        if self.users[key] <= 0:
+            del self.users[key]

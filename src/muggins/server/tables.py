@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import itertools
 import logging
 import math
 import random
@@ -102,6 +103,9 @@ def record_url(table_id: str) -> str:
     return f"/api/tables/{table_id}/record"
 
 
+_OPENED = itertools.count()
+
+
 class Connection:
     """One WebSocket (or test) client of a table: a seat or a spectator, with its outgoing queue."""
 
@@ -112,6 +116,7 @@ class Connection:
         self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(maxsize=queue_size)
         self.send = send
         self.closed = False
+        self.opened = next(_OPENED)  # the order the connections came in: a seat's oldest leaves first
 
     def push(self, msg: dict[str, Any]) -> None:
         """Queue a message; a client too slow to keep up loses its connection rather than the table waiting."""
@@ -308,7 +313,7 @@ class GameTable:
         return {"id": self.id, "game": self.game, "preset": self.state.rules.preset, "options": self.options,
                 "status": status, "seats": [s.public() for s in self.seats], "scores": self.state.scores(),
                 "grace": self.grace, "bot_delay": self.bot_delay, "actions": len(self.state.history),
-                "spectators": sum(1 for c in self.conns if c.seat is None),
+                "spectators": self.spectators(),
                 "muggins_rule": self.muggins_rule, "winners": sorted(self.state.winners()),
                 "created": self.created, "ended": self.ended,
                 "record": record_url(self.id) if status == "finished" else None, "paused": self.paused,
@@ -405,16 +410,35 @@ class GameTable:
         left = self.changed_at + self.grace * self.manager.time_scale - self.manager.clock()
         return round(left, 3) if left > 0 else None
 
+    def spectators(self) -> int:
+        return sum(1 for c in self.conns if c.seat is None)
+
+    def make_room_for_seat(self, seat: int, most: int) -> None:
+        """Close the oldest connections of ``seat`` so that one more leaves it at ``most``: a seat's
+        newest socket always gets in (spectators have a cap of their own)."""
+        own = sorted((c for c in self.conns if c.seat == seat), key=lambda c: c.opened)
+        for c in own[: max(0, len(own) - most + 1)]:
+            c.close()
+            self.conns.discard(c)
+
+    def keeps_alive(self, conn: Connection) -> bool:
+        """Whether ``conn`` keeps the table from going idle: a seated person's connection; anybody's at
+        a game of bots alone, which plays only while somebody watches it. Spectators of a table with
+        people at it do not keep it."""
+        return conn.seat is not None or self.all_bots
+
     def attach(self, conn: Connection) -> None:
         self.conns.add(conn)
-        self.last_active = self.manager.clock()
+        if self.keeps_alive(conn):
+            self.last_active = self.manager.clock()
         conn.push(self.message_for(conn))
         if self.all_bots and not self.bot_tasks:  # somebody watches: a game of bots goes on
             self.schedule_bots()
 
     def detach(self, conn: Connection) -> None:
         self.conns.discard(conn)
-        self.last_active = self.manager.clock()
+        if self.keeps_alive(conn):
+            self.last_active = self.manager.clock()
         if self.paused:  # nobody watches a game of bots any more: it waits
             self._stop_bots()
 
@@ -685,13 +709,14 @@ class TableManager:
         return t
 
     def sweep(self) -> int:
-        """Abandon every table in play that nobody has acted at, joined or watched for the idle time,
+        """Abandon every table in play that nobody has acted at, joined or watched for the idle time
+        (watching counts for games of bots alone: see :meth:`GameTable.keeps_alive`),
         and let ended tables nobody watches leave memory (the store keeps them). Returns how many were
         abandoned."""
         now = self.clock()
         abandoned = 0
         for t in list(self.tables.values()):
-            if t.conns:
+            if t.conns and (t.status in ENDED or any(t.keeps_alive(c) for c in t.conns)):
                 continue
             if t.status in ACTIVE and now - t.last_active >= self.idle_timeout:
                 try:
