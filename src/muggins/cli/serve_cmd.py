@@ -68,7 +68,7 @@ def serve_command(
         raise typer.Exit(2) from None
     url = db or default_url()
     try:
-        app = create_app(url, allowed_origins=allow_origin, idle_timeout=idle_minutes * 60)
+        app = create_app(url, allowed_origins=allow_origin, idle_timeout=idle_minutes * 60, address=(host, port))
     except Exception as e:
         typer.echo(f"cannot open the database {url}: {e}", err=True)
         raise typer.Exit(2) from None

@@ -34,6 +34,8 @@ from muggins.server.guard import (
     RateLimiter,
     SharedLimiters,
     SocketGate,
+    host_port,
+    own_addresses,
     parse_json,
 )
 from muggins.server.insight import ANALYSIS_SAMPLES, Insight
@@ -108,17 +110,20 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
                tables_per_minute: float = TABLES_PER_MINUTE, tables_burst: float = TABLES_BURST,
                seats_per_minute: float = SEATS_PER_MINUTE, seats_burst: float = SEATS_BURST,
                analysis_samples: int = ANALYSIS_SAMPLES, sockets_per_client: int = SOCKETS_PER_CLIENT,
-               connects_per_minute: float = CONNECTS_PER_MINUTE, connects_burst: float = CONNECTS_BURST
-               ) -> FastAPI:
+               connects_per_minute: float = CONNECTS_PER_MINUTE, connects_burst: float = CONNECTS_BURST,
+               address: tuple[str, int] | None = None) -> FastAPI:
     """The app, bound to one database (SQLite in the user's data directory when ``db_url`` is None).
 
     ``allowed_origins`` (and the comma-separated environment variable MUGGINS_ALLOWED_ORIGINS) name the
     browser origins allowed besides the server's own, like ``https://games.example.org`` for a server
-    behind a proxy; ValueError names one that is not an origin. A table nobody acts at or watches for
+    behind a proxy; ValueError names one that is not an origin. The server's own origins are those of
+    ``address`` (the host and port it listens on, with localhost's other names) and of the address each
+    connection reached, never the request's Host header. A table nobody acts at or watches for
     ``idle_timeout`` seconds is abandoned. One client address keeps at most ``sockets_per_client``
     WebSockets open and opens ``connects_per_minute`` a minute (bursts of ``connects_burst``); the
     sockets of one seat share one message rate limit (``rate`` a second, bursts of ``burst``)."""
-    policy = OriginPolicy([*(allowed_origins or ()), os.environ.get(ORIGINS_ENV, "")])
+    policy = OriginPolicy([*(allowed_origins or ()), os.environ.get(ORIGINS_ENV, "")],
+                          own_addresses(*address) if address is not None else ())
     store = Store(db_url or default_url())
     manager = TableManager(store, time_scale, idle_timeout)
     manager.load()
@@ -157,8 +162,13 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
     def client_of(request: Request | WebSocket) -> str:
         return request.client.host if request.client is not None else "unknown"
 
+    def served_at(conn: Request | WebSocket) -> str | None:
+        """The ``host:port`` the connection reached, as the ASGI server reports it."""
+        server = conn.scope.get("server")
+        return host_port(str(server[0]), server[1]) if server else None
+
     def same_site(request: Request) -> None:
-        policy.check(request.headers.get("origin"), request.url.scheme, request.headers.get("host"))
+        policy.check(request.headers.get("origin"), request.url.scheme, served_at(request))
 
     async def body(request: Request, limits: ClientLimits | None = None) -> Any:
         """The JSON body of a POST, after its origin, its type and its size are checked; the request
@@ -304,7 +314,7 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
 
     @app.websocket("/ws/{table_id}")
     async def play(ws: WebSocket, table_id: str) -> None:
-        if not policy.allows(ws.headers.get("origin"), ws.url.scheme, ws.headers.get("host")):
+        if not policy.allows(ws.headers.get("origin"), ws.url.scheme, served_at(ws)):
             await ws.close(code=1008)  # before the handshake is answered: the browser sees a 403
             return
         await ws.accept()

@@ -115,15 +115,38 @@ def parse_origins(values: Iterable[str]) -> set[str]:
     return out
 
 
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
+_LOCAL_BINDS = ("", "0.0.0.0", "::", "localhost", "127.0.0.1", "::1", "[::1]")
+
+
+def host_port(host: str, port: int | None) -> str:
+    """``host:port`` as an origin writes it (an IPv6 address in brackets)."""
+    if ":" in host and not host.startswith("["):
+        host = f"[{host}]"
+    return host if port is None else f"{host}:{port}"
+
+
+def own_addresses(host: str, port: int) -> list[str]:
+    """The ``host:port`` names a browser reaches a server listening on ``host``, ``port`` by: that
+    address, and localhost, 127.0.0.1 and [::1] when it listens on a loopback or on every address."""
+    names = {host_port(host, port)}
+    if host in _LOCAL_BINDS:
+        names.update(f"{n}:{port}" for n in LOOPBACK_NAMES)
+    return sorted(names)
+
+
 class OriginPolicy:
-    """Which browser origins may change state: the server's own (the scheme, host and port the request
-    was sent to, from its Host header) and those allowed explicitly (a proxy in front of the server).
-    A request without an Origin header (a script, curl) is not a browser's cross-site request."""
+    """Which browser origins may change state: the server's own (the scheme of the request, at the
+    address the server listens on or the connection reached; never the request's Host header, which a
+    page on another site chooses) and those allowed explicitly (a proxy in front of the server). A
+    request without an Origin header (a script, curl) is not a browser's cross-site request."""
 
-    def __init__(self, allowed: Iterable[str] = ()) -> None:
+    def __init__(self, allowed: Iterable[str] = (), own: Iterable[str] = ()) -> None:
         self.allowed = parse_origins(allowed)
+        self.own = list(own)
 
-    def allows(self, origin: str | None, scheme: str, host: str | None) -> bool:
+    def allows(self, origin: str | None, scheme: str, served: str | None) -> bool:
+        """``served`` is the ``host:port`` the connection reached (the ASGI server's address)."""
         if origin is None:
             return True
         key = origin_key(origin)
@@ -132,10 +155,10 @@ class OriginPolicy:
         if key in self.allowed:
             return True
         scheme = {"ws": "http", "wss": "https"}.get(scheme, scheme)
-        return host is not None and key == origin_key(f"{scheme}://{host}")
+        return any(key == origin_key(f"{scheme}://{h}") for h in (*self.own, *([served] if served else [])))
 
-    def check(self, origin: str | None, scheme: str, host: str | None) -> None:
-        if not self.allows(origin, scheme, host):
+    def check(self, origin: str | None, scheme: str, served: str | None) -> None:
+        if not self.allows(origin, scheme, served):
             raise BadRequest(f"cross-site request refused: the origin {origin!r} is not this server's "
                              f"(a server behind a proxy allows it with --allow-origin)", 403)
 
