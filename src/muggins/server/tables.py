@@ -667,15 +667,21 @@ class TableManager:
         return GameTable(self, stored, state)
 
     def load(self) -> int:
-        """Rebuild every table still in play. One that cannot be rebuilt (its rules are no longer
-        accepted, its record no longer replays) is marked abandoned rather than stopping the server."""
-        for stored in self.store.load_active():
+        """Rebuild every table still in play. One that cannot be read or rebuilt (a damaged field, rules
+        no longer accepted, a record that no longer replays) is quarantined rather than stopping the
+        server: marked in the store, logged, its data kept as it is."""
+        damaged: list[tuple[str, str]] = []
+        for stored in self.store.load_active(damaged):
             try:
                 self.tables[stored.id] = self._rebuild(stored)
-            except (MugginsError, ValueError, KeyError, TypeError) as e:
-                log.error("table %s cannot be resumed (%s); it is marked abandoned", stored.id, e)
-                self.store.end_table(stored.id, "abandoned",
-                                     {"scores": None, "winners": [], "actions": len(stored.actions)}, time.time())
+            except Exception as e:
+                damaged.append((stored.id, f"it cannot be rebuilt: {type(e).__name__}: {e}"[:300]))
+        for table_id, why in damaged:
+            log.error("table %s is quarantined (%s); its data is kept, the other tables start", table_id, why)
+            try:
+                self.store.quarantine(table_id, why)
+            except StoreUnavailable:
+                log.exception("table %s could not be marked quarantined", table_id)
         return len(self.tables)
 
     def start(self) -> None:
@@ -695,14 +701,17 @@ class TableManager:
         if t is not None:
             self.archived.move_to_end(table_id)
             return t
-        stored = self.store.load_one(table_id) if len(table_id) <= 32 else None
-        if stored is None:
-            raise TableError(f"no table {table_id!r}"[:80], 404)
         try:
+            stored = self.store.load_one(table_id) if len(table_id) <= 32 else None
+            if stored is None:
+                raise TableError(f"no table {table_id!r}"[:80], 404)
             t = self._rebuild(stored)
-        except (MugginsError, ValueError, KeyError, TypeError) as e:
+        except TableError:
+            raise
+        except Exception as e:  # a damaged row (DamagedRow), a record that no longer replays
             log.error("stored table %s cannot be replayed: %s", table_id, e)
-            raise TableError(f"table {table_id!r} is stored but cannot be replayed", 500) from None
+            raise TableError(f"table {table_id!r} is stored, but its data is damaged and cannot be shown; "
+                             f"it is kept aside", 409) from None
         self.archived[table_id] = t
         while len(self.archived) > ARCHIVE_CACHE:
             self.archived.popitem(last=False)
