@@ -71,7 +71,7 @@ def test_the_acknowledged_action_is_in_the_database_before_the_ack(db_url: str) 
         move = table.state.view(seat)["legal"][0]
         with c.websocket_connect(f"/ws/{t['id']}?token={tok[seat]}") as ws:
             ws.receive_json()
-            ws.send_json({"type": "act", "move": move, "ref": 1})
+            ws.send_json({"type": "act", "move": move, "at": 0, "ref": 1})
             while ws.receive_json()["type"] != "ack":
                 pass
             stored = c.app.state.store.load_all()  # type: ignore[attr-defined]

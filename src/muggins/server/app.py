@@ -5,6 +5,11 @@ DELETE, and every WebSocket) must come from the server's own page or an allowed 
 JSON, read up to a cap and parsed to a bounded depth; creating tables and taking seats are limited per
 client address. Every incoming WebSocket message is bounded in size, depth and rate; anything malformed
 or illegal is answered with an error message and changes nothing.
+
+Messages a client sends: ``{"type": "ping", "ref"}`` (answered ``pong``) and ``{"type": "act", "move",
+"claim", "at", "ref"}``, where ``at`` is the position the move was chosen in: the table's ``actions`` in
+the state it was chosen from. A move whose position has passed is refused, so a move sent twice is applied
+once; an applied move is answered ``{"type": "ack", "ref", "index"}`` with ``index`` equal to its ``at``.
 """
 
 from __future__ import annotations
@@ -420,6 +425,9 @@ def handle_message(table: Any, conn: Connection, raw: str, limiter: RateLimiter)
     if kind == "act":
         if conn.seat is None:
             return {"type": "error", "ref": ref, "message": "spectators cannot act; take a seat to play"}
+        stale = table.position_error(msg.get("at"))
+        if stale is not None:
+            return {"type": "error", "ref": ref, "message": stale}
         try:
             idx = table.act(conn.seat, msg.get("move"), msg.get("claim"))
         except TableError as e:

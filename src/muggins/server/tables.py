@@ -461,6 +461,21 @@ class GameTable:
         """The largest amount a claim or call may name: what one scoring step of this game can make."""
         return int(self.state.max_step_points())
 
+    def position_error(self, at: Any) -> str | None:
+        """Why a move chosen at position ``at`` may not be applied now, or None. A position is the number
+        of actions applied so far: the table's ``actions`` when it was shown, the ``index`` the move's
+        ack gives. A move for a position that has passed (sent twice, from two sockets of one seat) is
+        refused, so no move is applied twice."""
+        now = len(self.state.history)
+        if isinstance(at, bool) or not isinstance(at, int):
+            return (f"give 'at': the position the move was chosen in, the table's 'actions' count shown with "
+                    f"it (now {now}); got {quoted(at)}")
+        if at < now:
+            return f"that position has passed; the table moved on (the move was chosen at {at}, the table is at {now})"
+        if at > now:
+            return f"the table has not reached position {at}; it is at {now}"
+        return None
+
     def act(self, seat: int, move: Any, claim: Any) -> int:
         """Validate and apply one action, commit it, and return its index; raises TableError or
         IllegalAction leaving everything unchanged."""

@@ -331,7 +331,7 @@ function connect(token) {
 }
 function send(move, claim) {
   $("play-err").textContent = "";
-  const msg = { type: "act", move };
+  const msg = { type: "act", move, at: last ? last.table.actions : -1 };  // the position it was chosen in
   if (claim !== undefined && claim !== null) msg.claim = claim;
   if (!ws || ws.readyState !== WebSocket.OPEN) { $("play-err").textContent = "Not connected; trying again…"; return; }
   ws.send(JSON.stringify(msg));
