@@ -44,6 +44,8 @@ def serve_command(
         help="Proxies whose X-Forwarded-For / X-Forwarded-Proto headers are believed (comma-separated "
              f"addresses or networks; default: none, also from {FORWARDED_ENV}). Only then are the per-address "
              "limits counted by the address the proxy names; see docs/proxy.md."),
+    api_docs: bool = typer.Option(
+        False, "--api-docs", help="Serve the API's description: /openapi.json, /docs and /redoc (off by default)."),
 ) -> None:
     """Serve the lobby and the tables; open the printed address in a browser."""
     try:
@@ -68,7 +70,8 @@ def serve_command(
         raise typer.Exit(2) from None
     url = db or default_url()
     try:
-        app = create_app(url, allowed_origins=allow_origin, idle_timeout=idle_minutes * 60, address=(host, port))
+        app = create_app(url, allowed_origins=allow_origin, idle_timeout=idle_minutes * 60, address=(host, port),
+                         api_docs=api_docs)
     except Exception as e:
         typer.echo(f"cannot open the database {url}: {e}", err=True)
         raise typer.Exit(2) from None

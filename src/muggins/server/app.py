@@ -116,14 +116,15 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
                seats_per_minute: float = SEATS_PER_MINUTE, seats_burst: float = SEATS_BURST,
                analysis_samples: int = ANALYSIS_SAMPLES, sockets_per_client: int = SOCKETS_PER_CLIENT,
                connects_per_minute: float = CONNECTS_PER_MINUTE, connects_burst: float = CONNECTS_BURST,
-               address: tuple[str, int] | None = None) -> FastAPI:
+               address: tuple[str, int] | None = None, api_docs: bool = False) -> FastAPI:
     """The app, bound to one database (SQLite in the user's data directory when ``db_url`` is None).
 
     ``allowed_origins`` (and the comma-separated environment variable MUGGINS_ALLOWED_ORIGINS) name the
     browser origins allowed besides the server's own, like ``https://games.example.org`` for a server
     behind a proxy; ValueError names one that is not an origin. The server's own origins are those of
     ``address`` (the host and port it listens on, with localhost's other names) and of the address each
-    connection reached, never the request's Host header. A table nobody acts at or watches for
+    connection reached, never the request's Host header. ``api_docs`` serves the API's description
+    (/openapi.json, /docs, /redoc); it is off by default. A table nobody acts at or watches for
     ``idle_timeout`` seconds is abandoned. One client address keeps at most ``sockets_per_client``
     WebSockets open and opens ``connects_per_minute`` a minute (bursts of ``connects_burst``); the
     sockets of one seat share one message rate limit (``rate`` a second, bursts of ``burst``)."""
@@ -158,7 +159,8 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
         manager.shutdown()
         store.close()
 
-    app = FastAPI(title="muggins", lifespan=lifespan, docs_url=None, redoc_url=None)
+    docs = {} if api_docs else {"openapi_url": None, "docs_url": None, "redoc_url": None}
+    app = FastAPI(title="muggins", lifespan=lifespan, **docs)
     app.state.manager = manager
     app.state.insight = insight
     app.state.store = store

@@ -21,6 +21,7 @@ import random
 import re
 import secrets
 import time
+import unicodedata
 from collections import Counter, OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -817,6 +818,9 @@ class TableManager:
                 raise TableError(f"'{name}' must be a whole number from 1 to {top}", 422)
         if q is not None and (not isinstance(q, str) or len(q) > MAX_QUERY_CHARS):
             raise TableError(f"'q' must be text of at most {MAX_QUERY_CHARS} characters", 422)
+        if q is not None and any(unicodedata.category(ch) == "Cc" for ch in q):
+            raise TableError("'q' holds a control character (like NUL or a line break); search for printable "
+                             "text", 400)
         q = q.strip() if q else None
         offset = (page - 1) * limit
         if status == "active":
