@@ -159,8 +159,8 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
         manager.shutdown()
         store.close()
 
-    docs = {} if api_docs else {"openapi_url": None, "docs_url": None, "redoc_url": None}
-    app = FastAPI(title="muggins", lifespan=lifespan, **docs)
+    app = FastAPI(title="muggins", lifespan=lifespan, openapi_url="/openapi.json" if api_docs else None,
+                  docs_url="/docs" if api_docs else None, redoc_url="/redoc" if api_docs else None)
     app.state.manager = manager
     app.state.insight = insight
     app.state.store = store
