@@ -14,7 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from muggins.server.app import MAX_SPECTATORS_PER_TABLE, create_app
+from muggins.server.app import MAX_REFUSED, MAX_SPECTATORS_PER_TABLE, SLOW_DOWN, create_app
 from muggins.server.guard import SharedLimiters, SocketGate
 from muggins.server.store import Store
 from muggins.server.tables import Connection, TableManager
@@ -141,3 +141,20 @@ def test_the_sockets_of_one_seat_share_one_message_burst(tmp_path: Path) -> None
     one = shared.take(("t", 0))
     shared.give_back(("t", 0))
     assert shared.take(("t", 0)) is one  # a seat reconnecting does not get a fresh burst
+
+
+def test_a_socket_that_keeps_sending_past_the_limit_is_closed(tmp_path: Path) -> None:
+    with app(tmp_path, rate=0.001, burst=2) as c:
+        t = new_table(c, seats=[None, "beginner"], bot_delay=5)
+        with c.websocket_connect(f"/ws/{t['id']}") as ws:
+            ws.receive_json()
+            replies = []
+            for i in range(2 + MAX_REFUSED + 1):
+                ws.send_json({"type": "ping", "ref": i})
+                replies.append(ws.receive_json())
+            assert [m["type"] for m in replies[:2]] == ["pong", "pong"]
+            assert all(m["message"] == SLOW_DOWN for m in replies[2:])
+            last = ws.receive_json()
+            assert last["fatal"] is True and "this connection is closed" in last["message"]
+            with pytest.raises(WebSocketDisconnect):
+                ws.receive_json()

@@ -70,6 +70,8 @@ CONNECTS_PER_MINUTE = 60.0      # new sockets from one client address: 30 at onc
 CONNECTS_BURST = 30.0
 RATE = 20.0
 BURST = 40.0
+SLOW_DOWN = "too many messages; slow down"
+MAX_REFUSED = 100               # messages refused in a row by the rate limit before the socket is closed
 TABLES_PER_MINUTE = 10.0   # new tables from one address: 10 at once, then one every 6 s
 TABLES_BURST = 10.0
 SEATS_PER_MINUTE = 30.0
@@ -364,6 +366,7 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
 
         wtask = asyncio.create_task(writer())
         table.attach(conn)
+        refused = 0  # messages refused in a row by the rate limit
         try:
             while not conn.closed:
                 frame = await ws.receive()
@@ -371,12 +374,22 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
                     break
                 raw = frame.get("text")
                 if raw is None:  # a binary frame: counted like any other message
-                    conn.push({"type": "error", "message": "too many messages; slow down" if not limiter.allow()
-                               else "send JSON text frames, not binary ones"})
-                    continue
-                reply = handle_message(table, conn, raw, limiter)
+                    reply = {"type": "error", "message": SLOW_DOWN if not limiter.allow()
+                             else "send JSON text frames, not binary ones"}
+                else:
+                    reply = handle_message(table, conn, raw, limiter)
                 if reply is not None:
                     conn.push(reply)
+                refused = refused + 1 if reply is not None and reply.get("message") == SLOW_DOWN else 0
+                if refused > MAX_REFUSED:  # a client that ignores the limit costs the others: it is cut off
+                    conn.push({"type": "error", "fatal": True,
+                               "message": f"over {MAX_REFUSED} messages in a row past the rate limit; "
+                                          f"this connection is closed"})
+                    with contextlib.suppress(asyncio.QueueFull):
+                        conn.queue.put_nowait(None)  # the writer sends what is queued, then closes
+                    with contextlib.suppress(Exception):
+                        await asyncio.wait_for(wtask, 5)
+                    break
         except WebSocketDisconnect:
             pass
         except RuntimeError:
@@ -416,7 +429,7 @@ def handle_message(table: Any, conn: Connection, raw: str, limiter: RateLimiter)
     if not isinstance(ref, (int, str)) or isinstance(ref, bool) or len(str(ref)) > 40:
         ref = None
     if not allowed:
-        return {"type": "error", "ref": ref, "message": "too many messages; slow down"}
+        return {"type": "error", "ref": ref, "message": SLOW_DOWN}
     if isinstance(msg, BadRequest):
         return {"type": "error", "message": f"{msg}; messages are JSON objects"}
     if not isinstance(msg, dict):

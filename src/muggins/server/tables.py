@@ -232,7 +232,7 @@ class BotRetry:
     async def _later(self, table: GameTable, delay: float) -> None:
         await asyncio.sleep(delay)
         self.task = None
-        log.info("table %s: its bots try again after %.2f s", table.id, delay)
+        log.warning("table %s: its bots try again after %.2f s", table.id, delay)
         table.schedule_bots()
 
     def succeeded(self) -> None:
