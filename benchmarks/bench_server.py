@@ -93,7 +93,7 @@ class Seat:
                 if time.monotonic() >= due:
                     move = next(x for x in view["legal"] if x != "muggins")
                     sent_at = time.perf_counter()
-                    await ws.send(json.dumps({"type": "act", "move": move}))
+                    await ws.send(json.dumps({"type": "act", "move": move, "at": state["table"]["actions"]}))
                     due = None
             self.alive = not ws.close_code if hasattr(ws, "close_code") else True
 

@@ -174,7 +174,7 @@ def server_game(ws: Any, rng: random.Random, limit: int = 20_000) -> dict[str, A
             return m
         if 0 in view.get("waiting_for", view["to_act"]) and view["legal"]:
             moves = [x for x in view["legal"] if not x.startswith(("muggins", "claim"))] or view["legal"]
-            ws.send_json({"type": "act", "move": rng.choice(sorted(moves)), "ref": "x"})
+            ws.send_json({"type": "act", "move": rng.choice(sorted(moves)), "at": m["table"]["actions"], "ref": "x"})
             while True:
                 r = ws.receive_json()
                 if r["type"] == "state":

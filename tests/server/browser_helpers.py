@@ -57,7 +57,8 @@ def free_port() -> int:
 def make_app(db_url: str) -> Any:
     """The app with bots answering at once and no rate limits (a script clicks fast and makes many
     tables from one address)."""
-    limits = {"tables_per_minute": 1e6, "tables_burst": 1e6, "seats_per_minute": 1e6, "seats_burst": 1e6}
+    limits = {"tables_per_minute": 1e6, "tables_burst": 1e6, "seats_per_minute": 1e6, "seats_burst": 1e6,
+              "sockets_per_client": 10**6, "connects_per_minute": 1e6, "connects_burst": 1e6}
     accepted = inspect.signature(create_app).parameters
     return create_app(db_url, rate=1e6, burst=1e6, time_scale=0, **{k: v for k, v in limits.items() if k in accepted})
 

@@ -50,7 +50,7 @@ def test_a_false_call_naming_a_huge_amount_is_refused_and_changes_nothing(client
     with table_socket(client, table_id, token) as ws:
         ws.receive_json()
         for i, (move, claim) in enumerate(HUGE):
-            ws.send_json({"type": "act", "move": move, "claim": claim, "ref": i})
+            ws.send_json({"type": "act", "move": move, "claim": claim, "at": before[1], "ref": i})
             reply = ws.receive_json()
             assert reply["type"] == "error" and reply["ref"] == i, (move, claim, reply)
             assert "number" in reply["message"] or "digits" in reply["message"], reply
@@ -66,7 +66,7 @@ def test_a_false_call_naming_a_huge_amount_is_refused_and_changes_nothing(client
         assert (st.scores(), len(st.history), len(st.log), [st.view(s) for s in (None, 0, 1)]) == before
         assert [s.actions for s in client.app.state.store.load_all()] == stored  # type: ignore[attr-defined]
         # the connection still works, and a plain call is taken
-        ws.send_json({"type": "act", "move": "muggins", "ref": "ok"})
+        ws.send_json({"type": "act", "move": "muggins", "at": before[1], "ref": "ok"})
         while (reply := ws.receive_json())["type"] == "state":
             pass
         assert reply == {"type": "ack", "ref": "ok", "index": before[1]}

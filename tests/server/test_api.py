@@ -106,11 +106,14 @@ def test_hostile_messages_change_nothing_and_keep_the_connection(client: TestCli
     with table_socket(client, t["id"], tok) as ws:
         first = next_state(ws)
         bad: list[Any] = ["not json", "[1,2]", json.dumps({"type": "launch"}), json.dumps({"type": "act"}),
-                          json.dumps({"type": "act", "move": 5}), json.dumps({"type": "act", "move": "zz"}),
-                          json.dumps({"type": "act", "move": "6-6 on 9-9"}),
-                          json.dumps({"type": "act", "move": "draw", "claim": -3}),
-                          json.dumps({"type": "act", "move": "draw", "claim": "ten"}),
-                          json.dumps({"type": "act", "move": "x" * 5000})]
+                          json.dumps({"type": "act", "move": "draw"}),
+                          json.dumps({"type": "act", "move": "draw", "at": 1}),
+                          json.dumps({"type": "act", "at": 0, "move": 5}),
+                          json.dumps({"type": "act", "at": 0, "move": "zz"}),
+                          json.dumps({"type": "act", "at": 0, "move": "6-6 on 9-9"}),
+                          json.dumps({"type": "act", "at": 0, "move": "draw", "claim": -3}),
+                          json.dumps({"type": "act", "at": 0, "move": "draw", "claim": "ten"}),
+                          json.dumps({"type": "act", "at": 0, "move": "x" * 5000})]
         for raw in bad:
             ws.send_text(raw)
             m = ws.receive_json()
@@ -139,7 +142,7 @@ def test_game_waits_until_every_seat_is_taken(client: TestClient) -> None:
     tok = sit(client, t["id"], 0)
     with table_socket(client, t["id"], tok) as ws:
         next_state(ws)
-        ws.send_json({"type": "act", "move": "6-6"})
+        ws.send_json({"type": "act", "move": "6-6", "at": 0})
         assert "every seat" in ws.receive_json()["message"]
 
 
@@ -167,7 +170,7 @@ def play_out(ws: Any, seat: int, limit: int = 5000) -> dict[str, Any]:
         if view["over"]:
             return m
         if seat in view.get("waiting_for", view["to_act"]) and view["legal"]:
-            ws.send_json({"type": "act", "move": view["legal"][0], "ref": "x"})
+            ws.send_json({"type": "act", "move": view["legal"][0], "at": m["table"]["actions"], "ref": "x"})
             while True:
                 r = ws.receive_json()
                 if r["type"] == "state":

@@ -209,8 +209,10 @@ MOVES = hs.one_of(hs.text(max_size=30), hs.sampled_from(["draw", "pass", "knock"
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(raw=hs.one_of(hs.text(max_size=60), JSONish.map(json.dumps),
-                     hs.builds(lambda m, c: json.dumps({"type": "act", "move": m, "claim": c}), MOVES,
-                               hs.one_of(hs.none(), hs.integers(-5, 50), hs.text(max_size=3)))))
+                     hs.builds(lambda m, c, at: json.dumps({"type": "act", "move": m, "claim": c, "at": at}), MOVES,
+                               hs.one_of(hs.none(), hs.integers(-5, 50), hs.text(max_size=3)),
+                               hs.one_of(hs.just(0), hs.none(), hs.integers(-2, 3), hs.booleans(),
+                                         hs.text(max_size=2)))))
 def test_any_message_is_applied_legally_or_answered_with_an_error(tmp_path: Path, raw: str) -> None:
     async def run() -> None:
         manager = TableManager(Store(f"sqlite:///{tmp_path / 'h.db'}"))

@@ -91,7 +91,7 @@ def test_kill_9_loses_no_acknowledged_action(tmp_path: Path) -> None:
             s = socks[seat]
             mine = states[seat]["view"]["legal"]
             move = next(m for m in mine if m != "muggins")
-            s.send(json.dumps({"type": "act", "move": move}))
+            s.send(json.dumps({"type": "act", "move": move, "at": states[seat]["table"]["actions"]}))
             _ack, st = recv_until(s, "ack")
             acked.append({"seat": seat, "move": move})
             states[seat] = st or states[seat]
@@ -108,7 +108,8 @@ def test_kill_9_loses_no_acknowledged_action(tmp_path: Path) -> None:
         # one more move in flight while the server dies
         seat = min(states[0]["view"]["to_act"])
         socks[seat].send(json.dumps({"type": "act", "move": next(m for m in states[seat]["view"]["legal"]
-                                                                  if m != "muggins")}))
+                                                                  if m != "muggins"),
+                                     "at": states[seat]["table"]["actions"]}))
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(10)
         for s in [*socks, watcher]:

@@ -3,9 +3,27 @@
 from __future__ import annotations
 
 import gc
+import ipaddress
 import os
 
 import typer
+
+FORWARDED_ENV = "MUGGINS_FORWARDED_ALLOW_IPS"
+
+
+def trusted_proxies(value: str | None) -> str:
+    """The proxies whose X-Forwarded-For and X-Forwarded-Proto headers are believed, as uvicorn takes
+    them: addresses or networks, comma-separated ("" trusts none, "*" every client). ValueError names
+    an item that is neither."""
+    items = [x.strip() for x in (value or "").split(",") if x.strip()]
+    for item in items:
+        if item == "*":
+            continue
+        try:
+            ipaddress.ip_network(item, strict=False)
+        except ValueError:
+            raise ValueError(f"{item!r} is not an IP address or network (like 10.0.0.5 or 10.0.0.0/8)") from None
+    return ",".join(items)
 
 
 def serve_command(
@@ -21,6 +39,13 @@ def serve_command(
     idle_minutes: float = typer.Option(
         60.0, "--idle-minutes", min=1.0, max=10080.0,
         help="A table nobody plays at or watches for this long is abandoned (kept in the archive)."),
+    forwarded_allow_ips: str = typer.Option(
+        None, "--forwarded-allow-ips", metavar="IPS",
+        help="Proxies whose X-Forwarded-For / X-Forwarded-Proto headers are believed (comma-separated "
+             f"addresses or networks; default: none, also from {FORWARDED_ENV}). Only then are the per-address "
+             "limits counted by the address the proxy names; see docs/proxy.md."),
+    api_docs: bool = typer.Option(
+        False, "--api-docs", help="Serve the API's description: /openapi.json, /docs and /redoc (off by default)."),
 ) -> None:
     """Serve the lobby and the tables; open the printed address in a browser."""
     try:
@@ -37,9 +62,16 @@ def serve_command(
     except ValueError as e:
         typer.echo(f"--allow-origin / {ORIGINS_ENV}: {e}", err=True)
         raise typer.Exit(2) from None
+    try:
+        proxies = trusted_proxies(forwarded_allow_ips if forwarded_allow_ips is not None
+                                  else os.environ.get(FORWARDED_ENV, ""))
+    except ValueError as e:
+        typer.echo(f"--forwarded-allow-ips / {FORWARDED_ENV}: {e}", err=True)
+        raise typer.Exit(2) from None
     url = db or default_url()
     try:
-        app = create_app(url, allowed_origins=allow_origin, idle_timeout=idle_minutes * 60)
+        app = create_app(url, allowed_origins=allow_origin, idle_timeout=idle_minutes * 60, address=(host, port),
+                         api_docs=api_docs)
     except Exception as e:
         typer.echo(f"cannot open the database {url}: {e}", err=True)
         raise typer.Exit(2) from None
@@ -50,5 +82,6 @@ def serve_command(
     shown = "localhost" if host in ("0.0.0.0", "127.0.0.1", "::") else host
     typer.echo(f"muggins: open http://{shown}:{port}/  (database: {url})", err=False)
     # small JSON messages: compressing each one costs more CPU than it saves on the wire
+    # forwarded headers are believed from the named proxies only (uvicorn's own default trusts 127.0.0.1)
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65536,
-                ws_per_message_deflate=False)
+                ws_per_message_deflate=False, proxy_headers=bool(proxies), forwarded_allow_ips=proxies)

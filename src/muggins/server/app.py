@@ -5,6 +5,11 @@ DELETE, and every WebSocket) must come from the server's own page or an allowed 
 JSON, read up to a cap and parsed to a bounded depth; creating tables and taking seats are limited per
 client address. Every incoming WebSocket message is bounded in size, depth and rate; anything malformed
 or illegal is answered with an error message and changes nothing.
+
+Messages a client sends: ``{"type": "ping", "ref"}`` (answered ``pong``) and ``{"type": "act", "move",
+"claim", "at", "ref"}``, where ``at`` is the position the move was chosen in: the table's ``actions`` in
+the state it was chosen from. A move whose position has passed is refused, so a move sent twice is applied
+once; an applied move is answered ``{"type": "ack", "ref", "index"}`` with ``index`` equal to its ``at``.
 """
 
 from __future__ import annotations
@@ -26,7 +31,18 @@ from fastapi.staticfiles import StaticFiles
 
 from muggins.core.errors import MugginsError
 from muggins.core.rules import GameSpec, all_games, default_game, options_of
-from muggins.server.guard import ORIGINS_ENV, BadRequest, ClientLimits, OriginPolicy, RateLimiter, parse_json
+from muggins.server.guard import (
+    ORIGINS_ENV,
+    BadRequest,
+    ClientLimits,
+    OriginPolicy,
+    RateLimiter,
+    SharedLimiters,
+    SocketGate,
+    host_port,
+    own_addresses,
+    parse_json,
+)
 from muggins.server.handend import HAND_PAUSE
 from muggins.server.insight import ANALYSIS_SAMPLES, Insight
 from muggins.server.routes import add_routes, next_hand
@@ -49,10 +65,16 @@ log = logging.getLogger("muggins.server")
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 MAX_MESSAGE_BYTES = 4096
 MAX_BODY_BYTES = 16384
-MAX_CONNECTIONS_PER_TABLE = 64
-HELLO_SECONDS = 10.0         # a socket says who it is (its hello) within this time, or is closed
+MAX_SPECTATORS_PER_TABLE = 64   # sockets without a seat token at one table
+MAX_SOCKETS_PER_SEAT = 16       # a seat's own sockets; a new one past this closes that seat's oldest
+SOCKETS_PER_CLIENT = 32         # sockets open at once from one client address
+CONNECTS_PER_MINUTE = 60.0      # new sockets from one client address: 30 at once, then one a second
+CONNECTS_BURST = 30.0
+HELLO_SECONDS = 10.0            # a socket says who it is (its hello) within this time, or is closed
 RATE = 20.0
 BURST = 40.0
+SLOW_DOWN = "too many messages; slow down"
+MAX_REFUSED = 100               # messages refused in a row by the rate limit before the socket is closed
 TABLES_PER_MINUTE = 10.0   # new tables from one address: 10 at once, then one every 6 s
 TABLES_BURST = 10.0
 SEATS_PER_MINUTE = 30.0
@@ -97,15 +119,25 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
                allowed_origins: Iterable[str] | None = None, idle_timeout: float = DEFAULT_IDLE,
                tables_per_minute: float = TABLES_PER_MINUTE, tables_burst: float = TABLES_BURST,
                seats_per_minute: float = SEATS_PER_MINUTE, seats_burst: float = SEATS_BURST,
-               analysis_samples: int = ANALYSIS_SAMPLES, hand_pause: float = HAND_PAUSE) -> FastAPI:
+               analysis_samples: int = ANALYSIS_SAMPLES, sockets_per_client: int = SOCKETS_PER_CLIENT,
+               connects_per_minute: float = CONNECTS_PER_MINUTE, connects_burst: float = CONNECTS_BURST,
+               address: tuple[str, int] | None = None, api_docs: bool = False,
+               hand_pause: float = HAND_PAUSE) -> FastAPI:
     """The app, bound to one database (SQLite in the user's data directory when ``db_url`` is None).
 
     ``allowed_origins`` (and the comma-separated environment variable MUGGINS_ALLOWED_ORIGINS) name the
     browser origins allowed besides the server's own, like ``https://games.example.org`` for a server
-    behind a proxy; ValueError names one that is not an origin. A table nobody acts at or watches for
-    ``idle_timeout`` seconds is abandoned. The end of each hand stays on screen until every seated
-    person has pressed Next hand, or for ``hand_pause`` seconds (times ``time_scale``) at most."""
-    policy = OriginPolicy([*(allowed_origins or ()), os.environ.get(ORIGINS_ENV, "")])
+    behind a proxy; ValueError names one that is not an origin. The server's own origins are those of
+    ``address`` (the host and port it listens on, with localhost's other names) and of the address each
+    connection reached, never the request's Host header. ``api_docs`` serves the API's description
+    (/openapi.json, /docs, /redoc); it is off by default. A table nobody acts at or watches for
+    ``idle_timeout`` seconds is abandoned. One client address keeps at most ``sockets_per_client``
+    WebSockets open and opens ``connects_per_minute`` a minute (bursts of ``connects_burst``); the
+    sockets of one seat share one message rate limit (``rate`` a second, bursts of ``burst``). The end of
+    each hand stays on screen until every seated person has pressed Next hand, or for ``hand_pause``
+    seconds (times ``time_scale``) at most."""
+    policy = OriginPolicy([*(allowed_origins or ()), os.environ.get(ORIGINS_ENV, "")],
+                          own_addresses(*address) if address is not None else ())
     store = Store(db_url or default_url())
     manager = TableManager(store, time_scale, idle_timeout, hand_pause=hand_pause)
     manager.load()
@@ -114,6 +146,8 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
                  "defaults": {"grace": DEFAULT_GRACE, "bot_delay": DEFAULT_BOT_DELAY}}
     new_tables = ClientLimits("new tables", tables_per_minute, tables_burst)
     seat_takers = ClientLimits("seats taken", seats_per_minute, seats_burst)
+    sockets = SocketGate(sockets_per_client, connects_per_minute, connects_burst)
+    seat_limits = SharedLimiters(rate, burst)
 
     async def sweeper() -> None:
         while True:
@@ -133,17 +167,23 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
         manager.shutdown()
         store.close()
 
-    app = FastAPI(title="muggins", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app = FastAPI(title="muggins", lifespan=lifespan, openapi_url="/openapi.json" if api_docs else None,
+                  docs_url="/docs" if api_docs else None, redoc_url="/redoc" if api_docs else None)
     app.state.manager = manager
     app.state.insight = insight
     app.state.store = store
     app.state.origins = policy
 
-    def client_of(request: Request) -> str:
+    def client_of(request: Request | WebSocket) -> str:
         return request.client.host if request.client is not None else "unknown"
 
+    def served_at(conn: Request | WebSocket) -> str | None:
+        """The ``host:port`` the connection reached, as the ASGI server reports it."""
+        server = conn.scope.get("server")
+        return host_port(str(server[0]), server[1]) if server else None
+
     def same_site(request: Request) -> None:
-        policy.check(request.headers.get("origin"), request.url.scheme, request.headers.get("host"))
+        policy.check(request.headers.get("origin"), request.url.scheme, served_at(request))
 
     async def body(request: Request, limits: ClientLimits | None = None) -> Any:
         """The JSON body of a POST, after its origin, its type and its size are checked; the request
@@ -283,12 +323,28 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
         return Response(json.dumps(rec, indent=1), media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="muggins-{table_id}.json"'})
 
+    async def refuse(ws: WebSocket, message: str, code: int) -> None:
+        await ws.send_json({"type": "error", "message": message, "fatal": True})
+        await ws.close(code=code)
+
     @app.websocket("/ws/{table_id}")
     async def play(ws: WebSocket, table_id: str) -> None:
-        if not policy.allows(ws.headers.get("origin"), ws.url.scheme, ws.headers.get("host")):
+        if not policy.allows(ws.headers.get("origin"), ws.url.scheme, served_at(ws)):
             await ws.close(code=1008)  # before the handshake is answered: the browser sees a 403
             return
         await ws.accept()
+        client = client_of(ws)
+        try:
+            sockets.enter(client)
+        except BadRequest as e:
+            await refuse(ws, str(e), 1013)
+            return
+        try:
+            await serve_socket(ws, table_id)
+        finally:
+            sockets.leave(client)
+
+    async def serve_socket(ws: WebSocket, table_id: str) -> None:
         # who is there comes in the first message, {"type": "hello", "token": TOKEN} (no token: a spectator),
         # never in the address, which servers and proxies write in their logs
         try:
@@ -296,8 +352,8 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
                 raise TableError("send the seat token in the first message, {\"type\": \"hello\", \"token\": ...}, "
                                  "never in the address")
             try:
-                hello = json.loads(await asyncio.wait_for(ws.receive_text(), HELLO_SECONDS))
-            except (TimeoutError, ValueError, KeyError):
+                hello = parse_json(await asyncio.wait_for(ws.receive_text(), HELLO_SECONDS), "the hello")
+            except (TimeoutError, BadRequest, KeyError):
                 hello = None
             token = hello.get("token") if isinstance(hello, dict) else None
             if not isinstance(hello, dict) or hello.get("type") != "hello" or not isinstance(token, (str, type(None))):
@@ -308,15 +364,16 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
         except WebSocketDisconnect:
             return
         except TableError as e:
-            await ws.send_json({"type": "error", "message": str(e), "fatal": True})
-            await ws.close(code=4404 if e.status == 404 else 4403)
+            await refuse(ws, str(e), 4404 if e.status == 404 else 4403)
             return
-        if len(table.conns) >= MAX_CONNECTIONS_PER_TABLE:
-            await ws.send_json({"type": "error", "message": "this table has too many connections", "fatal": True})
-            await ws.close(code=1013)
+        if seat is None and table.spectators() >= MAX_SPECTATORS_PER_TABLE:
+            await refuse(ws, "this table has too many spectators; try again later", 1013)
             return
+        if seat is not None:
+            table.make_room_for_seat(seat, MAX_SOCKETS_PER_SEAT)
         conn = Connection(seat)
-        limiter = RateLimiter(rate, burst)
+        key = (table.id, seat)
+        limiter = seat_limits.take(key) if seat is not None else RateLimiter(rate, burst)
 
         async def writer() -> None:
             while True:
@@ -329,19 +386,31 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
 
         wtask = asyncio.create_task(writer())
         table.attach(conn)
+        refused = 0  # messages refused in a row by the rate limit
         try:
             while not conn.closed:
                 frame = await ws.receive()
                 if frame["type"] == "websocket.disconnect":
                     break
                 raw = frame.get("text")
+                reply: dict[str, Any] | None
                 if raw is None:  # a binary frame: counted like any other message
-                    conn.push({"type": "error", "message": "too many messages; slow down" if not limiter.allow()
-                               else "send JSON text frames, not binary ones"})
-                    continue
-                reply = handle_message(table, conn, raw, limiter)
+                    reply = {"type": "error", "message": SLOW_DOWN if not limiter.allow()
+                             else "send JSON text frames, not binary ones"}
+                else:
+                    reply = handle_message(table, conn, raw, limiter)
                 if reply is not None:
                     conn.push(reply)
+                refused = refused + 1 if reply is not None and reply.get("message") == SLOW_DOWN else 0
+                if refused > MAX_REFUSED:  # a client that ignores the limit costs the others: it is cut off
+                    conn.push({"type": "error", "fatal": True,
+                               "message": f"over {MAX_REFUSED} messages in a row past the rate limit; "
+                                          f"this connection is closed"})
+                    with contextlib.suppress(asyncio.QueueFull):
+                        conn.queue.put_nowait(None)  # the writer sends what is queued, then closes
+                    with contextlib.suppress(Exception):
+                        await asyncio.wait_for(wtask, 5)
+                    break
         except WebSocketDisconnect:
             pass
         except RuntimeError:
@@ -349,6 +418,8 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
         finally:
             table.detach(conn)
             conn.close()
+            if seat is not None:
+                seat_limits.give_back(key)
             with contextlib.suppress(Exception):
                 await wtask
 
@@ -381,7 +452,7 @@ def handle_message(table: Any, conn: Connection, raw: str, limiter: RateLimiter)
     if not isinstance(ref, (int, str)) or isinstance(ref, bool) or len(str(ref)) > 40:
         ref = None
     if not allowed:
-        return {"type": "error", "ref": ref, "message": "too many messages; slow down"}
+        return {"type": "error", "ref": ref, "message": SLOW_DOWN}
     if isinstance(msg, BadRequest):
         return {"type": "error", "message": f"{msg}; messages are JSON objects"}
     if not isinstance(msg, dict):
@@ -392,6 +463,9 @@ def handle_message(table: Any, conn: Connection, raw: str, limiter: RateLimiter)
     if kind == "act":
         if conn.seat is None:
             return {"type": "error", "ref": ref, "message": "spectators cannot act; take a seat to play"}
+        stale = table.position_error(msg.get("at"))
+        if stale is not None:
+            return {"type": "error", "ref": ref, "message": stale}
         try:
             idx = table.act(conn.seat, msg.get("move"), msg.get("claim"))
         except TableError as e:

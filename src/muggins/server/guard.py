@@ -7,7 +7,8 @@ import json
 import math
 import re
 import time
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Hashable, Iterable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -114,15 +115,38 @@ def parse_origins(values: Iterable[str]) -> set[str]:
     return out
 
 
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
+_LOCAL_BINDS = ("", "0.0.0.0", "::", "localhost", "127.0.0.1", "::1", "[::1]")
+
+
+def host_port(host: str, port: int | None) -> str:
+    """``host:port`` as an origin writes it (an IPv6 address in brackets)."""
+    if ":" in host and not host.startswith("["):
+        host = f"[{host}]"
+    return host if port is None else f"{host}:{port}"
+
+
+def own_addresses(host: str, port: int) -> list[str]:
+    """The ``host:port`` names a browser reaches a server listening on ``host``, ``port`` by: that
+    address, and localhost, 127.0.0.1 and [::1] when it listens on a loopback or on every address."""
+    names = {host_port(host, port)}
+    if host in _LOCAL_BINDS:
+        names.update(f"{n}:{port}" for n in LOOPBACK_NAMES)
+    return sorted(names)
+
+
 class OriginPolicy:
-    """Which browser origins may change state: the server's own (the scheme, host and port the request
-    was sent to, from its Host header) and those allowed explicitly (a proxy in front of the server).
-    A request without an Origin header (a script, curl) is not a browser's cross-site request."""
+    """Which browser origins may change state: the server's own (the scheme of the request, at the
+    address the server listens on or the connection reached; never the request's Host header, which a
+    page on another site chooses) and those allowed explicitly (a proxy in front of the server). A
+    request without an Origin header (a script, curl) is not a browser's cross-site request."""
 
-    def __init__(self, allowed: Iterable[str] = ()) -> None:
+    def __init__(self, allowed: Iterable[str] = (), own: Iterable[str] = ()) -> None:
         self.allowed = parse_origins(allowed)
+        self.own = list(own)
 
-    def allows(self, origin: str | None, scheme: str, host: str | None) -> bool:
+    def allows(self, origin: str | None, scheme: str, served: str | None) -> bool:
+        """``served`` is the ``host:port`` the connection reached (the ASGI server's address)."""
         if origin is None:
             return True
         key = origin_key(origin)
@@ -131,10 +155,10 @@ class OriginPolicy:
         if key in self.allowed:
             return True
         scheme = {"ws": "http", "wss": "https"}.get(scheme, scheme)
-        return host is not None and key == origin_key(f"{scheme}://{host}")
+        return any(key == origin_key(f"{scheme}://{h}") for h in (*self.own, *([served] if served else [])))
 
-    def check(self, origin: str | None, scheme: str, host: str | None) -> None:
-        if not self.allows(origin, scheme, host):
+    def check(self, origin: str | None, scheme: str, served: str | None) -> None:
+        if not self.allows(origin, scheme, served):
             raise BadRequest(f"cross-site request refused: the origin {origin!r} is not this server's "
                              f"(a server behind a proxy allows it with --allow-origin)", 403)
 
@@ -195,3 +219,53 @@ class ClientLimits:
         if not bucket.allow():
             wait = max(1, math.ceil(bucket.wait()))
             raise BadRequest(f"too many {self.what} from your address; try again in {wait} s", 429, wait)
+
+
+class SocketGate:
+    """The WebSockets of each client address: at most ``per_client`` open at once, and new ones opened
+    at ``per_minute`` on average (bursts up to ``burst``)."""
+
+    def __init__(self, per_client: int, per_minute: float, burst: float) -> None:
+        self.per_client = per_client
+        self.attempts = ClientLimits("connections", per_minute, burst)
+        self.open: Counter[str] = Counter()
+
+    def enter(self, client: str) -> None:
+        """Count a new socket of ``client``, or BadRequest (429) saying why it may not open; every
+        attempt counts, the refused ones too."""
+        self.attempts.charge(client)
+        if self.open[client] >= self.per_client:
+            raise BadRequest(f"too many open connections from your address (at most {self.per_client}); "
+                             f"close some tabs and try again", 429)
+        self.open[client] += 1
+
+    def leave(self, client: str) -> None:
+        self.open[client] -= 1
+        if self.open[client] <= 0:
+            del self.open[client]
+
+
+class SharedLimiters:
+    """One message rate limiter per key (a seat of a table), shared by every socket that holds the key:
+    ten sockets on one seat token get one socket's burst. A limiter is dropped when its last socket
+    closes and its bucket is full again."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.limiters: dict[Hashable, RateLimiter] = {}
+        self.users: Counter[Hashable] = Counter()
+
+    def take(self, key: Hashable) -> RateLimiter:
+        if len(self.limiters) > 2 * len(self.users) + 1000:  # forget the unused ones that refilled
+            self.limiters = {k: b for k, b in self.limiters.items() if k in self.users or not b.full()}
+        limiter = self.limiters.get(key)
+        if limiter is None:
+            limiter = self.limiters[key] = RateLimiter(self.rate, self.burst)
+        self.users[key] += 1
+        return limiter
+
+    def give_back(self, key: Hashable) -> None:
+        self.users[key] -= 1
+        if self.users[key] <= 0:
+            del self.users[key]

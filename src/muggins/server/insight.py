@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 import os
 import tempfile
 import threading
@@ -22,6 +23,8 @@ from muggins.analysis import AnalysisError, analyse_record, rank_moves
 from muggins.analysis.analyse import Progress
 from muggins.core.errors import MugginsError
 from muggins.server.tables import GameTable, TableError
+
+log = logging.getLogger("muggins.server")
 
 ANALYSIS_SAMPLES = 32     # worlds per decision for the web analysis (the terminal's default is 64)
 ANALYSIS_SEED = 0
@@ -168,7 +171,12 @@ class Insight:
             task = asyncio.create_task(asyncio.to_thread(hint_of, st.clone(), seat, self.hint_samples))
             self.hint_tasks[key] = task
             task.add_done_callback(functools.partial(self._hinted, key))
-        return await asyncio.shield(task)
+        try:
+            return await asyncio.shield(task)
+        except Exception as e:
+            log.exception("table %s: the hint of seat %d failed", table.id, seat)
+            raise TableError(f"no hint could be worked out for this position ({type(e).__name__}); "
+                             f"play on, or ask again after the next move", 409) from None
 
     def _hinted(self, key: tuple[str, int, int], task: asyncio.Task[dict[str, Any]]) -> None:
         self.hint_tasks.pop(key, None)

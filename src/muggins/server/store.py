@@ -7,8 +7,11 @@ somebody asks for one; a server starts with the tables still in play only."""
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Iterable
+import logging
+import os
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,9 +38,13 @@ from sqlalchemy import (
     or_,
     select,
     text,
+    type_coerce,
     update,
 )
+from sqlalchemy.exc import OperationalError, SQLAlchemyError
 
+log = logging.getLogger("muggins.server")
+FAULTS_ENV = "MUGGINS_FAULTS"
 metadata = MetaData()
 
 tables_t = Table(
@@ -60,9 +67,10 @@ tables_t = Table(
     Column("result", Text, nullable=True),       # JSON {"scores", "winners", "actions"} once it ended
     Column("ended", Float, nullable=True),       # when it finished or was abandoned
     Column("hints", Boolean, nullable=True),     # the seat to act may ask for a hint (null: off)
+    Column("quarantined", Text, nullable=True),  # why its stored data cannot be resumed (null: it can)
 )
 status_index = Index("game_tables_status", tables_t.c.status, tables_t.c.ended)
-ADDED_COLUMNS = ("creator_hash", "names", "result", "ended", "hints")
+ADDED_COLUMNS = ("creator_hash", "names", "result", "ended", "hints", "quarantined")
 
 actions_t = Table(
     "game_actions", metadata,
@@ -73,8 +81,38 @@ actions_t = Table(
     Column("claim", Integer, nullable=True),
 )
 
+# the columns as read back: JSON ones as they are stored, parsed one row at a time (see Store._stored),
+# so that one row that is not JSON cannot stop the reading of the others
+_READ_COLUMNS = [type_coerce(c, Text).label(c.name) if isinstance(c.type, JSON) else c for c in tables_t.c]
+
 ACTIVE = ("open", "playing")
 ENDED = ("finished", "abandoned", "resigned")
+
+
+class DamagedRow(Exception):
+    """A stored table whose row cannot be read back (a field of the wrong type, text that is not JSON)."""
+
+
+class StoreUnavailable(Exception):
+    """A write the database did not take, even retried on a fresh connection: nothing of it was kept."""
+
+
+def faults_from_env(value: str | None = None) -> Callable[[], None] | None:
+    """The fault injected into every store write, from MUGGINS_FAULTS (read once, when the server
+    starts; for tests of the server's resilience): ``store_down_file=PATH`` makes each write fail while
+    the file PATH exists. None when the variable is empty; ValueError for anything else."""
+    value = os.environ.get(FAULTS_ENV, "") if value is None else value
+    if not value.strip():
+        return None
+    key, _, path = value.strip().partition("=")
+    if key != "store_down_file" or not path:
+        raise ValueError(f"{FAULTS_ENV}={value!r}: the one fault known is store_down_file=PATH")
+
+    def store_down() -> None:
+        if os.path.exists(path):
+            raise OperationalError("write", None, OSError(f"the store is down while {path} exists"))
+
+    return store_down
 
 
 @dataclass
@@ -127,7 +165,8 @@ class Store:
         kwargs: dict[str, Any] = {}
         if url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False}
-        self.engine: Engine = create_engine(url, **kwargs)
+        # a pooled connection is tested before use: one left stale by a database restart is replaced
+        self.engine: Engine = create_engine(url, pool_pre_ping=True, **kwargs)
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self._add_columns()
@@ -141,7 +180,34 @@ class Store:
                                    .values(status=bindparam("status"), chance=bindparam("chance")))
         self._set_end = (update(tables_t).where(tables_t.c.id == bindparam("tid"))
                          .values(status=bindparam("status"), result=bindparam("result"), ended=bindparam("ended")))
-        self._writer = self.engine.connect()
+        self._writer: Any = self.engine.connect()
+        self.fault = faults_from_env()  # a fault injected before each write attempt (None: none)
+
+    def _write(self, what: str, work: Callable[[Any], None]) -> None:
+        """Run ``work`` on the writer connection; a failed write is tried once more on a fresh
+        connection (the pool emptied first), then StoreUnavailable."""
+        for attempt in (1, 2):
+            try:
+                if self.fault is not None:
+                    self.fault()
+                if self._writer is None:
+                    self._writer = self.engine.connect()
+                work(self._writer)
+                return
+            except (SQLAlchemyError, OSError) as e:
+                log.warning("the database did not take %s (attempt %d of 2): %s", what, attempt, e)
+                self._reset()
+                if attempt == 2:
+                    raise StoreUnavailable(f"the database did not take {what}") from e
+
+    def _reset(self) -> None:
+        """Drop the writer connection and every pooled one: the next write connects afresh."""
+        if self._writer is not None:
+            with contextlib.suppress(Exception):
+                self._writer.close()
+            self._writer = None
+        with contextlib.suppress(Exception):
+            self.engine.dispose()
 
     def _add_columns(self) -> None:
         """A database made before the archive columns existed gains them (empty), and the search text of
@@ -157,12 +223,17 @@ class Store:
             for name in missing:
                 kind = tables_t.c[name].type.compile(dialect=self.engine.dialect)
                 conn.execute(text(f"ALTER TABLE game_tables ADD COLUMN {name} {kind}"))
-            rows = conn.execute(select(tables_t.c.id, tables_t.c.seats)).all()
+            rows = conn.execute(select(tables_t.c.id, type_coerce(tables_t.c.seats, Text))).all()
             for tid, seats in rows:
-                conn.execute(update(tables_t).where(tables_t.c.id == tid).values(names=names_of(list(seats))))
+                try:
+                    names = names_of(list(_json(seats)))
+                except (ValueError, TypeError, KeyError, AttributeError):
+                    continue  # a damaged row: quarantined when the server loads it
+                conn.execute(update(tables_t).where(tables_t.c.id == tid).values(names=names))
 
     def close(self) -> None:
-        self._writer.close()
+        if self._writer is not None:
+            self._writer.close()
         self.engine.dispose()
 
     @staticmethod
@@ -180,46 +251,60 @@ class Store:
     def create_tables(self, tables: Iterable[StoredTable]) -> None:
         """Several tables (with their actions) in one transaction."""
         tables = list(tables)
-        with self.engine.begin() as conn:
-            conn.execute(insert(tables_t), [self._row(t) for t in tables])
-            acts = [{"table_id": t.id, "idx": i, "seat": a["seat"], "move": a["move"], "claim": a.get("claim")}
-                    for t in tables for i, a in enumerate(t.actions)]
-            if acts:
-                conn.execute(insert(actions_t), acts)
+        rows = [self._row(t) for t in tables]
+        acts = [{"table_id": t.id, "idx": i, "seat": a["seat"], "move": a["move"], "claim": a.get("claim")}
+                for t in tables for i, a in enumerate(t.actions)]
+
+        def work(conn: Any) -> None:
+            with conn.begin():
+                conn.execute(insert(tables_t), rows)
+                if acts:
+                    conn.execute(insert(actions_t), acts)
+
+        self._write("the new table", work)
 
     def update_seats(self, table_id: str, seats: list[dict[str, Any]], status: str) -> None:
-        with self.engine.begin() as conn:
-            conn.execute(update(tables_t).where(tables_t.c.id == table_id)
-                         .values(seats=seats, status=status, names=names_of(seats)))
+        def work(conn: Any) -> None:
+            with conn.begin():
+                conn.execute(update(tables_t).where(tables_t.c.id == table_id)
+                             .values(seats=seats, status=status, names=names_of(seats)))
+
+        self._write("the seats", work)
 
     def append_action(self, table_id: str, idx: int, seat: int, move: str, claim: int | None,
                       chance: list[dict[str, Any]] | None, status: str | None,
                       result: dict[str, Any] | None = None, ended: float | None = None) -> None:
         """One transaction: the action, plus the chance outcomes when it drew new ones, plus the status
         when it changed (None: unchanged), plus the result when the game ended with it."""
-        conn = self._writer
-        with conn.begin():
-            conn.execute(self._insert_action,
-                         {"table_id": table_id, "idx": idx, "seat": seat, "move": move, "claim": claim})
-            if chance is None:
-                if status is not None:
-                    conn.execute(self._set_status, {"tid": table_id, "status": status})
-            else:
-                conn.execute(self._set_status_chance,
-                             {"tid": table_id, "status": status or "playing", "chance": json.dumps(chance)})
-            if result is not None:
-                conn.execute(self._set_end, {"tid": table_id, "status": status, "result": json.dumps(result),
-                                             "ended": ended})
+        def work(conn: Any) -> None:
+            with conn.begin():
+                conn.execute(self._insert_action,
+                             {"table_id": table_id, "idx": idx, "seat": seat, "move": move, "claim": claim})
+                if chance is None:
+                    if status is not None:
+                        conn.execute(self._set_status, {"tid": table_id, "status": status})
+                else:
+                    conn.execute(self._set_status_chance,
+                                 {"tid": table_id, "status": status or "playing", "chance": json.dumps(chance)})
+                if result is not None:
+                    conn.execute(self._set_end, {"tid": table_id, "status": status, "result": json.dumps(result),
+                                                 "ended": ended})
+
+        self._write("the move", work)
 
     def end_table(self, table_id: str, status: str, result: dict[str, Any], ended: float) -> None:
         """Mark a table ended (``abandoned``) with its result so far."""
-        conn = self._writer
-        with conn.begin():
-            conn.execute(self._set_end, {"tid": table_id, "status": status, "result": json.dumps(result),
-                                         "ended": ended})
+        def work(conn: Any) -> None:
+            with conn.begin():
+                conn.execute(self._set_end, {"tid": table_id, "status": status, "result": json.dumps(result),
+                                             "ended": ended})
 
-    def _read(self, conn: Any, where: Any) -> list[StoredTable]:
-        rows = conn.execute(select(tables_t).where(where).order_by(tables_t.c.created)).mappings().all()
+        self._write("the end of the table", work)
+
+    def _read(self, conn: Any, where: Any, damaged: list[tuple[str, str]] | None = None) -> list[StoredTable]:
+        """The tables matching ``where`` with their actions. A row that cannot be read is left out and
+        listed in ``damaged`` (its id, and why) when given; without it, DamagedRow is raised."""
+        rows = conn.execute(select(*_READ_COLUMNS).where(where).order_by(tables_t.c.created)).mappings().all()
         if not rows:
             return []
         ids = [r["id"] for r in rows]
@@ -232,31 +317,86 @@ class Store:
                 if a["claim"] is not None:
                     entry["claim"] = a["claim"]
                 acts.setdefault(a["table_id"], []).append(entry)
-        return [self._stored(r, acts.get(r["id"], [])) for r in rows]
+        out = []
+        for r in rows:
+            try:
+                out.append(self._stored(r, acts.get(r["id"], [])))
+            except DamagedRow as e:
+                if damaged is None:
+                    raise
+                damaged.append((r["id"], str(e)))
+        return out
 
     @staticmethod
     def _stored(r: Any, actions: list[dict[str, Any]]) -> StoredTable:
+        """The table of a row; DamagedRow names the field that cannot be read. A ``result`` that cannot be
+        read is left out (the summary of an ended game shows no scores) rather than hiding the game."""
+        field = "id"
+        try:
+            field = "options"
+            options = _json(r["options"])
+            if not isinstance(options, dict):
+                raise TypeError(f"an object was expected, not {type(options).__name__}")
+            field = "seed"
+            seed = int(r["seed"])
+            field = "seats"
+            seats = list(_json(r["seats"]))
+            if not all(isinstance(x, dict) for x in seats):
+                raise TypeError("each seat must be an object")
+            field = "chance"
+            chance = _json(r["chance"])
+            if not isinstance(chance, list):
+                raise TypeError(f"a list was expected, not {type(chance).__name__}")
+            field = "num_players"
+            num_players = int(r["num_players"])
+        except (ValueError, TypeError) as e:
+            raise DamagedRow(f"its {field} cannot be read: {e}"[:300]) from None
+        result: Any = None
+        if r["result"]:
+            try:
+                result = _json(r["result"])
+            except ValueError:
+                result = None
+            if not isinstance(result, dict):
+                log.warning("table %s: its stored result cannot be read; it is shown without one", r["id"])
+                result = None
         return StoredTable(
-            id=r["id"], game=r["game"], preset=r["preset"], options=dict(r["options"]),
-            num_players=r["num_players"], seed=int(r["seed"]), grace=r["grace"], bot_delay=r["bot_delay"],
-            seats=list(r["seats"]), chance=json.loads(r["chance"]), status=r["status"], created=r["created"],
-            actions=actions, creator_hash=r["creator_hash"],
-            result=json.loads(r["result"]) if r["result"] else None, ended=r["ended"],
+            id=r["id"], game=r["game"], preset=r["preset"], options=options,
+            num_players=num_players, seed=seed, grace=r["grace"], bot_delay=r["bot_delay"],
+            seats=seats, chance=chance, status=r["status"], created=r["created"],
+            actions=actions, creator_hash=r["creator_hash"], result=result, ended=r["ended"],
             hints=bool(r["hints"]))
 
     def load_all(self) -> list[StoredTable]:
         with self.engine.connect() as conn:
             return self._read(conn, tables_t.c.id.is_not(None))
 
-    def load_active(self) -> list[StoredTable]:
-        """The tables still open or in play, with their actions: what a starting server resumes."""
+    def load_active(self, damaged: list[tuple[str, str]] | None = None) -> list[StoredTable]:
+        """The tables still open or in play, with their actions: what a starting server resumes. The
+        quarantined are left out; rows that cannot be read are listed in ``damaged`` (see :meth:`_read`)."""
         with self.engine.connect() as conn:
-            return self._read(conn, tables_t.c.status.in_(ACTIVE))
+            return self._read(conn, tables_t.c.status.in_(ACTIVE) & tables_t.c.quarantined.is_(None), damaged)
 
     def load_one(self, table_id: str) -> StoredTable | None:
+        """The table, or None when there is none; DamagedRow when its row cannot be read."""
         with self.engine.connect() as conn:
             found = self._read(conn, tables_t.c.id == table_id)
         return found[0] if found else None
+
+    def quarantine(self, table_id: str, why: str) -> None:
+        """Set a table aside: it is no longer resumed, and everything stored of it is kept as it is."""
+        def work(conn: Any) -> None:
+            with conn.begin():
+                conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(quarantined=why[:1000]))
+
+        self._write("the quarantine of a table", work)
+
+    def quarantined(self) -> dict[str, str]:
+        """The quarantined tables: id -> why."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(tables_t.c.id, tables_t.c.quarantined)
+                                .where(tables_t.c.quarantined.is_not(None))).all()
+        return {tid: why for tid, why in rows}
 
     def archive(self, q: str | None, offset: int, limit: int) -> tuple[list[StoredTable], int]:
         """A page of the ended tables (finished or abandoned), newest first, without their actions; with
@@ -269,11 +409,22 @@ class Store:
                                   for c in (tables_t.c.id, tables_t.c.game, tables_t.c.preset, tables_t.c.names)))
         with self.engine.connect() as conn:
             total = conn.execute(select(func.count()).select_from(tables_t).where(where)).scalar_one()
-            rows = conn.execute(select(tables_t).where(where)
+            rows = conn.execute(select(*_READ_COLUMNS).where(where)
                                 .order_by(func.coalesce(tables_t.c.ended, tables_t.c.created).desc(),
                                           tables_t.c.id)
                                 .offset(offset).limit(limit)).mappings().all()
-        return [self._stored(r, []) for r in rows], int(total)
+        out = []
+        for r in rows:
+            try:
+                out.append(self._stored(r, []))
+            except DamagedRow as e:  # one damaged row does not hide the page
+                log.error("table %s cannot be listed in the archive: %s", r["id"], e)
+        return out, int(total)
+
+
+def _json(value: Any) -> Any:
+    """A JSON column's value: parsed from its text (a driver that parses JSON itself gives the value)."""
+    return json.loads(value) if isinstance(value, (str, bytes)) else value
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
