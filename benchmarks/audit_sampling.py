@@ -7,13 +7,13 @@ from the true one. Prints the failing positions (case, seed, actions played, sea
 
 Moves: a seat the game waits for (now and then another, for muggins calls), then half the time the
 greedy move, else a random one; in manual claim mode true, short, over or no claims. ``--save`` writes
-each failing position as a small JSON record (rules, players, seed, the actions as text) to DIR.
+each failing position's game record (``muggins.core.records``; ``meta`` says the case, seed, seat and
+why) to DIR.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 import time
@@ -23,11 +23,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from muggins.bots.policies import GreedyPolicy  # noqa: E402
-from muggins.core.protocol import GameState  # noqa: E402
-from muggins.core.rules import GameSpec, all_games, with_options  # noqa: E402
-from tests.conformance.cases import all_cases, choose, sorted_legal, with_amount  # noqa: E402
-from tests.dominoes.inference import DOMINO_FAMILIES, frame_violation, sample_violation  # noqa: E402
+from tests.conformance.cases import all_cases, choose, sorted_legal, with_amount
+from tests.dominoes.inference import DOMINO_FAMILIES, frame_violation, sample_violation
+
+from muggins.bots.policies import GreedyPolicy
+from muggins.core.protocol import GameState
+from muggins.core.records import save, to_record
+from muggins.core.rules import GameSpec, all_games, with_options
 
 
 def cases() -> Iterator[tuple[str, GameSpec, Any, int]]:
@@ -67,15 +69,6 @@ def audit(spec: GameSpec, rules: Any, players: int, seed: int) -> Iterator[tuple
         state.apply(*step(state, rng, greedy))
 
 
-def record(state: GameState, players: int, seed: int, seat: int, why: str, case: str) -> dict[str, Any]:
-    rules = {k: v for k, v in vars(state.rules).items() if not k.startswith("_")} \
-        if hasattr(state.rules, "__dict__") else {}
-    return {"case": case, "game": state.game, "rules": json.loads(json.dumps(rules, default=list)),
-            "players": players, "seed": seed, "seat": seat, "why": why,
-            "actions": [[s, state.format_action(a) if a.claim is None else [state.format_action(a), a.claim]]
-                        for s, a in state.history]}
-
-
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--games", type=int, default=20, help="games per case")
@@ -102,7 +95,7 @@ def main() -> int:
                     if args.save:
                         args.save.mkdir(parents=True, exist_ok=True)
                         out = args.save / f"{name.replace('/', '_')}_{seed}_{last}.json"
-                        out.write_text(json.dumps(record(state, n, seed, seat, why, name), indent=1))
+                        save(to_record(state, meta={"case": name, "seed": seed, "seat": seat, "why": why}), out)
         checked += c_checked
         failed += c_failed
         print(f"{name}: {c_checked} seat-positions, {c_failed} failures", flush=True)
