@@ -11,6 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from muggins.cli.common import fail
+from muggins.core.claims import OPTION_HELP
 from muggins.core.errors import RulesError
 from muggins.core.rules import GameSpec, all_games, get_game, options_of
 
@@ -54,15 +55,16 @@ def preset_table(spec: GameSpec) -> Table:
 
 
 def option_table(spec: GameSpec) -> Table:
-    """Every option of the default preset with its value."""
+    """Every option of the default preset with its value, and what it means where that is said."""
     base = spec.default_preset
     table = Table(title=f"options of {base}, the default", title_justify="left", box=box.SIMPLE_HEAD,
                   padding=(0, 1, 0, 2))
     table.add_column("option", style="bold", no_wrap=True)
     table.add_column("value", overflow="fold")
+    table.add_column("meaning", overflow="fold", style="dim")
     for key, value in options_of(spec.presets[base]).items():
         if key != "preset":
-            table.add_row(key, Text(show_value(value)))
+            table.add_row(key, Text(show_value(value)), OPTION_HELP.get(key, ""))
     return table
 
 
