@@ -1083,9 +1083,9 @@ class DominoState(GameState):
         tiles = self._all_tiles
         n = self.num_players
         by_value, no_lead, tile_of = _sample_masks(r.tile_set, r.lead_must_be, r.first_lead, r.score_fn)
-        shown = self._layout_inferences(segment)
+        inferred = self._layout_inferences(segment)
         if learned:
-            shown = {i: shown.get(i, 0) | learned.get(i, 0) for i in shown.keys() | learned.keys()}
+            inferred = {i: inferred.get(i, 0) | learned.get(i, 0) for i in inferred.keys() | learned.keys()}
         # one slot per tile another seat holds or held: [forbidden tiles (a bit per index), tile]
         slots: dict[tuple[int, int], list[Any]] = {}
         held: list[list[tuple[int, int]]] = [[] for _ in range(n)]
@@ -1146,9 +1146,9 @@ class DominoState(GameState):
                 held[s].remove(key)
             elif k == "hand_end":
                 revealed = d["hands"]
-            if i in shown and s is not None and s != seat:
+            if i in inferred and s is not None and s != seat:
                 for key in held[s]:
-                    slots[key][0] |= shown[i]
+                    slots[key][0] |= inferred[i]
         known = {tile_of[x] for x in mine} | {t for t in drawn if t is not None}
         known.update(v[1] for v in slots.values() if v[1] is not None)
         if revealed is not None:  # an ended hand: every remaining tile is known
