@@ -104,3 +104,16 @@ def test_the_native_cribbage_engine_caps_the_award_alike() -> None:
     nat.apply_id(caller, state.action_id(call))
     state.apply(caller, call)
     assert list(nat.side_scores()) == state.side_scores()
+
+
+def test_muggins_rules_says_what_a_false_call_under_award_is_worth() -> None:
+    from typer.testing import CliRunner
+
+    from muggins.cli.main import app
+
+    res = CliRunner().invoke(app, ["rules", "--game", "dominoes"], env={"COLUMNS": "200"})
+    assert res.exit_code == 0, res.output
+    text = " ".join(res.stdout.split())  # the note after the table, unwrapped (its first column is blank after)
+    assert "false_call_penalty a call when nothing was missed" in text
+    assert "award gives the accused what the caller named" in text
+    assert "at most what the called step could have been worth" in text

@@ -35,6 +35,7 @@ def rules_command(
                                                     "players)"))
         console.print(preset_table(spec))
         console.print(option_table(spec))
+        console.print(option_notes(spec))
         console.print()
 
 
@@ -55,17 +56,28 @@ def preset_table(spec: GameSpec) -> Table:
 
 
 def option_table(spec: GameSpec) -> Table:
-    """Every option of the default preset with its value, and what it means where that is said."""
+    """Every option of the default preset with its value."""
     base = spec.default_preset
     table = Table(title=f"options of {base}, the default", title_justify="left", box=box.SIMPLE_HEAD,
                   padding=(0, 1, 0, 2))
     table.add_column("option", style="bold", no_wrap=True)
     table.add_column("value", overflow="fold")
-    table.add_column("meaning", overflow="fold", style="dim")
     for key, value in options_of(spec.presets[base]).items():
         if key != "preset":
-            table.add_row(key, Text(show_value(value)), OPTION_HELP.get(key, ""))
+            table.add_row(key, Text(show_value(value)))
     return table
+
+
+def option_notes(spec: GameSpec) -> Table:
+    """What the options that need a word mean (the muggins rule's false calls)."""
+    options = options_of(spec.presets[spec.default_preset])
+    grid = Table(box=None, show_header=False, padding=(0, 1, 0, 2))
+    grid.add_column(no_wrap=True, style="bold")
+    grid.add_column(style="dim")
+    for key, text in OPTION_HELP.items():
+        if key in options:
+            grid.add_row(key, text)
+    return grid
 
 
 def show_value(value: object) -> str:
