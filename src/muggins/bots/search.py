@@ -43,7 +43,8 @@ from muggins.bots.base import (
     true_points,
     with_true_claim,
 )
-from muggins.core.errors import RulesError
+from muggins.bots.policies import GreedyPolicy
+from muggins.core.errors import RecordError, RulesError
 from muggins.core.protocol import Action, GameState
 
 Determinizer = Callable[[GameState, int, random.Random], GameState]
@@ -119,6 +120,7 @@ class SearchPolicy:
         self.total_iterations = 0
         self.total_seconds = 0.0
         self.searches = 0
+        self.sampling_failures = 0  # searches cut short because no world could be drawn
 
     @property
     def iterations_per_second(self) -> float:
@@ -164,7 +166,17 @@ class SearchPolicy:
             return picked
         done = 0
         while done < self.iterations:
-            self._iterate(root, self.determinize(state, seat, rng), rng, scale, engine)
+            try:
+                world = self.determinize(state, seat, rng)
+            except RecordError:
+                # no world fits what the seat has seen (a fault of the sampler): search no further, and
+                # with nothing searched play the greedy move rather than fail the turn
+                self.sampling_failures += 1
+                if done == 0:
+                    self.total_seconds += time.perf_counter() - t0
+                    return GreedyPolicy().choose(state, seat, actions, rng)
+                break
+            self._iterate(root, world, rng, scale, engine)
             done += 1
             if time.perf_counter() >= deadline:
                 break

@@ -11,6 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from muggins.cli.common import fail
+from muggins.core.claims import OPTION_HELP
 from muggins.core.errors import RulesError
 from muggins.core.rules import GameSpec, all_games, get_game, options_of
 
@@ -34,6 +35,7 @@ def rules_command(
                                                     "players)"))
         console.print(preset_table(spec))
         console.print(option_table(spec))
+        console.print(option_notes(spec))
         console.print()
 
 
@@ -64,6 +66,18 @@ def option_table(spec: GameSpec) -> Table:
         if key != "preset":
             table.add_row(key, Text(show_value(value)))
     return table
+
+
+def option_notes(spec: GameSpec) -> Table:
+    """What the options that need a word mean (the muggins rule's false calls)."""
+    options = options_of(spec.presets[spec.default_preset])
+    grid = Table(box=None, show_header=False, padding=(0, 1, 0, 2))
+    grid.add_column(no_wrap=True, style="bold")
+    grid.add_column(style="dim")
+    for key, text in OPTION_HELP.items():
+        if key in options:
+            grid.add_row(key, text)
+    return grid
 
 
 def show_value(value: object) -> str:

@@ -32,6 +32,23 @@ class MugginsOptions:
     false_call_penalty: FalseCall = "none"
     false_call_points: int = bounded(10, 0, 100)  # with false_call_penalty=deduct (or award, naming nothing)
 
+    def max_points_of(self, reason: str) -> int:
+        """The most one scoring step of kind ``reason`` (a window's reason: "play", "go", "hand" ...) can make
+        in this game: a false call under ``false_call_penalty=award`` gives the accused at most this. A game
+        whose steps differ in size refines it; by default, the game's largest step."""
+        return int(getattr(self, "max_step_points"))  # noqa: B009 - every game's rules define it
+
+
+#: what ``muggins rules`` says of the options of the muggins rule (the values are the games' own)
+OPTION_HELP: dict[str, str] = {
+    "false_call_penalty": "a call when nothing was missed: none costs nothing; deduct takes false_call_points "
+                          "off the caller; award gives the accused what the caller named (false_call_points "
+                          "when he named nothing), at most what the called step could have been worth: the "
+                          "most one step of its kind scores in the game (a play, a go, a hand ...)",
+    "false_call_points": "the points of a false call under false_call_penalty=deduct, or of a call naming "
+                         "nothing under award",
+}
+
 
 class Window:
     """An open muggins window: ``scorer`` made points and ``missed`` of them are still unclaimed.
@@ -113,15 +130,17 @@ class CallResult:
 
 
 def resolve_call(window: Window, amount: int | None, rule: MugginsOutcome, false_call: FalseCall,
-                 false_call_points: int) -> CallResult:
+                 false_call_points: int, award_cap: int) -> CallResult:
     """Settle a call. ``amount`` is what the caller names (None: "all you missed"); he gets the lesser
-    of the named amount and the true shortfall (ACC Rule 10.4.a)."""
+    of the named amount and the true shortfall (ACC Rule 10.4.a). A false call under ``award`` gives the
+    accused what the caller tried to take (ACC 10.4.a), never more than ``award_cap``: the most the called
+    step could have been worth (``max_points_of`` its reason), as a caller could never have taken more."""
     missed = window.missed
     if missed <= 0 or amount == 0:
         if false_call == "deduct":
             return CallResult("false_call", caller_penalty=false_call_points)
         if false_call == "award":
-            return CallResult("false_call", scorer_award=amount if amount else false_call_points)
+            return CallResult("false_call", scorer_award=min(amount if amount else false_call_points, award_cap))
         return CallResult("false_call")
     gain = missed if amount is None else min(amount, missed)
     if rule == "forfeit":

@@ -384,7 +384,8 @@ class GameState:
         if self._side[seat] == w.scorer_side:
             raise ClaimError("you cannot call muggins on your own side")
         r = self.rules
-        res = resolve_call(w, amount, r.muggins, r.false_call_penalty, r.false_call_points)
+        res = resolve_call(w, amount, r.muggins, r.false_call_penalty, r.false_call_points,
+                           r.max_points_of(w.reason))
         self.history.append((seat, Action("muggins", claim=amount)))
         self._ver += 1
         self._window = None

@@ -90,6 +90,7 @@ cdef struct Rules:
     int out_bonus, blocked, round_mode, round_to, blocked_tie, per_unit, double_once
     int target, exact_target, no_win_on_down, end_of_hand, entry, tie_break
     int muggins_rule, over_claim_penalty, false_call, false_call_points
+    int false_call_cap[2]    # per window reason (R_PLAY, R_DOMINO): the most a false call awards
     int B, slots, width, play_stop, mug_start, claim_start, size
     int table[TABLE]
     int hi[MAXTILES]
@@ -1321,6 +1322,8 @@ cdef _RulesBox rules_box(object rules, int n):
     r.over_claim_penalty = rules.over_claim == "opponent_scores"
     r.false_call = _OPTIONS["false_call_penalty"][rules.false_call_penalty]
     r.false_call_points = rules.false_call_points
+    r.false_call_cap[R_PLAY] = rules.max_points_of("play")
+    r.false_call_cap[R_DOMINO] = rules.max_points_of("domino")
     r.B = int(rules.max_step_points)
     r.all_doubles = rules.spinner == "all_doubles"
     r.fill_first = bool(rules.spinner_fill_first)
@@ -1741,7 +1744,8 @@ cdef class NativeDominoes:
                 award(g, r, r.side[seat], -r.false_call_points, 1, 0)
             elif r.false_call == FC_AWARD and not g.over:
                 log_why(g, scorer, R_FALSE)
-                award(g, r, r.side[scorer], amount if amount else r.false_call_points, 1, 0)
+                award(g, r, r.side[scorer], min(amount if amount else r.false_call_points,
+                                                r.false_call_cap[g.w_reason]), 1, 0)
             return
         gain = missed if amount is None else min(<int>amount, missed)
         log_muggins(g, seat, r.muggins_rule, 0 if r.muggins_rule == MO_FORFEIT else gain, -1 if amount is None else amount)

@@ -94,17 +94,28 @@ class DominoRules(MugginsOptions):
             raise RulesError("thresholds and penalties are not negative")
 
     @functools.cached_property
-    def max_step_points(self) -> int:
-        """The most one scoring step can make: a play's points plus the largest end-of-hand bonus, which a
-        domino credits with the last play. The count is at most two ends of a double each on a line, a
-        double and four arms ending in doubles with one spinner, and the pips of the whole set otherwise; the
-        pip bonuses are at most the set's pips with each of up to six hands rounded up."""
+    def max_play_points(self) -> int:
+        """The most one play can score: the count is at most two ends of a double each on a line, a double
+        and four arms ending in doubles with one spinner, and the pips of the whole set otherwise."""
         from muggins.dominoes.scoring import score_table
 
         top = self.tile_set
         set_pips = top * (top + 1) * (top + 2) // 2
         count = {"none": 4 * top, "all_doubles": set_pips}.get(self.spinner, 10 * top)
-        play = max(score_table(self.score_fn)[:count + 1])
+        return max(score_table(self.score_fn)[:count + 1])
+
+    def max_points_of(self, reason: str) -> int:
+        """A play's step: the most one play scores; a domino's with its muggable bonus: the largest step."""
+        return self.max_play_points if reason == "play" else self.max_step_points
+
+    @functools.cached_property
+    def max_step_points(self) -> int:
+        """The most one scoring step can make: a play's points (``max_play_points``) plus the largest
+        end-of-hand bonus, which a domino credits with the last play. The pip bonuses are at most the set's
+        pips with each of up to six hands rounded up."""
+        top = self.tile_set
+        set_pips = top * (top + 1) * (top + 2) // 2
+        play = self.max_play_points
         ob = self.out_bonus
         if ob in ("none", "subtract_own"):
             bonus = 0

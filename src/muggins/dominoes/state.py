@@ -994,12 +994,12 @@ class DominoState(GameState):
         player who drew, passed or knocked because he could not play held no tile matching the open
         ends; a leader who drew or passed held no permitted lead; a partner who knocked held no scoring
         play; a player who lost an extra turn held nothing playable, one who kept it something playable;
-        the holder of the highest double led."""
+        the holder of the highest double led. All but the last two are forbidden-tile masks on the
+        slots of the hand's frame (``sampling_frame``), derived from the log before any world is drawn."""
         check_seat(seat, self.num_players)
         r = self.rules
-        tiles = self._all_tiles
         n, each, top = self.num_players, self._each, r.tile_set
-        by_value, _, tile_of = _sample_masks(top, r.lead_must_be, r.first_lead, r.score_fn)
+        _, _, tile_of = _sample_masks(top, r.lead_must_be, r.first_lead, r.score_fn)
 
         def frame(segment: list[tuple[int, dict[str, Any]]], learned: dict[int, int],
                   pick: random.Random | None) -> _Frame:
@@ -1034,36 +1034,6 @@ class DominoState(GameState):
             bone.extend(t.text for t in unknown)
             return [*(dict(o) for o in outcomes if o.get("kind") != "deal"),
                     {"kind": "deal", "hands": hands, "boneyard": bone}]
-
-        extra = r.extra_turn == "double_or_scoring"
-        knocking = r.knocking and self._teams
-
-        def learn(c: GameState, i: int, history: list[tuple[int, Action]], learned: dict[int, int]) -> None:
-            assert isinstance(c, DominoState)
-            s, a = history[i]
-            if a.kind == "knock" and knocking and c._knock is not None and c._knock[0] == "forced":
-                # a partner's knock: he held no tile that scored anywhere (the layout is unchanged by it)
-                m = 0
-                for t in tiles:
-                    for target, p, v, _, _, _ in c._posflat:
-                        if t.has(v) and c._table[c._count_after(t, target, p)] > 0:
-                            m |= 1 << t.index
-                            break
-                learned[_last_event(c, "knock", s)] = m
-            elif a.kind == "play" and extra and c.hands[s] and not c._over and c.phase == "play":
-                j = _last_event(c, "play", s)
-                if not (a.subject.double or c._table[c.count] > 0) or _knock_pending(c, j):
-                    return  # this play never keeps the turn, whatever its player holds
-                # who moved next (the seat to move now, after the last action: the turn is public)
-                nxt = next((x for x, b in history[i + 1:] if b.kind not in ("muggins", "claim")),
-                           None if self._over else self.turn)
-                if nxt is not None and nxt != s:
-                    # he did not keep the turn: nothing he held fitted the layout after his play (learned
-                    # whatever this replay's world holds, so that every later world is drawn under it)
-                    m = 0
-                    for v in c.open_values():
-                        m |= by_value[v]
-                    learned[j] = m
 
         hands_lead = r.first_lead not in ("lot_heaviest", "lot_lightest", "must_set_double")
         forced_rule = r.first_lead == "highest_double_forced"
@@ -1100,8 +1070,8 @@ class DominoState(GameState):
 
         # with a voluntary draw, a player who kept the turn may draw: that he held a playable tile is no
         # constraint a draw can hold, so those games check every sample by its replay
-        sample = resample(self, seat, rng, start_kind="hand_start", primary=_primary, build=build, learn=learn,
-                          swap=None if extra and r.voluntary_draw else swap)
+        sample = resample(self, seat, rng, start_kind="hand_start", primary=_primary, build=build,
+                          swap=None if r.extra_turn == "double_or_scoring" and r.voluntary_draw else swap)
         assert isinstance(sample, DominoState)
         return sample
 
@@ -1113,6 +1083,9 @@ class DominoState(GameState):
         tiles = self._all_tiles
         n = self.num_players
         by_value, no_lead, tile_of = _sample_masks(r.tile_set, r.lead_must_be, r.first_lead, r.score_fn)
+        inferred = self._layout_inferences(segment)
+        if learned:
+            inferred = {i: inferred.get(i, 0) | learned.get(i, 0) for i in inferred.keys() | learned.keys()}
         # one slot per tile another seat holds or held: [forbidden tiles (a bit per index), tile]
         slots: dict[tuple[int, int], list[Any]] = {}
         held: list[list[tuple[int, int]]] = [[] for _ in range(n)]
@@ -1173,9 +1146,9 @@ class DominoState(GameState):
                 held[s].remove(key)
             elif k == "hand_end":
                 revealed = d["hands"]
-            if i in learned and s is not None and s != seat:
+            if i in inferred and s is not None and s != seat:
                 for key in held[s]:
-                    slots[key][0] |= learned[i]
+                    slots[key][0] |= inferred[i]
         known = {tile_of[x] for x in mine} | {t for t in drawn if t is not None}
         known.update(v[1] for v in slots.values() if v[1] is not None)
         if revealed is not None:  # an ended hand: every remaining tile is known
@@ -1191,12 +1164,69 @@ class DominoState(GameState):
         drawers = [-1 if t is not None else _drawer(segment, g) for g, t in enumerate(drawn)]
         return slots, held, mine, drawn, drawers, unknown, picked
 
+    def _layout_inferences(self, segment: list[tuple[int, dict[str, Any]]]) -> dict[int, int]:
+        """What a hand's public play shows of a hand beyond the ends its holder could not match, each by the
+        log index of the event that shows it, for that event's seat (the tiles he cannot hold, a bit per
+        index): a partner who knocked held no tile that scored anywhere; a player who did not keep an extra
+        turn he would have kept with a playable tile (Seven-Toed Pete) held none that fitted the layout after
+        his play. Both read the layout, which is replayed from the hand's plays, and ask the engine's own
+        move rules, so that they hold before any replay of the hand: the knock itself is legal only in a
+        world that keeps its inference."""
+        r = self.rules
+        knocking = r.knocking and self._teams
+        extra = r.extra_turn == "double_or_scoring"
+        if not extra and not (knocking and any(d["kind"] == "knock" and d.get("partner") for _, d in segment)):
+            return {}
+        _, _, tile_of = _sample_masks(r.tile_set, r.lead_must_be, r.first_lead, r.score_fn)
+        n = self.num_players
+        lay = self.clone()  # the layout of the hand's plays only: its hands are set one tile at a time
+        lay._clear_layout()
+        lay.phase = "lead"
+        lay._forced_lead = None
+        lay._legal_cache = None
+        ended = any(d["kind"] in ("hand_end", "game_end") for _, d in segment)
+        size = [0] * n
+        knocker: int | None = None  # a knock that stands: its knocker (a play, or his pass, ends it)
+        out: dict[int, int] = {}
+        for pos, (i, d) in enumerate(segment):
+            k = d["kind"]
+            s = d.get("seat")
+            if s is None:
+                continue
+            if k == "dealt":
+                size[s] = int(d["count"])
+            elif k == "draw":
+                size[s] += 1
+            elif k == "pass" and s == knocker:
+                knocker = None
+            elif k == "knock":
+                if d.get("partner") and knocking:
+                    out[i] = _holdable(lay, s, scoring=True)
+                knocker = (s + 2) % n if d.get("partner") else s
+            elif k == "play":
+                tile = tile_of[d["tile"]]
+                lay._place(tile, None if d.get("on") is None else tile_of[d["on"]], d.get("part"))
+                lay.phase = "play"
+                size[s] -= 1
+                stood, knocker = knocker is not None, None
+                if not extra or stood or size[s] <= 0 or not (tile.double or lay._table[lay.count] > 0):
+                    continue  # this play never keeps the turn, whatever its player holds
+                # who moved next: the next move of the hand, or the seat to move now (the turn is public)
+                nxt = next((e.get("seat") for _, e in segment[pos + 1:] if e["kind"] in _MOVES), None)
+                if nxt is None and not ended and not self._over:
+                    nxt = self.turn
+                if nxt is not None and nxt != s:
+                    out[i] = _holdable(lay, s, scoring=False)
+        return out
+
     def sampling_frame(self, seat: int) -> tuple[list[list[int]], list[int]]:
         """What ``seat`` knows of the hidden tiles of the current hand, as ``sample_hidden`` derives it from
         the seat's view of the hand's log (for a native sampler): for every seat the forbidden-tile masks
         (a bit per tile index) of the tiles it holds unseen (empty for ``seat``), and the indices of the
-        tiles ``seat`` has not seen, which fill those slots and the boneyard. The inferences a replay
-        learns (a partner's knock, an extra turn lost) are not in it."""
+        tiles ``seat`` has not seen, which fill those slots and the boneyard. Every inference the sampler
+        keeps as a mask is in it (a pass, a knock, a draw, a partner's knock, an extra turn lost, a lead
+        rule); of what the first hand's leader tells, when the hands chose him, only that nobody was dealt a
+        higher double than the seat that led by its own."""
         check_seat(seat, self.num_players)
         start = max(i for i, e in enumerate(self.log) if e.kind == "hand_start")
         segment = [(i, self.log[i].to_dict(seat)) for i in range(start, len(self.log))]
@@ -1418,32 +1448,21 @@ def _hands_leader(hands: list[list[Tile]], forced: bool) -> tuple[int, Tile | No
     return max((t.weight_key(), s) for s in range(n) for t in hands[s])[1], None
 
 
-_primary = primary_events("play", "draw", "pass", "knock")
+_MOVES = ("play", "draw", "pass", "knock")
+_primary = primary_events(*_MOVES)
 
 
-def _last_event(c: DominoState, kind: str, seat: int) -> int:
-    """The log index of the last ``kind`` event of ``seat``."""
-    for j in range(len(c.log) - 1, -1, -1):
-        e = c.log[j]
-        if e.kind == kind and e.seat == seat:
-            return j
-    return -1
-
-
-def _knock_pending(c: DominoState, j: int) -> bool:
-    """Whether a knock still stood when the event at log index ``j`` (a play) was made: a play or the
-    knocker's pass ends it (as ``_do_play`` and ``_do_pass``)."""
-    passed = set()
-    for e in reversed(c.log[c._hand_log_start:j]):
-        k = e.kind
-        if k == "play":
-            return False
-        if k == "pass":
-            passed.add(e.seat)
-        elif k == "knock" and e.seat is not None:
-            knocker = (e.seat + 2) % c.num_players if e.data.get("partner") else e.seat
-            return knocker not in passed
-    return False
+def _holdable(c: DominoState, seat: int, scoring: bool) -> int:
+    """The tiles (a bit per index) that would give ``seat`` a play on ``c``'s layout, or with ``scoring``
+    a scoring play: what a player who could not play (or score) there did not hold."""
+    m = 0
+    saved = c.hands[seat]
+    for t in c._all_tiles:
+        c.hands[seat] = [t]
+        if any(not scoring or c._points_of(seat, a) > 0 for a in c._plays(seat)):
+            m |= 1 << t.index
+    c.hands[seat] = saved
+    return m
 
 
 def _drawer(segment: list[tuple[int, dict[str, Any]]], g: int) -> int:

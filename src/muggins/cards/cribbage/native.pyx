@@ -139,6 +139,7 @@ cdef struct Game:
     int over_penalty      # over_claim == "opponent_scores"
     int false_call        # false_call_penalty: 0 none, 1 deduct, 2 award
     int false_points
+    int award_cap[5]      # per window reason (R_HEELS .. R_CRIB): the most a false call awards
     int mug_heels
     int claim             # the claim of the move being applied (CLAIM_NONE, CLAIM_TRUE or the points)
     int w_open            # the open window: its scorer, side, missed points, reason, what, late claim
@@ -522,7 +523,7 @@ cdef void call_muggins(Game* g, int seat, int amount) noexcept nogil:
         if g.false_call == 1:
             penalty = g.false_points
         elif g.false_call == 2:
-            scorer_award = amount if amount > 0 else g.false_points
+            scorer_award = min(amount if amount > 0 else g.false_points, g.award_cap[reason])
     else:
         outcome = g.mug_rule
         if outcome != O_FORFEIT:
@@ -1112,6 +1113,7 @@ def check_rules(rules: object, num_players: int = 2) -> None:
 cdef int set_rules(Game* g, object rules) except -1:
     """The rules as ints in the game: the deal, the options of the muggins rule. A fresh ``Game`` needs this
     before ``new_game`` (it also turns the event log off: the owner of a log points ``g.log`` at it after)."""
+    cdef int i
     g.log = NULL
     g.w_open = 0
     g.due = 0
@@ -1121,6 +1123,8 @@ cdef int set_rules(Game* g, object rules) except -1:
     g.over_penalty = rules.over_claim == "opponent_scores"
     g.false_call = ("none", "deduct", "award").index(rules.false_call_penalty)
     g.false_points = rules.false_call_points
+    for i in range(5):
+        g.award_cap[i] = rules.max_points_of(_REASONS[i])
     g.mug_heels = bool(rules.mug_his_heels)
     g.claim = CLAIM_NONE
     g.nplayers = rules.players

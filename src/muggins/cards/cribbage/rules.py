@@ -31,6 +31,9 @@ GAME_POINTS: dict[str, tuple[int, int, int]] = {
 SKUNK_NAMES = ("win", "skunk", "double skunk")
 
 
+#: the most one scoring step of each kind makes (the window's reason): a card in the play, a go, his heels
+_MAX_POINTS_OF = {"play": 15, "go": 1, "his heels": 2}
+
 @dataclass(frozen=True)
 class CribbageRules(MugginsOptions):
     """Every option of a cribbage game. Defaults are the ``cribbage`` preset (two players, 121 up).
@@ -68,6 +71,10 @@ class CribbageRules(MugginsOptions):
         """The most one scoring step can make: 29, the best hand or crib (a card in the play makes at most
         15: a double pair royal, 15 or 31, and the go; his heels 2)."""
         return 29
+
+    def max_points_of(self, reason: str) -> int:
+        """A card in the play 15, a go 1, his heels 2, a hand or the crib 29."""
+        return _MAX_POINTS_OF.get(reason, 29)
 
     # --- the deal ---------------------------------------------------------------------------------
     @property

@@ -68,6 +68,13 @@ class CardMugginsRules(MugginsOptions):
         the pile's last point to the play's)."""
         return max(5 * (self.cap // 5), self.cap_bonus) + 2 * self.last_points
 
+    def max_points_of(self, reason: str) -> int:
+        """A play's step: its pile score with the pile's last point once (a pile closed by the cap); a step
+        that added "last" to an open window (reason "last"): the largest step."""
+        if reason == "play":
+            return max(5 * (self.cap // 5), self.cap_bonus) + self.last_points
+        return self.max_step_points
+
 
 def _p(name: str, **kw: object) -> CardMugginsRules:
     return dataclasses.replace(CardMugginsRules(), preset=name, **kw)  # type: ignore[arg-type]
