@@ -86,6 +86,44 @@ def test_worlds_respect_every_go() -> None:
     assert checked > 30
 
 
+def _greedy_misfits(state: CardMugginsState, seat: int, hands: list[list[int]]) -> int:
+    """How many plays of the others in this round a card then held would have beaten in points (deal-seven:
+    no draws, so what a seat held at a play is what it holds now and what it played since)."""
+    bad = 0
+    cap = state.rules.cap
+    events = state.log[state._round_log_start:]
+    npile = 0
+    for k, e in enumerate(events):
+        if e.kind == "pile_end":
+            npile = 0
+        if e.kind != "play":
+            continue
+        npile += 1
+        if e.seat == seat:
+            continue
+        card = CARD_BY_TEXT[e.data["card"]]
+        before = e.data["total"] - card.value
+        later = [CARD_BY_TEXT[x.data["card"]].index for x in events[k:] if x.kind == "play" and x.seat == e.seat]
+        held = [DECK[c] for c in hands[e.seat] + later]
+
+        def points(c: object, before: int = before, lead: bool = npile == 1) -> int:
+            t = before + c.value
+            return state.rules.cap_bonus if t == cap else t if t % 5 == 0 and (not lead or state.rules.lead_scores) else 0
+        if any(c.value <= cap - before and points(c) > points(card) for c in held):
+            bad += 1
+    return bad
+
+
+def test_weighed_worlds_fit_the_others_past_plays_better() -> None:
+    """With ``infer`` a world where a greedy player would have passed over a better score is drawn less."""
+    plain = weighed = 0
+    for state, seat in _positions("deal-seven", 3, 12)[::4]:
+        for k in range(8):
+            plain += _greedy_misfits(state, seat, native.sample_world(state, seat, k)["hands"])
+            weighed += _greedy_misfits(state, seat, native.sample_world(state, seat, k, 10.0, 3.0)["hands"])
+    assert weighed < plain / 2, (weighed, plain)
+
+
 def test_worlds_vary_with_the_seed() -> None:
     state, seat = _positions("muggins", 1, 3)[0]
     seen = {tuple(native.sample_world(state, seat, k)["hands"][1 - seat]) for k in range(20)}
@@ -104,8 +142,12 @@ def test_states_the_seat_cannot_tell_apart_give_the_same_worlds_and_search() -> 
                 differed += 1
             for k in range(3):
                 assert native.sample_world(state, seat, k) == native.sample_world(other, seat, k)
+                assert native.sample_world(state, seat, k, 3.0, 1.0) == native.sample_world(other, seat, k, 3.0, 1.0)
             assert native.search(state, seat, 300, 60.0, 0.7, 120, 0.8, 9) == \
                 native.search(other, seat, 300, 60.0, 0.7, 120, 0.8, 9)
+            options = {"infer": 3.0, "infer_heavy": 1.0, "opponent_model": True}
+            assert native.search(state, seat, 300, 60.0, 0.7, 120, 0.8, 9, **options) == \
+                native.search(other, seat, 300, 60.0, 0.7, 120, 0.8, 9, **options)
     assert differed > 5
 
 
@@ -144,6 +186,9 @@ def test_bad_arguments_are_refused() -> None:
             native.search(state, seat, *args, 0)
     with pytest.raises(ValueError):
         native.search(state, seat, 10, 1.0, 0.7, 120, 0.8, 0, reward_scale=-1.0)
+    for bad in ({"infer": -1.0}, {"infer": 11.0}, {"infer_heavy": 10.5}):
+        with pytest.raises(ValueError):
+            native.search(state, seat, 10, 1.0, 0.7, 120, 0.8, 0, **bad)
     with pytest.raises(ValueError):
         native.sample_world(state, 2, 0)
     with pytest.raises(TypeError):
@@ -174,7 +219,7 @@ def test_the_bot_searches_natively_with_its_options() -> None:
     state, seat = _positions("muggins", 1, 9)[3]
     acts = next_decision(state)[1]
     for name in ("search:iterations=500", "search:iterations=500:scale=20:points=1:rollout_greedy=0.5",
-                 "omniscient:iterations=500"):
+                 "search:iterations=500:infer=3:heavy=1:model=1", "omniscient:iterations=500"):
         bot = make_bot(name, 1)
         assert bot.policy.choose(state, seat, acts, random.Random(0)) in acts
         assert bot.policy.native_searches == 1 and bot.policy.total_iterations == 500, name

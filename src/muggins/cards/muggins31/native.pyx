@@ -24,7 +24,7 @@ as ``sample_hidden`` draws them.
 
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, malloc, realloc
-from libc.math cimport log, sqrt, tanh
+from libc.math cimport exp, log, sqrt, tanh
 from libc.time cimport clock, clock_t, CLOCKS_PER_SEC
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
@@ -35,9 +35,10 @@ from muggins.core.errors import ClaimError, GameOver, IllegalAction, NotYourTurn
 __all__ = ["NativeCardMuggins", "SEARCH_OPTIONS", "check_rules", "from_state", "random_games_native",
            "random_play_native", "sample_world", "search", "unsupported"]
 
-#: the search options beyond the common ones that this engine's search takes (none: iterations, time,
-#: exploration, horizon, rollout_greedy, scale and points are common)
-SEARCH_OPTIONS = frozenset()
+#: the search options beyond the common ones (iterations, time, exploration, horizon, rollout_greedy, scale,
+#: points) that this engine's search takes: worlds weighed by the others' past plays (``infer``, ``infer_heavy``)
+#: and the others moving in the tree as in the rollouts (``opponent_model``)
+SEARCH_OPTIONS = frozenset({"infer", "infer_heavy", "opponent_model"})
 
 cdef enum:
     GO = 52             # the internal id of a go (a play is its card)
@@ -145,6 +146,7 @@ cdef struct Game:
     int w_may
     int w_late
     int claim             # the claim of the move being applied (CLAIM_NONE: none)
+    int quiet             # 1: a playout's plays announce nothing (else their true points)
     uint64_t rng
     int feed              # 1: the next deal is feed_cards (hands in seat order, then the stock)
     int feed_cards[52]
@@ -766,7 +768,7 @@ cdef long run_playout(Game* g, int policy, long max_moves, int until_round_end, 
         seat = g.turn
         a = choose(g, seat, policy, greedy)
         g.claim = CLAIM_NONE
-        if g.manual and a != GO:
+        if g.manual and a != GO and not g.quiet:
             g.claim = true_points(g, seat, a)
             if g.claim == 0:
                 g.claim = CLAIM_NONE
@@ -813,6 +815,7 @@ cdef int set_rules(Game* g, object rules, int n) except -1:
     g.false_call = ("none", "deduct", "award").index(rules.false_call_penalty)
     g.false_points = rules.false_call_points
     g.claim = CLAIM_NONE
+    g.quiet = 0
     g.feed = 0
     g.w_open = 0
     return 0
@@ -1229,15 +1232,18 @@ cdef list _events(const int* buf, long n, long start, int players):
 
 
 def random_games_native(rules: object, players: int = 2, seconds: float = 1.0, seed: int = 0,
-                        policy: object = 0) -> dict:
+                        policy: object = 0, announce: bool = True) -> dict:
     """Whole games (the cut, every deal) with ``policy`` (uniform random by default; every play announces its
-    true points, nobody calls: under the muggins rule a game where nobody claims scores only "last") for
-    about ``seconds`` of CPU time on this core, the GIL released: the throughput figure of ``muggins bench``."""
+    true points, nobody calls) for about ``seconds`` of CPU time on this core, the GIL released: the throughput
+    figure of ``muggins bench``. ``announce=False``: nobody announces anything (under the muggins rule such a
+    game scores only "last", about a thousand moves to 61: the loop of ``muggins.perf.random_play`` with
+    Action objects)."""
     cdef int p = _policy(policy)
     cdef Game g
     cdef long games = 0, moves = 0
     cdef clock_t start, now, limit = <clock_t>(seconds * CLOCKS_PER_SEC)
     set_rules(&g, rules, players)
+    g.quiet = not announce
     g.rng = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
     start = clock()
     now = start
@@ -1274,6 +1280,9 @@ def random_play_native(rules: object, num_players: int, seconds: float, seed: in
 cdef enum:
     MAX_SLOTS = 78      # one per card another seat holds
     MAX_PATH = 256
+    MAX_DEC = 64        # the others' plays of this round
+    MAX_TRIES = 64      # worlds drawn for one weighed world at most
+    POOL = 2048         # weighed worlds drawn before a search that weighs them
 
 
 cdef struct Frame:
@@ -1283,6 +1292,16 @@ cdef struct Frame:
     int nslots              # slots in filling order, the most constrained first
     int slot_owner[MAX_SLOTS]
     uint64_t slot_forbid[MAX_SLOTS]   # the cards a slot cannot hold (what a go ruled out)
+    # the others' plays of this round, to weigh a world by how well they fit a greedy player (``infer``)
+    int ndec
+    int dec_total[MAX_DEC]            # the total before the play
+    int dec_lead[MAX_DEC]             # 1: it led the pile
+    int dec_pts[MAX_DEC]              # the points it made
+    int dec_value[MAX_DEC]            # the value of the card it laid
+    uint64_t dec_known[MAX_DEC]       # the cards its player held then that are known now (played since)
+    uint64_t dec_slots[MAX_DEC][2]    # the slots (cards still held) its player held then, a bit per slot
+    double infer                      # a world's weight: exp(-infer x plays a card then held would have beaten
+    double heavy                      # in points - heavy x plays a card of equal points and more value would have)
 
 
 cdef struct Node:
@@ -1303,9 +1322,76 @@ cdef struct Tree:
 
 
 cdef int draw_world(const Frame* f, Game* w, uint64_t* rng) noexcept nogil:
+    """A world drawn into ``w``: uniform under the frame's masks (:func:`draw_uniform`) or, with ``infer`` or
+    ``heavy``, weighed by the others' past plays (each draw kept with probability its weight, at most
+    MAX_TRIES draws, else the heaviest drawn). Returns the draws made."""
+    cdef int slot_card[MAX_SLOTS]
+    cdef int tries = 0, bad, worse
+    cdef double weight, best = -1.0
+    cdef Game tmp
+    if f.ndec == 0 or (f.infer <= 0 and f.heavy <= 0):
+        draw_uniform(f, w, rng, slot_card)
+        return 1
+    while tries < MAX_TRIES:
+        tries += 1
+        draw_uniform(f, &tmp, rng, slot_card)
+        bad = misfits(f, slot_card, &worse)
+        weight = exp(-f.infer * bad - f.heavy * worse)
+        if weight > best:
+            best = weight
+            w[0] = tmp
+        if weight >= 1.0 or <double>(splitmix_next(rng) >> 11) * (1.0 / 9007199254740992.0) < weight:
+            w[0] = tmp
+            break
+    return tries
+
+
+cdef inline int points_at(const Frame* f, int total, int lead, int c) noexcept nogil:
+    cdef int t = total + card_value(c)
+    if t == f.base.cap:
+        return f.base.cap_bonus
+    if t % 5 == 0 and (not lead or f.base.lead_scores):
+        return t
+    return 0
+
+
+cdef int misfits(const Frame* f, const int* slot_card, int* worse) noexcept nogil:
+    """How many of the others' plays a card their player then held (in this world) beats in points; in
+    ``worse``, how many a card of equal points and more value beats (a greedy player sheds the heavier)."""
+    cdef int d, s, k, c, p, bad = 0
+    cdef uint64_t hand, fit, m
+    worse[0] = 0
+    for d in range(f.ndec):
+        hand = f.dec_known[d]
+        for k in range(2):
+            m = f.dec_slots[d][k]
+            while m:
+                s = 64 * k + lowbit(m)
+                m &= m - 1
+                hand |= <uint64_t>1 << slot_card[s]
+        fit = hand & low_cards(f.base.cap - f.dec_total[d])
+        p = 0
+        while fit:
+            c = lowbit(fit)
+            fit &= fit - 1
+            k = points_at(f, f.dec_total[d], f.dec_lead[d], c)
+            if k > f.dec_pts[d]:
+                p = 2
+                break
+            if k == f.dec_pts[d] and card_value(c) > f.dec_value[d]:
+                p = 1
+        if p == 2:
+            bad += 1
+        elif p == 1:
+            worse[0] += 1
+    return bad
+
+
+cdef void draw_uniform(const Frame* f, Game* w, uint64_t* rng, int* slot_card) noexcept nogil:
     """A world drawn into ``w`` under the frame's masks: the unseen cards shuffled, each slot (most constrained
     first) takes the first card of the shuffle it may hold, the stock the rest in shuffled order. A slot no
-    card fits takes any (the pure sampler's fallback; unreachable from a real position). Returns 0."""
+    card fits takes any (the pure sampler's fallback; unreachable from a real position). ``slot_card``: the
+    card each slot took."""
     cdef int order[52]
     cdef int i, j, t, s, c, n = f.npool
     cdef uint64_t taken = 0
@@ -1329,6 +1415,7 @@ cdef int draw_world(const Frame* f, Game* w, uint64_t* rng) noexcept nogil:
                     c = order[i]
                     break
         taken |= <uint64_t>1 << c
+        slot_card[s] = c
         w.held[f.slot_owner[s]] |= <uint64_t>1 << c
     j = 0
     for i in range(n):
@@ -1337,7 +1424,6 @@ cdef int draw_world(const Frame* f, Game* w, uint64_t* rng) noexcept nogil:
             j += 1
     w.sp = 0
     w.nstock = j
-    return 0
 
 
 cdef int add_node(Tree* t, int parent, int actor, int action) noexcept nogil:
@@ -1387,8 +1473,10 @@ cdef void rewards(Game* w, const int* before, double scale, int points, double* 
 
 
 cdef int iterate(const Frame* f, Tree* t, uint64_t* rng, double c, int horizon, double greedy,
-                 double scale, int points) noexcept nogil:
-    """One iteration from the root (node 0); -1 when the tree cannot grow (out of memory)."""
+                 double scale, int points, int me, int model, const Game* pool, int npool) noexcept nogil:
+    """One iteration from the root (node 0); -1 when the tree cannot grow (out of memory). ``model``: the
+    others (not ``me``) move in the tree by the rollout policy. ``pool``: ``npool`` weighed worlds drawn
+    beforehand to pick from (none: each iteration draws its own)."""
     cdef Game w
     cdef int before[4]
     cdef double r[4]
@@ -1398,7 +1486,10 @@ cdef int iterate(const Frame* f, Tree* t, uint64_t* rng, double c, int horizon, 
     cdef int npath = 0, plies = 0, node = 0, actor, n, i, ch, best, nu, pick, rnd, ended = 0, s
     cdef double v, best_v
     cdef Node* nd
-    draw_world(f, &w, rng)
+    if npool:
+        w = pool[below(rng, npool)]
+    else:
+        draw_world(f, &w, rng)
     w.rng = splitmix_next(rng)
     for s in range(4):
         before[s] = w.scores[s]
@@ -1408,6 +1499,9 @@ cdef int iterate(const Frame* f, Tree* t, uint64_t* rng, double c, int horizon, 
         n = legal_moves(&w, actor, acts)
         if n == 0:
             break
+        if model and actor != me and n > 1:
+            acts[0] = choose(&w, actor, POLICY_MIXED, greedy)
+            n = 1
         nu = 0
         best = -1
         best_v = -1.0
@@ -1481,8 +1575,11 @@ cdef int make_frame(Frame* f, object state, int seat, bint omniscient) except -1
         raise GameOver("the game is over: there is nothing to search")
     cdef NativeCardMuggins nat
     cdef Game* b = &f.base
-    cdef int i, s, k, cap
+    cdef int i, s, k, cap, d
     cdef uint64_t m, seen = 0
+    f.ndec = 0
+    f.infer = 0.0
+    f.heavy = 0.0
     if omniscient:
         nat = NativeCardMuggins.from_state(state)
         f.base = nat.g
@@ -1520,32 +1617,37 @@ cdef int make_frame(Frame* f, object state, int seat, bint omniscient) except -1
     # the current round's events as the seat saw them
     start = max(i for i, e in enumerate(events) if e["kind"] == "round_start")
     low = [int(low_cards(v)) for v in range(11)]
-    held = [[] for _ in range(b.n)]  # per other seat: [forbidden mask] of each card it holds
+    held: list = [[] for _ in range(b.n)]  # per other seat, a slot per card it holds: [forbidden mask, card]
+    plays = []  # the others' plays: (seat, total before, led, card, the slots its player held then)
     b.last_passer = -1
+    npile = 0
     for e in events[start:]:
         kind = e["kind"]
         if kind in ("pile_start", "pile_end"):
             b.last_passer = -1
+            npile = 0
         if kind == "go":
             b.last_passer = e["seat"]
         who = e.get("seat")
+        if kind == "play":
+            k = CARD_BY_TEXT[e["card"]].index
+            seen |= <uint64_t>1 << k
+            npile += 1
         if who is None or who == seat:
-            if kind == "play":
-                seen |= <uint64_t>1 << <int>CARD_BY_TEXT[e["card"]].index
             continue
         if kind == "dealt":
-            held[who] = [[0] for _ in range(int(e["count"]))]
+            held[who] = [[0, -1] for _ in range(int(e["count"]))]
         elif kind == "draw":
-            held[who].append([0])
+            held[who].append([0, -1])
         elif kind == "go":
             m = low[max(0, min(10, cap - int(e["total"])))]
             for slot in held[who]:
                 slot[0] |= m
         elif kind == "play":
-            k = CARD_BY_TEXT[e["card"]].index
-            seen |= <uint64_t>1 << k
             ok = [slot for slot in held[who] if not (slot[0] >> k) & 1]
             pick = max(ok, key=lambda slot: int(slot[0]).bit_count()) if ok else held[who][0]
+            plays.append((who, int(e["total"]) - card_value(k), npile == 1, k, list(held[who])))
+            pick[1] = k
             held[who].remove(pick)
     seen |= b.held[seat]
     f.npool = 0
@@ -1553,15 +1655,35 @@ cdef int make_frame(Frame* f, object state, int seat, bint omniscient) except -1
         if not (seen >> i) & 1:
             f.pool[f.npool] = i
             f.npool += 1
-    slots = sorted(((-int(slot[0]).bit_count(), s, slot[0]) for s in range(b.n) if s != seat for slot in held[s]))
+    slots = sorted(((-int(slot[0]).bit_count(), s, slot[0], j) for s in range(b.n) if s != seat
+                    for j, slot in enumerate(held[s])), key=lambda x: x[:3])
     sizes = view["hand_sizes"]
     if any(len(held[s]) != sizes[s] for s in range(b.n) if s != seat) or \
             len(slots) + view["stock"] != f.npool or len(slots) > MAX_SLOTS:
         raise NotImplementedError("the seat's events do not account for every unseen card")
     f.nslots = len(slots)
-    for i, (_, s, m) in enumerate(slots):
+    where = {}
+    for i, (_, s, m, j) in enumerate(slots):
         f.slot_owner[i] = s
         f.slot_forbid[i] = m
+        where[id(held[s][j])] = i
+    f.ndec = 0
+    for who, total, led, k, then in plays[-MAX_DEC:]:  # the latest plays, the ones that tell most of now
+        d = f.ndec
+        f.ndec += 1
+        f.dec_total[d] = total
+        f.dec_lead[d] = led
+        f.dec_value[d] = card_value(k)
+        f.dec_pts[d] = points_at(f, total, led, k)
+        f.dec_known[d] = 0
+        f.dec_slots[d][0] = 0
+        f.dec_slots[d][1] = 0
+        for slot in then:
+            if slot[1] >= 0:
+                f.dec_known[d] |= <uint64_t>1 << <int>slot[1]
+            else:
+                i = where[id(slot)]
+                f.dec_slots[d][i >> 6] |= <uint64_t>1 << (i & 63)
     b.nstock = view["stock"]
     b.sp = 0
     return 0
@@ -1573,9 +1695,10 @@ cdef dict world_dict(Game* w):
             "scores": [w.scores[s] for s in range(w.n)]}
 
 
-def sample_world(state: object, seat: int, seed: int = 0) -> dict:
+def sample_world(state: object, seat: int, seed: int = 0, double infer=0.0, double infer_heavy=0.0) -> dict:
     """One world the search of ``seat`` could draw in ``state`` (card indices): ``hands`` held now, ``stock``
-    in draw order, ``pile``. It depends only on what ``seat`` has seen and ``seed``."""
+    in draw order, ``pile``; weighed by the others' past plays with ``infer`` and ``infer_heavy`` as
+    :func:`search` weighs them. It depends only on what ``seat`` has seen and ``seed``."""
     cdef Frame* f = <Frame*>malloc(sizeof(Frame))
     cdef Game w
     cdef uint64_t rng = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
@@ -1583,6 +1706,8 @@ def sample_world(state: object, seat: int, seed: int = 0) -> dict:
         raise MemoryError()
     try:
         make_frame(f, state, seat, False)
+        f.infer = infer
+        f.heavy = infer_heavy
         draw_world(f, &w, &rng)
         return world_dict(&w)
     finally:
@@ -1591,7 +1716,8 @@ def sample_world(state: object, seat: int, seed: int = 0) -> dict:
 
 def search(state: object, seat: int, iterations: int, time_limit: float, exploration: float = 0.7,
            horizon: int = 120, rollout_greedy: float = 0.8, seed: int = 0, omniscient: bool = False,
-           reward_scale: float = 0.0, bint play_for_points=False) -> dict:
+           reward_scale: float = 0.0, bint play_for_points=False, double infer=0.0, double infer_heavy=0.0,
+           bint opponent_model=False) -> dict:
     """SO-ISMCTS for ``seat`` in ``state`` (a pure ``CardMugginsState``), as ``SearchPolicy`` runs it, in C with
     the GIL released: at most ``iterations`` iterations or ``time_limit`` seconds, UCB1 with ``exploration``
     and availability counts, ``horizon`` plies per iteration, rollouts greedy with probability
@@ -1600,7 +1726,11 @@ def search(state: object, seat: int, iterations: int, time_limit: float, explora
     most visited move of ``seat`` (a play without its claim, or go), "iterations": done, "children": [(id,
     visits, reward sum), ...]}. ``omniscient``: the ceiling's search (every world the true position).
     ``reward_scale``: the points difference the squashed reward turns on (0: a tenth of the target, at least
-    5); ``play_for_points``: a finished game is rewarded by its points too, not 1 or 0."""
+    5); ``play_for_points``: a finished game is rewarded by its points too, not 1 or 0. ``infer`` (0-10): each
+    world weighed by exp(-infer) for every play of another seat in this round that a card its player then held
+    (in that world) would have beaten in points, and ``infer_heavy`` (0-10) by exp(-infer_heavy) for every one
+    that a card of equal points and more value would have (a greedy player's choices: what it passed over it
+    did not hold); ``opponent_model``: the others move in the tree as in the rollouts."""
     if iterations < 1 or not time_limit > 0:
         raise ValueError("a search needs at least one iteration and a positive time limit")
     if horizon < 1:
@@ -1609,6 +1739,8 @@ def search(state: object, seat: int, iterations: int, time_limit: float, explora
         raise ValueError(f"rollout_greedy is a probability (0 to 1), not {rollout_greedy!r}")
     if reward_scale < 0:
         raise ValueError(f"the reward scale is a positive number of points, not {reward_scale!r}")
+    if not (0.0 <= infer <= 10.0 and 0.0 <= infer_heavy <= 10.0):
+        raise ValueError(f"infer and infer_heavy are between 0 and 10, not {infer!r} and {infer_heavy!r}")
     cdef Frame* f = <Frame*>malloc(sizeof(Frame))
     cdef Tree t
     cdef uint64_t rng = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
@@ -1616,12 +1748,15 @@ def search(state: object, seat: int, iterations: int, time_limit: float, explora
     cdef double c = exploration, greedy = rollout_greedy, limit = time_limit, scale, deadline
     cdef int hz = min(horizon, 1 << 30), failed = 0, ch, best, s = seat, points = play_for_points, width
     cdef int acts[53]
-    cdef int nlegal
+    cdef int nlegal, npool = 0, i
+    cdef Game* pool = NULL
     if f == NULL:
         raise MemoryError()
     t.nodes = NULL
     try:
         make_frame(f, state, seat, omniscient)
+        f.infer = infer
+        f.heavy = infer_heavy
         scale = reward_scale if reward_scale > 0 else max(5.0, state.rules.target / 10.0)
         width = state.rules.max_step_points + 2 if f.base.manual else 1
         t.cap = 1024
@@ -1630,10 +1765,20 @@ def search(state: object, seat: int, iterations: int, time_limit: float, explora
         if t.nodes == NULL:
             raise MemoryError()
         add_node(&t, -1, -1, -1)
+        if f.ndec and (f.infer > 0 or f.heavy > 0):  # weighed worlds cost up to MAX_TRIES draws: draw a pool
+            npool = <int>min(budget, POOL)
+            pool = <Game*>malloc(npool * sizeof(Game))
+            if pool == NULL:
+                raise MemoryError()
         with nogil:
             deadline = now_seconds() + limit
+            for i in range(npool):
+                draw_world(f, &pool[i], &rng)
+                if (i & 63) == 63 and now_seconds() >= deadline:
+                    npool = i + 1
+                    break
             while done < budget:
-                if iterate(f, &t, &rng, c, hz, greedy, scale, points) < 0:
+                if iterate(f, &t, &rng, c, hz, greedy, scale, points, s, opponent_model, pool, npool) < 0:
                     failed = 1
                     break
                 done += 1
@@ -1659,5 +1804,6 @@ def search(state: object, seat: int, iterations: int, time_limit: float, explora
             action = -1 if not nlegal else (52 * width if acts[0] == GO else acts[below(&rng, nlegal)] * width)
         return {"action": action, "iterations": done, "children": children}
     finally:
+        free(pool)
         free(t.nodes)
         free(f)
