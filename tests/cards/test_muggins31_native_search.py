@@ -108,7 +108,9 @@ def _greedy_misfits(state: CardMugginsState, seat: int, hands: list[list[int]]) 
 
         def points(c: object, before: int = before, lead: bool = npile == 1) -> int:
             t = before + c.value
-            return state.rules.cap_bonus if t == cap else t if t % 5 == 0 and (not lead or state.rules.lead_scores) else 0
+            if t == cap:
+                return state.rules.cap_bonus
+            return t if t % 5 == 0 and (not lead or state.rules.lead_scores) else 0
         if any(c.value <= cap - before and points(c) > points(card) for c in held):
             bad += 1
     return bad
@@ -247,3 +249,23 @@ def test_the_pure_engine_is_the_fallback(monkeypatch: pytest.MonkeyPatch) -> Non
     forced = SearchPolicy(iterations=30, time_limit=60.0)
     assert forced.choose(state, seat, acts, random.Random(0)) in acts
     assert forced.native_searches == 0 and forced.native_engine(state)[0] is None
+
+
+def test_the_expert_level_plays_card_muggins_with_its_tuned_search() -> None:
+    """The expert level's search weighs worlds and plays for points in card Muggins (LEVEL_GAME_OPTIONS),
+    options named with the level still win, and its counters show the searches made there."""
+    from muggins.bots.registry import LEVEL_GAME_OPTIONS
+
+    tuned = dict(LEVEL_GAME_OPTIONS["expert"]["card-muggins"])
+    expert = make_bot("expert", 1).policy
+    sub = expert.per_game["card-muggins"]
+    assert (sub.infer, sub.heavy, sub.play_for_points) == (tuned["infer"], tuned["heavy"], bool(tuned["points"]))
+    assert (sub.iterations, sub.time_limit, sub.model) == (expert.iterations, expert.time_limit, expert.model)
+    assert expert.infer == 0.0 and not expert.play_for_points  # elsewhere the level's own settings
+    assert make_bot("expert:infer=1", 1).policy.per_game["card-muggins"].infer == 1.0
+    state, seat = _positions("muggins", 1, 11)[2]
+    acts = next_decision(state)[1]
+    small = make_bot("expert:iterations=300", 1).policy
+    assert small.choose(state, seat, acts, random.Random(0)) in acts
+    assert small.native_searches == 1 and small.total_iterations == 300 and small.searches == 1
+    assert small.per_game["card-muggins"].native_searches == 1
