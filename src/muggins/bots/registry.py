@@ -92,6 +92,11 @@ LEVELS: dict[str, tuple[str, Attention, tuple[tuple[str, Any], ...]]] = {
     "club": ("heuristic", LEVEL_ATTENTION["club"], ()),
     "expert": ("search", LEVEL_ATTENTION["expert"], (("iterations", 20000), ("time", 0.5), ("model", 1))),
 }
+#: a level's search options in one game beside its own (options named with the level still win): the settings
+#: measured best there with benchmarks/bench_strength.py
+LEVEL_GAME_OPTIONS: dict[str, dict[str, tuple[tuple[str, Any], ...]]] = {
+    "expert": {"card-muggins": (("infer", 3.0), ("heavy", 1.0), ("points", 1))},
+}
 
 
 def bot_names(offered_only: bool = False) -> list[str]:
@@ -128,11 +133,12 @@ def parse_bot_name(text: str) -> tuple[str, dict[str, Any]]:
 def make_bot(name_or_level: str, seed: int | None = None) -> AttentiveBot:
     """Build a bot by name or level (see the module docstring). The seed feeds the bot's own
     generator, used when ``act`` is called without one."""
-    base, opts = parse_bot_name(name_or_level)
+    base, named = parse_bot_name(name_or_level)
+    opts = named
     if base in LEVELS:
         skill, attention, defaults = LEVELS[base]
         kind = SKILLS[skill]
-        opts = {**dict(defaults), **opts}
+        opts = {**dict(defaults), **named}
     else:
         kind = SKILLS[base]
         attention = kind.attention
@@ -143,5 +149,11 @@ def make_bot(name_or_level: str, seed: int | None = None) -> AttentiveBot:
         except RulesError as e:
             raise RulesError(f"bot {name_or_level!r}: {e}") from None
     policy = kind.policy({k: v for k, v in opts.items() if k in SEARCH_KEYS})
+    if isinstance(policy, SearchPolicy):
+        for game, extra in LEVEL_GAME_OPTIONS.get(base, {}).items():
+            tuned = {**opts, **dict(extra), **named}
+            sub = kind.policy({k: v for k, v in tuned.items() if k in SEARCH_KEYS})
+            assert isinstance(sub, SearchPolicy)
+            policy.per_game[game] = sub
     return AttentiveBot(name=name_or_level.strip(), policy=policy, attention=attention,
                         offered=kind.offered, seed=seed)

@@ -117,6 +117,8 @@ class SearchPolicy:
         self.native_rollouts = 0
         self.native_searches = 0
         self._engines: dict[tuple[str, int], tuple[object, ModuleType | None, str | None]] = {}
+        #: the search played in a game named here instead of this one (a level's settings tuned for that game)
+        self.per_game: dict[str, SearchPolicy] = {}
         self.total_iterations = 0
         self.total_seconds = 0.0
         self.searches = 0
@@ -149,6 +151,17 @@ class SearchPolicy:
     def choose(self, state: GameState, seat: int, actions: list[Action], rng: random.Random) -> Action:
         if len(actions) == 1:
             return actions[0]
+        tuned = self.per_game.get(state.game)
+        if tuned is not None:  # its counters count here too
+            before = (tuned.total_iterations, tuned.total_seconds, tuned.searches, tuned.native_rollouts,
+                      tuned.native_searches)
+            move = tuned.choose(state, seat, actions, rng)
+            self.total_iterations += tuned.total_iterations - before[0]
+            self.total_seconds += tuned.total_seconds - before[1]
+            self.searches += tuned.searches - before[2]
+            self.native_rollouts += tuned.native_rollouts - before[3]
+            self.native_searches += tuned.native_searches - before[4]
+            return move
         override = heuristics.search_override_fn(state.game)
         if override is not None:
             decided = override(state, seat, actions, rng)
