@@ -39,19 +39,18 @@ cdef struct Enc:
     double target, top, most_in_hand, boneyard0, most_count
 
 
-cdef inline int popcount64(uint64_t x) noexcept nogil:
-    cdef int c = 0
-    while x:
-        x &= x - 1
-        c += 1
-    return c
-
-
-cdef inline int lowbit(uint64_t x) noexcept nogil:
-    cdef int i = 0
-    while not (x >> i) & 1:
-        i += 1
-    return i
+cdef extern from *:
+    """
+    #if defined(__GNUC__) || defined(__clang__)
+    #define MUGGINS_CTZ(x) __builtin_ctzll(x)
+    #define MUGGINS_POPCOUNT(x) __builtin_popcountll(x)
+    #else
+    static int MUGGINS_CTZ(unsigned long long x) { int i = 0; while (!((x >> i) & 1)) i++; return i; }
+    static int MUGGINS_POPCOUNT(unsigned long long x) { int c = 0; while (x) { x &= x - 1; c++; } return c; }
+    #endif
+    """
+    int popcount64 "MUGGINS_POPCOUNT" (uint64_t x) noexcept nogil
+    int lowbit "MUGGINS_CTZ" (uint64_t x) noexcept nogil
 
 
 cdef inline int to_act_mask(Game* g, Rules* r) noexcept nogil:
