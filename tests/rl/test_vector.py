@@ -111,7 +111,7 @@ def test_same_step_autoreset_keeps_the_final_observation() -> None:
     rng = np.random.default_rng(1)
     seen = 0
     for _ in range(2000):
-        obs, rew, term, _, info = env.step(legal_rows(obs, rng, env))
+        obs, _, term, _, info = env.step(legal_rows(obs, rng, env))
         assert obs["action_mask"].any(1).all()  # always a fresh decision
         for i in np.flatnonzero(term):
             assert info["_final_obs"][i]
@@ -197,11 +197,11 @@ class OneGame(gymnasium.Env):  # type: ignore[misc]
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> Any:
         super().reset(seed=seed)
-        obs, info = self.vec.reset(seed=seed if seed is not None else int(self.np_random.integers(2**31)))
+        obs, _ = self.vec.reset(seed=seed if seed is not None else int(self.np_random.integers(2**31)))
         return {k: v[0] for k, v in obs.items()}, {}
 
     def step(self, action: Any) -> Any:
-        obs, rew, term, trunc, info = self.vec.step(np.asarray(action).reshape(1, 2))
+        obs, rew, term, trunc, _ = self.vec.step(np.asarray(action).reshape(1, 2))
         return {k: v[0] for k, v in obs.items()}, float(rew[0]), bool(term[0]), bool(trunc[0]), {}
 
 
@@ -251,6 +251,13 @@ def test_the_environment_observes_the_seat_to_act() -> None:
             seats.add(seat)
             want = np.clip(native.encode_native(env.game(i), seat), -1, 1)
             assert np.array_equal(obs["observation"][i], want)
+        before = [env.game(i).side_scores() for i in range(4)]
+        actors = info["seat"].copy()
         obs, rew, term, _, info = env.step(legal_rows(obs, rng, env))
         assert info["rewards"].shape == (4, 3)
+        for i in range(4):  # each seat's reward is its score's change; the returned one the actor's
+            assert rew[i] == info["rewards"][i, actors[i]]
+            if not term[i]:
+                after = env.game(i).side_scores()
+                assert info["rewards"][i].tolist() == [a - b for a, b in zip(after, before[i], strict=True)]
     assert seats == {0, 1, 2}

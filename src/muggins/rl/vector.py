@@ -33,6 +33,7 @@ A :class:`gymnasium.vector.VectorEnv` of ``num_envs`` domino games stepped toget
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -53,10 +54,10 @@ __all__ = ["DominoVectorEnv", "vector_env"]
 AUTORESET = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP}
 
 
-def _native() -> Any:
-    mod, why = load_native("muggins.rl.vector_native")
+def _native(name: str = "muggins.rl.vector_native") -> Any:
+    mod, why = load_native(name)
     if mod is None:
-        raise RuntimeError(f"the batched environment needs its native module, which is {why}")
+        raise RuntimeError(f"the batched environment needs the native module {name}, which is {why}")
     return mod
 
 
@@ -69,9 +70,7 @@ class DominoVectorEnv(gymnasium.vector.VectorEnv[dict[str, np.ndarray], np.ndarr
                  illegal_reward: float = -1.0, copy: bool = True, **options: Any) -> None:
         native = _native()
         spec, rules, n = resolve_game("dominoes", preset, players, options)
-        from muggins.dominoes.native import unsupported
-
-        why = unsupported(rules, n)
+        why = _native("muggins.dominoes.native").unsupported(rules, n)
         if why is not None:
             raise NotImplementedError(f"the batched environment steps the native engine, which does not play {why}")
         if type(num_envs) is not int or num_envs < 1:
@@ -136,7 +135,7 @@ class DominoVectorEnv(gymnasium.vector.VectorEnv[dict[str, np.ndarray], np.ndarr
                                        c.move_start("claim") if manual else -2, reward == "win",
                                        float(illegal_reward), self.same_step, arrays)
         bounds = np.linspace(0, num_envs, threads + 1).astype(int)
-        self._chunks = [(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
+        self._chunks = [(int(a), int(b)) for a, b in itertools.pairwise(bounds)]
         self._pool = ThreadPoolExecutor(threads) if threads > 1 else None
         self._seed = seed
         self._ready = False
@@ -200,7 +199,9 @@ class DominoVectorEnv(gymnasium.vector.VectorEnv[dict[str, np.ndarray], np.ndarr
 
     def _infos(self, reset: bool = False) -> dict[str, Any]:
         a = self._arrays
-        cp = (lambda x: x.copy()) if self.copy else (lambda x: x)
+        def cp(x: np.ndarray) -> np.ndarray:
+            return x.copy() if self.copy else x
+
         infos: dict[str, Any] = {"seat": cp(a["seat"])}
         if reset:
             return infos
