@@ -27,9 +27,16 @@ engine, _ = load_native("muggins.dominoes.native")
 pytestmark = pytest.mark.skipif(native is None or engine is None, reason=f"native modules not usable: {why}")
 
 SPEC = get_game("dominoes")
-NATIVE_CASES = [(p, n) for p in SPEC.presets for n in (2, 3, 4)
-                if n in SPEC.players_for(SPEC.rules(p)) and engine is not None
-                and engine.unsupported(SPEC.rules(p), n) is None]
+NATIVE_CASES: list[tuple[str, int, dict[str, Any]]] = [
+    (p, n, {}) for p in SPEC.presets for n in (2, 3, 4)
+    if n in SPEC.players_for(SPEC.rules(p)) and engine is not None and engine.unsupported(SPEC.rules(p), n) is None
+] + [("muggins", 2, {"claim_timing": "lenient"}), ("muggins", 3, {"mug_bonus": True, "claim_timing": "lenient"}),
+     ("muggins", 2, {"false_call_penalty": "award", "over_claim": "opponent_scores", "muggins": "steal_and_deduct"}),
+     ("all-fives", 4, {"partnerships": True, "knocking": True, "voluntary_draw": True})]
+
+
+def case_id(case: Any) -> str:
+    return f"{case[0]}-{case[1]}" + "".join(f"-{k}={v}" for k, v in case[2].items())
 
 
 def legal_rows(obs: dict[str, Any], rng: np.random.Generator, env: Any) -> Any:
@@ -61,9 +68,11 @@ def expected_mask(env: Any, i: int, seat: int) -> Any:
     return m
 
 
-@pytest.mark.parametrize("preset,players", NATIVE_CASES, ids=lambda x: str(x))
-def test_masks_are_the_legal_moves_and_episodes_reset(preset: str, players: int) -> None:
-    env = vector_env("dominoes", preset, players, num_envs=6, opponents="greedy", seed=4, autoreset="next_step")
+@pytest.mark.parametrize("case", NATIVE_CASES, ids=case_id)
+def test_masks_are_the_legal_moves_and_episodes_reset(case: tuple[str, int, dict[str, Any]]) -> None:
+    preset, players, options = case
+    env = vector_env("dominoes", preset, players, num_envs=6, opponents="greedy", seed=4, autoreset="next_step",
+                     **options)
     assert isinstance(env, VectorEnv) and env.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
     obs, info = env.reset()
     rng = np.random.default_rng(0)
@@ -209,12 +218,12 @@ def test_one_game_passes_gymnasium_check_env() -> None:
     check_env(OneGame(), skip_render_check=True)
 
 
-def native_positions(preset: str, n: int, seed: int, limit: int) -> Any:
+def native_positions(rules: Any, n: int, seed: int, limit: int) -> Any:
     """Positions of a native game played at random through the integer protocol, plays announcing random
     amounts and calls made now and then: (protocol state, its native game)."""
     from muggins.dominoes.fast import NativeDominoState
 
-    st = NativeDominoState(SPEC.rules(preset), n, seed=seed)
+    st = NativeDominoState(rules, n, seed=seed)
     rng = random.Random(seed)
     for _ in range(limit):
         if st.is_over():
@@ -225,19 +234,24 @@ def native_positions(preset: str, n: int, seed: int, limit: int) -> Any:
         st.apply_action_id(seat, rng.choice(ids))
 
 
-@pytest.mark.parametrize("preset,players", NATIVE_CASES, ids=lambda x: str(x))
-def test_c_observation_equals_the_python_encoder(preset: str, players: int) -> None:
+@pytest.mark.parametrize("case", NATIVE_CASES, ids=case_id)
+def test_c_observation_equals_the_python_encoder(case: tuple[str, int, dict[str, Any]]) -> None:
+    preset, players, options = case
     encode_native = native.encode_native
-    enc = DominoEncoder(SPEC.rules(preset), players)
+    rules = SPEC.rules(preset, options)
+    enc = DominoEncoder(rules, players)
     checked = 0
-    for k, st in enumerate(native_positions(preset, players, 7, 160)):
-        if k % 4 and st.native.window() is None:
-            continue
-        pure = st.to_pure()
-        for seat in range(players):
-            assert np.array_equal(encode_native(st.native, seat), enc.encode(pure, seat)), (k, seat)
-            checked += 1
-    assert checked > 20
+    for seed in range(7, 30):
+        if checked > 60:
+            break
+        for k, st in enumerate(native_positions(rules, players, seed, 160)):
+            if k % 4 and st.native.window() is None:
+                continue
+            pure = st.to_pure()
+            for seat in range(players):
+                assert np.array_equal(encode_native(st.native, seat), enc.encode(pure, seat)), (seed, k, seat)
+                checked += 1
+    assert checked > 60
 
 
 def test_the_environment_observes_the_seat_to_act() -> None:

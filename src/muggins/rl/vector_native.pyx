@@ -20,8 +20,9 @@ from libc.string cimport memset
 import numpy as np
 
 from muggins.core.splitmix cimport splitmix_next
-from muggins.dominoes.native cimport (MAXMOVES, K_NONDOUBLE, Game, NativeDominoes, Rules, _RulesBox, apply_regular,
-                                      call_muggins, count_after, late_claim, regular, rules_box, start_hand)
+from muggins.dominoes.native cimport (MAXMOVES, MAXTILES, TABLE, K_NONDOUBLE, Game, NativeDominoes, Rules,
+                                      _RulesBox, apply_regular, call_muggins, count_after, late_claim, regular,
+                                      rules_box, start_hand)
 
 cdef enum:
     LEARNER = -1
@@ -36,7 +37,15 @@ cdef struct Enc:
     # where each field of the observation starts (DominoEncoder's layout) and its scales
     int size, n, hand, layout, ends, values, count, sizes, boneyard, drawable, partners, lead
     int places, show_count, drawing
-    double target, top, most_in_hand, boneyard0, most_count
+    double target
+    # every scaled number a field can hold, worked out once as the encoder works it (a double division, then
+    # float32): an end's value / top, places showing a value / 4, tiles / the most in a hand, tiles / the
+    # boneyard after the deal, the count / the largest count
+    float value_of[16]
+    float quarter[MAXTILES]
+    float in_hand[MAXTILES]
+    float bone[MAXTILES]
+    float count_of[TABLE]
 
 
 cdef extern from *:
@@ -105,19 +114,19 @@ cdef void encode(Game* g, Rules* r, Enc* e, int seat, float* out) noexcept nogil
         values[v] += 1
         if k < e.places:
             out[e.ends + 3 * k] = 1.0
-            out[e.ends + 3 * k + 1] = <float>(v / e.top)
+            out[e.ends + 3 * k + 1] = e.value_of[v]
             out[e.ends + 3 * k + 2] = 0.0 if g.kind[g.pnode[k]] == K_NONDOUBLE else 1.0
     for v in range(r.top + 1):
-        out[e.values + v] = <float>min(1.0, values[v] / 4.0)
+        out[e.values + v] = e.quarter[values[v]]
     if e.show_count:
-        out[e.count] = <float>min(1.0, g.count / e.most_count)
+        out[e.count] = e.count_of[g.count]
     for i in range(n):
         s = (seat + i) % n
-        out[e.sizes + i] = <float>min(1.0, popcount64(g.hand[s]) / e.most_in_hand)
+        out[e.sizes + i] = e.in_hand[popcount64(g.hand[s])]
         out[e.partners + i] = 1.0 if r.side[s] == r.side[seat] else 0.0
-    out[e.boneyard] = <float>min(1.0, g.nbone / e.boneyard0)
+    out[e.boneyard] = e.bone[g.nbone]
     if e.drawing:
-        out[e.drawable] = <float>min(1.0, max(0, g.nbone - r.reserve) / e.boneyard0)
+        out[e.drawable] = e.bone[max(0, g.nbone - r.reserve)]
     out[e.lead] = 1.0 if g.lead_phase else 0.0
 
 
@@ -143,10 +152,17 @@ cdef Enc make_enc(object rules, int n) except *:
     e.show_count = rules.claims == "auto"
     e.drawing = rules.draw != "none"
     e.target = enc.target
-    e.top = enc.top
-    e.most_in_hand = enc.most_in_hand
-    e.boneyard0 = enc.boneyard0
-    e.most_count = enc.most_count
+    cdef double top = enc.top, most_in_hand = enc.most_in_hand, boneyard0 = enc.boneyard0
+    cdef double most_count = enc.most_count
+    cdef int k
+    for k in range(16):
+        e.value_of[k] = <float>(k / top)
+    for k in range(MAXTILES):
+        e.quarter[k] = <float>min(1.0, k / 4.0)
+        e.in_hand[k] = <float>min(1.0, k / most_in_hand)
+        e.bone[k] = <float>min(1.0, k / boneyard0)
+    for k in range(TABLE):
+        e.count_of[k] = <float>min(1.0, k / most_count)
     return e
 
 
@@ -215,12 +231,16 @@ cdef int next_actor(Game* g, Rules* r, int declined) noexcept nogil:
 
 
 cdef void bot_act(Game* g, Rules* r, int* declined, int seat, int policy) noexcept nogil:
-    """One action of a bot with perfect attention: call a window with missed points, let any other window
-    go, else move by ``policy`` claiming the move's true points."""
+    """One action of a bot with perfect attention: call a window with missed points, claim late what it may
+    (a muggable bonus), let any other window go, else move by ``policy`` claiming the move's true points."""
     cdef int moves[MAXMOVES]
     cdef int nm, i, mv, claim = -1
     if g.w_open and g.w_missed > 0 and r.side[seat] != r.side[g.w_scorer]:
         call_muggins(g, r, seat, g.w_missed)
+        declined[0] = 0
+        return
+    if g.w_open and seat == g.w_scorer and g.w_may and min(g.w_missed, g.w_late) > 0:
+        late_claim(g, r, seat, min(g.w_missed, g.w_late))  # a bonus left to claim late
         declined[0] = 0
         return
     if seat != g.turn:
