@@ -23,7 +23,7 @@ ACCELERATED = ("muggins.core.chance", "muggins.core.claims", "muggins.core.proto
 #: Native engines compiled from .pyx: no Python twin (the pure engine of their game is the reference), used
 #: only where asked for (playouts, ``muggins bench``, the batched learning environment). Optional: without a
 #: build ``load_native`` says why and callers keep to the pure engine.
-NATIVE = ("muggins.dominoes.native", "muggins.cards.cribbage.native", "muggins.rl.vector_native")
+NATIVE = ("muggins.dominoes.native", "muggins.cards.cribbage.native", "muggins.dominoes.vector_native")
 
 _ROOT = Path(__file__).resolve().parent
 

@@ -22,7 +22,7 @@ from muggins.core.rules import get_game  # noqa: E402
 from muggins.dominoes.observation import DominoEncoder  # noqa: E402
 from muggins.rl import vector_env  # noqa: E402
 
-native, why = load_native("muggins.rl.vector_native")
+native, why = load_native("muggins.dominoes.vector_native")
 engine, _ = load_native("muggins.dominoes.native")
 pytestmark = pytest.mark.skipif(native is None or engine is None, reason=f"native modules not usable: {why}")
 

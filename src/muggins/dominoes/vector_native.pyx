@@ -1,5 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""Many domino games stepped in C for :func:`muggins.rl.vector.vector_env`.
+"""Many domino games stepped in C for :class:`muggins.dominoes.vector.DominoVectorEnv`
+(``muggins.rl.vector_env``).
 
 Every game is a :c:type:`Game` of the native engine (:mod:`muggins.dominoes.native`, whose ``native.pxd``
 declares it). A step applies each game's action given as a compact pair (:mod:`muggins.rl.compact`: a move,
@@ -452,7 +453,7 @@ cdef void step_one(Core* c, int i, int64_t move, int64_t amount, Game* template)
 
 
 cdef class VectorCore:
-    """The C state of :class:`muggins.rl.vector.DominoVectorEnv`: ``num_envs`` games and the arrays they
+    """The C state of :class:`muggins.dominoes.vector.DominoVectorEnv`: ``num_envs`` games and the arrays they
     write (see the module docstring). Made and driven by that class."""
 
     cdef Core c
