@@ -275,3 +275,11 @@ def test_the_environment_observes_the_seat_to_act() -> None:
                 after = env.game(i).side_scores()
                 assert info["rewards"][i].tolist() == [a - b for a, b in zip(after, before[i], strict=True)]
     assert seats == {0, 1, 2}
+
+
+def test_without_the_native_build_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    import muggins.dominoes.vector as dv
+
+    monkeypatch.setattr(dv, "load_native", lambda name: (None, "not built: python setup.py build_ext --inplace"))
+    with pytest.raises(RuntimeError, match="not built"):
+        vector_env("dominoes", "muggins", 2, num_envs=2)
