@@ -86,8 +86,11 @@ def test_masks_are_the_legal_moves_and_episodes_reset(case: tuple[str, int, dict
                 assert np.array_equal(obs["action_mask"][i], expected_mask(env, i, int(info["seat"][i])))
                 assert obs["action_mask"][i].any() or term[i]
         last = term
+        before = [env.game(i).side_scores() for i in range(env.num_envs)]
         obs, rew, term, trunc, info = env.step(legal_rows(obs, rng, env))
         assert not info["illegal"].any() and not trunc.any()
+        for i in np.flatnonzero(~last):  # the learner (seat 0, side 0): its side's score change over the step
+            assert rew[i] == env.game(i).side_scores()[0] - before[i][0]
         for i in np.flatnonzero(term):
             assert env.game(i).is_over() and not obs["action_mask"][i].any()
         for i in np.flatnonzero(last):  # the step after an end deals a new game, ignoring its action
