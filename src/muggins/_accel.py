@@ -21,9 +21,10 @@ ACCELERATED = ("muggins.core.chance", "muggins.core.claims", "muggins.core.proto
                "muggins.dominoes.state", "muggins.cards.deck", "muggins.cards.muggins31.state",
                "muggins.cards.cribbage.pegging", "muggins.cards.cribbage.show", "muggins.cards.cribbage.game")
 #: Native engines compiled from .pyx: no Python twin (the pure engine of their game is the reference), used
-#: only where asked for (playouts, ``muggins bench``). Optional: without a build ``load_native`` says why and
-#: callers keep to the pure engine.
-NATIVE = ("muggins.dominoes.native", "muggins.cards.cribbage.native", "muggins.cards.muggins31.native")
+#: only where asked for (playouts, ``muggins bench``, the batched learning environment). Optional: without a
+#: build ``load_native`` says why and callers keep to the pure engine.
+NATIVE = ("muggins.dominoes.native", "muggins.cards.cribbage.native", "muggins.dominoes.vector_native",
+          "muggins.cards.muggins31.native")
 
 _ROOT = Path(__file__).resolve().parent
 

@@ -202,8 +202,9 @@ class GameSpec:
     ``muggins bench`` adds; ``move_hint`` ends the terminal's help on typing a move; ``default`` makes the
     game the one played when none is named (else the first registered); ``observation`` is the import path
     of the encoder class that turns a seat's view into numbers for learning (None: the generic one, see
-    :mod:`muggins.rl.observation`); ``drills`` are import paths of the counting drills ``muggins train``
-    offers (see :mod:`muggins.train`)."""
+    :mod:`muggins.rl.observation`); ``vector`` is the import path of its batched learning environment class
+    (None: it has none, see :mod:`muggins.rl.vector`); ``drills`` are import paths of the counting drills
+    ``muggins train`` offers (see :mod:`muggins.train`)."""
 
     name: str
     title: str
@@ -224,6 +225,7 @@ class GameSpec:
     move_hint: str = ""
     default: bool = False
     observation: str | None = None
+    vector: str | None = None
     drills: tuple[str, ...] = ()
 
     def pieces(self, n: int) -> str:

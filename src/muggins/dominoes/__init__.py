@@ -36,6 +36,7 @@ SPEC = register(GameSpec(
     terminal_renderer="muggins.tui.render_dominoes:DominoRenderer",
     page_renderer="domino-layout",
     observation="muggins.dominoes.observation:DominoEncoder",
+    vector="muggins.dominoes.vector:DominoVectorEnv",
     piece_noun=("tile", "tiles"),
     heuristics="muggins.bots.heuristics.dominoes",
     move_hint="a tile alone when it fits in one place",

@@ -27,108 +27,7 @@ from libc.time cimport clock, CLOCKS_PER_SEC
 
 from muggins.core.errors import ClaimError, GameOver, IllegalAction, NoSuchSeat, UnknownAction
 
-cdef enum:
-    MAXTILES = 56      # a double-9 set has 55 tiles: a hand is one 64-bit mask
-    MAXPLACES = 24     # free places of a layout: 2 on a line, 4 with one spinner, 22 (double-9) all spinners
-    MAXMOVES = 256     # legal regular moves of one seat at once (tiles x places)
-    TABLE = 512        # counts scored by table; a layout counts at most the set's pips (495 for double-9)
-    ENDS_HAND = 50     # what ``defensive_pick`` prices going out at, as points the next seat cannot reply
-    K_NONDOUBLE = 0
-    K_CROSS = 2
-    K_SPINNER = 3
-    # out bonus
-    OB_PER_OPP = 0
-    OB_TOTAL = 1
-    OB_RAW = 2
-    OB_PER5 = 3
-    OB_LARGEST = 4
-    OB_SUBTRACT = 5
-    OB_CHIP = 6
-    OB_PRIME = 7
-    OB_NONE = 8
-    # blocked
-    BL_OPP = 0
-    BL_DIFF = 1
-    BL_CASCADE = 2
-    BL_NONE = 3
-    BL_SUBTRACT = 4
-    # round mode
-    RM_PER_HAND = 0
-    RM_NET = 1
-    RM_NONE = 2
-    # blocked tie
-    BT_NOBODY = 0
-    BT_SPLIT = 1
-    BT_ALL = 2
-    # first lead / next lead
-    FL_LOT_HEAVIEST = 0
-    FL_LOT_LIGHTEST = 1
-    FL_HIGHEST_DOUBLE = 2
-    FL_MUST_SET = 3    # the lot picks the leader, who must set a double (drawing for one)
-    NL_WINNER_ELSE_LOT = 0
-    NL_ROTATE = 1
-    NL_LOWEST = 2
-    # muggins outcome, false call
-    MO_STEAL = 0
-    MO_FORFEIT = 1
-    MO_STEAL_DEDUCT = 2
-    FC_NONE = 0
-    FC_DEDUCT = 1
-    FC_AWARD = 2
-    # knock state of a hand (partnership knocking): none, the partner must score, the knocker plays on
-    KN_NONE = 0
-    KN_PARTNER = 1
-    KN_FORCED = 2
-
-
-cdef struct Rules:
-    int n, top, ntiles, each
-    int manual, lenient
-    int spins, sides_first, sniff_ends
-    int draw_limit, reserve
-    int first_lead, lot_high_end, next_lead
-    int out_bonus, blocked, round_mode, round_to, blocked_tie, per_unit, double_once
-    int target, exact_target, no_win_on_down, end_of_hand, entry, tie_break
-    int muggins_rule, over_claim_penalty, false_call, false_call_points
-    int false_call_cap[2]    # per window reason (R_PLAY, R_DOMINO): the most a false call awards
-    int B, slots, width, play_stop, mug_start, claim_start, size
-    int table[TABLE]
-    int hi[MAXTILES]
-    int lo[MAXTILES]
-    uint64_t by_value[16]
-    # the rest of the preset family: five-up, seven-toed-pete, merry-go-round, partnerships and options
-    int all_doubles, fill_first, extra, voluntary, knocking, lead_draw, must_set, partner_pips, mug_bonus
-    int teams, nsides
-    int side[4]
-    uint64_t lead_ok   # the tiles that may be led (lead_must_be)
-
-
-cdef struct Game:
-    uint64_t hand[4]
-    int bone[MAXTILES]
-    int nbone
-    int turn, lead_phase, count, hand_no
-    int scores[4]
-    int entered[4]
-    int leader, last_out, draws, dead_passes, tiebreak_left
-    int over, winners
-    int nnodes, spinner
-    int kind[MAXTILES]
-    int v0[MAXTILES]
-    int v1[MAXTILES]
-    int nmask[MAXTILES]
-    int nplaces
-    int pnode[MAXPLACES]
-    int pbit[MAXPLACES]
-    int pval[MAXPLACES]
-    int w_open, w_scorer, w_missed, w_may, w_late
-    uint64_t rng
-    int knock, knocker
-    int* ev                  # the event log (see log_put), NULL until something is logged
-    int nev, evcap, ev_on    # ints used, ints allocated, whether events are logged
-    int ev_lost              # the log ran out of memory: it is incomplete
-    int why_seat, why_reason  # who and why the next award scores (set by log_why)
-    int w_reason             # the open window's reason (R_PLAY, or R_DOMINO for a muggable bonus): logged only
+# The constants, the Rules and Game structs and the C functions other modules use are declared in native.pxd.
 
 
 # ------------------------------------------------------------------------------------------- PRNG ----
@@ -661,6 +560,7 @@ cdef void open_window(Game* g, Rules* r, int seat, int missed, int claim) noexce
     g.w_missed = missed
     g.w_may = 1 if claim < 0 and r.lenient else 0
     g.w_late = missed if g.w_may else 0
+    g.w_claimed = claim >= 0
 
 
 cdef void score_step(Game* g, Rules* r, int seat, int pts, int claim, int down) noexcept nogil:
@@ -1123,6 +1023,50 @@ cdef void do_knock(Game* g, Rules* r, int seat) noexcept nogil:
         g.turn = g.knocker
 
 
+cdef void call_muggins(Game* g, Rules* r, int seat, int amount) noexcept nogil:
+    """A muggins call naming ``amount`` points (-1: names none) on the open window (``GameState._call``
+    with ``resolve_call``)."""
+    cdef int missed = g.w_missed, scorer = g.w_scorer, gain
+    g.w_open = 0
+    if missed <= 0 or amount == 0:
+        log_muggins(g, seat, OC_FALSE, 0, amount)
+        if r.false_call == FC_DEDUCT:
+            log_why(g, seat, R_FALSE)
+            award(g, r, r.side[seat], -r.false_call_points, 1, 0)
+        elif r.false_call == FC_AWARD and not g.over:
+            log_why(g, scorer, R_FALSE)
+            award(g, r, r.side[scorer], min(amount if amount > 0 else r.false_call_points,
+                                            r.false_call_cap[g.w_reason]), 1, 0)
+        return
+    gain = missed if amount < 0 else min(amount, missed)
+    log_muggins(g, seat, r.muggins_rule, 0 if r.muggins_rule == MO_FORFEIT else gain, amount)
+    if r.muggins_rule == MO_FORFEIT:
+        return
+    if r.muggins_rule == MO_STEAL_DEDUCT:
+        log_why(g, scorer, R_MUGGED)
+        award(g, r, r.side[scorer], -gain, 1, 0)
+    if not g.over:
+        log_why(g, seat, R_MUGGINS)
+        award(g, r, r.side[seat], gain, 1, 0)
+    log_missed(g, scorer, missed - gain, g.w_reason)
+
+
+cdef void late_claim(Game* g, Rules* r, int seat, int amount) noexcept nogil:
+    """The scorer of the open window claims ``amount`` points late (``GameState._late_claim``)."""
+    cdef int may = min(g.w_missed, g.w_late) if g.w_may else 0
+    g.w_may = 0
+    g.w_late = 0
+    g.w_claimed = 1
+    log_claim(g, seat, amount, 1)
+    if amount <= may:
+        g.w_missed -= amount
+        log_why(g, seat, g.w_reason)
+        award(g, r, r.side[seat], amount, 1, 0)
+    else:
+        log_over(g, seat, amount, may, g.w_reason)
+        over_claim(g, r, seat, amount)
+
+
 cdef inline void keep_best(Game* g, int i, int v, int* best, int* ties, int* pick) noexcept nogil:
     """Candidate ``i`` of value ``v``: kept when it beats ``best`` (or is the first), else by chance among the
     ``ties`` equals so far (reservoir sampling: each equally likely)."""
@@ -1268,7 +1212,7 @@ _SEATS = tuple(frozenset((s,)) for s in range(4))
 
 
 cdef class _RulesBox:
-    cdef Rules r
+    """The C rules of one rules object and player count (``rules_box``)."""
 
 
 cdef dict _RULES_CACHE = {}
@@ -1373,12 +1317,6 @@ cdef uint64_t mix_seed(object seed):
 cdef class NativeDominoes:
     """One domino game in C data. Integers only: seats, action ids (docs/actions.md), scores."""
 
-    cdef Game g
-    cdef _RulesBox box
-    cdef object rules
-    cdef object _dec   # what turns the int log into Events (muggins.dominoes.fast), made when first asked
-    cdef object _init  # the position the log starts from (from_state), for the decoder
-
     def __dealloc__(self) -> None:
         free(self.g.ev)
 
@@ -1478,6 +1416,7 @@ cdef class NativeDominoes:
             g.w_missed = w.missed
             g.w_may = bool(w.may_claim)
             g.w_late = w.late
+            g.w_claimed = w.claimed is not None
             log_window(g, R_DOMINO if w.reason == "domino" else R_PLAY)
         if log:
             from muggins.dominoes.fast import log_start
@@ -1733,47 +1672,11 @@ cdef class NativeDominoes:
 
     cdef _call(self, int seat, object amount):
         """A muggins call (``GameState._call`` with ``resolve_call``)."""
-        cdef Rules* r = &self.box.r
-        cdef Game* g = &self.g
-        cdef int missed = g.w_missed, scorer = g.w_scorer, gain
-        g.w_open = 0
-        if missed <= 0 or amount == 0:
-            log_muggins(g, seat, OC_FALSE, 0, -1 if amount is None else amount)
-            if r.false_call == FC_DEDUCT:
-                log_why(g, seat, R_FALSE)
-                award(g, r, r.side[seat], -r.false_call_points, 1, 0)
-            elif r.false_call == FC_AWARD and not g.over:
-                log_why(g, scorer, R_FALSE)
-                award(g, r, r.side[scorer], min(amount if amount else r.false_call_points,
-                                                r.false_call_cap[g.w_reason]), 1, 0)
-            return
-        gain = missed if amount is None else min(<int>amount, missed)
-        log_muggins(g, seat, r.muggins_rule, 0 if r.muggins_rule == MO_FORFEIT else gain, -1 if amount is None else amount)
-        if r.muggins_rule == MO_FORFEIT:
-            return
-        if r.muggins_rule == MO_STEAL_DEDUCT:
-            log_why(g, scorer, R_MUGGED)
-            award(g, r, r.side[scorer], -gain, 1, 0)
-        if not g.over:
-            log_why(g, seat, R_MUGGINS)
-            award(g, r, r.side[seat], gain, 1, 0)
-        log_missed(g, scorer, missed - gain, g.w_reason)
+        call_muggins(&self.g, &self.box.r, seat, -1 if amount is None else amount)
 
     cdef _late_claim(self, int seat, int amount):
         """The scorer claims late (``GameState._late_claim``)."""
-        cdef Rules* r = &self.box.r
-        cdef Game* g = &self.g
-        cdef int may = min(g.w_missed, g.w_late) if g.w_may else 0
-        g.w_may = 0
-        g.w_late = 0
-        log_claim(g, seat, amount, 1)
-        if amount <= may:
-            g.w_missed -= amount
-            log_why(g, seat, g.w_reason)
-            award(g, r, r.side[seat], amount, 1, 0)
-        else:
-            log_over(g, seat, amount, may, g.w_reason)
-            over_claim(g, r, seat, amount)
+        late_claim(&self.g, &self.box.r, seat, amount)
 
     def playout(self, policy: int = 0, seed: int = 0, max_moves: int = 1 << 30, until_hand_end: bool = False,
                 greedy: float | None = None, defender: int = -1) -> int:

@@ -61,7 +61,8 @@ from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from muggins.core.errors import IllegalAction, RulesError, UnknownAction, shown
 from muggins.core.protocol import Action, GameState
-from muggins.core.rules import GameSpec, default_game, get_game
+from muggins.core.rules import GameSpec
+from muggins.rl.compact import resolve_game
 from muggins.rl.observation import BaseEncoder, encoder_for
 
 __all__ = ["LET_GO", "MugginsAECEnv", "env", "raw_env"]
@@ -70,21 +71,6 @@ __all__ = ["LET_GO", "MugginsAECEnv", "env", "raw_env"]
 LET_GO = "let it go"
 REWARDS = ("points", "win")
 RENDER_MODES = ("ansi",)
-
-
-def resolve_game(game: str | None, preset: str | None, players: int | None,
-                 options: dict[str, Any]) -> tuple[GameSpec, Any, int]:
-    """The spec, the rules and the number of players an environment is made for. ``game=None`` is the
-    registry's default game; ``players=None`` its default number if the preset allows it, else the fewest
-    the preset allows."""
-    spec = get_game(game) if game is not None else default_game()
-    rules = spec.rules(preset, options or None)
-    if players is None:
-        allowed = spec.players_for(rules)
-        if not allowed:
-            raise RulesError(f"no number of players can play the {rules.preset} rules as set")
-        players = spec.default_players if spec.default_players in allowed else allowed[0]
-    return spec, rules, spec.check(rules, players)
 
 
 class MugginsAECEnv(AECEnv):  # type: ignore[misc]

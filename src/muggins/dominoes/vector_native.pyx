@@ -1,0 +1,571 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Many domino games stepped in C for :class:`muggins.dominoes.vector.DominoVectorEnv`
+(``muggins.rl.vector_env``).
+
+Every game is a :c:type:`Game` of the native engine (:mod:`muggins.dominoes.native`, whose ``native.pxd``
+declares it). A step applies each game's action given as a compact pair (:mod:`muggins.rl.compact`: a move,
+then the amount it announces), lets the opponents (random or greedy, as the bots of those names with perfect
+attention: true claims, every missed point called) act inside C, deals a new game where one ended, and
+writes each observation (:class:`muggins.dominoes.observation.DominoEncoder`'s vector, computed from the C
+data) and mask of legal moves into NumPy arrays made once. The loop over games runs without the GIL, so
+chunks of games can be stepped on several threads at once.
+
+The turns are those of the PettingZoo environment (:mod:`muggins.rl.pettingzoo_env`): an open muggins window
+asks each seat that may call or claim late, from the scorer on, before the seat the game waits for; a seat so
+asked may "let it go", the last move of the head.
+"""
+
+from libc.stdint cimport int8_t, int64_t, uint8_t, uint64_t
+from libc.string cimport memset
+
+import numpy as np
+
+from muggins.core.splitmix cimport splitmix_next
+from muggins.dominoes.native cimport (MAXMOVES, MAXTILES, TABLE, K_NONDOUBLE, Game, NativeDominoes, Rules,
+                                      _RulesBox, apply_regular, call_muggins, count_after, late_claim, regular,
+                                      rules_box, start_hand)
+
+cdef enum:
+    LEARNER = -1
+    P_RANDOM = 0
+    P_GREEDY = 1
+
+#: the opponents played in C, by bot name
+POLICIES = {"random": P_RANDOM, "greedy": P_GREEDY}
+
+
+cdef struct Enc:
+    # where each field of the observation starts (DominoEncoder's layout) and its scales
+    int size, n, hand, layout, ends, values, count, sizes, boneyard, drawable, partners, lead
+    int places, show_count, drawing
+    double target
+    # every scaled number a field can hold, worked out once as the encoder works it (a double division, then
+    # float32): an end's value / top, places showing a value / 4, tiles / the most in a hand, tiles / the
+    # boneyard after the deal, the count / the largest count
+    float value_of[16]
+    float quarter[MAXTILES]
+    float in_hand[MAXTILES]
+    float bone[MAXTILES]
+    float count_of[TABLE]
+
+
+cdef extern from *:
+    """
+    #if defined(__GNUC__) || defined(__clang__)
+    #define MUGGINS_CTZ(x) __builtin_ctzll(x)
+    #define MUGGINS_POPCOUNT(x) __builtin_popcountll(x)
+    #else
+    static int MUGGINS_CTZ(unsigned long long x) { int i = 0; while (!((x >> i) & 1)) i++; return i; }
+    static int MUGGINS_POPCOUNT(unsigned long long x) { int c = 0; while (x) { x &= x - 1; c++; } return c; }
+    #endif
+    """
+    int popcount64 "MUGGINS_POPCOUNT" (uint64_t x) noexcept nogil
+    int lowbit "MUGGINS_CTZ" (uint64_t x) noexcept nogil
+
+
+cdef inline int to_act_mask(Game* g, Rules* r) noexcept nogil:
+    """The seats that may act (a bit each): the one waited for, a window's callers and its late claimer."""
+    cdef int s, m
+    if g.over:
+        return 0
+    m = 1 << g.turn
+    if g.w_open:
+        for s in range(r.n):
+            if r.side[s] != r.side[g.w_scorer]:
+                m |= 1 << s
+        if g.w_may:
+            m |= 1 << g.w_scorer
+    return m
+
+
+cdef void encode(Game* g, Rules* r, Enc* e, int seat, float* out) noexcept nogil:
+    """``DominoEncoder.encode(state, seat)`` from the C data (equal, number for number)."""
+    cdef int n = e.n, i, s, k, v, t, node, hi, lo, acts
+    cdef int values[16]
+    cdef uint64_t m
+    memset(out, 0, e.size * sizeof(float))
+    out[seat] = 1.0
+    acts = to_act_mask(g, r)
+    for s in range(n):
+        if acts >> s & 1:
+            out[n + (s - seat + n) % n] = 1.0
+    for i in range(n):
+        s = (seat + i) % n
+        out[2 * n + i] = <float>(g.scores[r.side[s]] / e.target)
+    if g.w_open:
+        out[3 * n] = 1.0
+        out[3 * n + 1] = 1.0 if g.w_claimed else 0.0
+        out[3 * n + 2 + (g.w_scorer - seat + n) % n] = 1.0
+    out[4 * n + 2] = 1.0 if g.over else 0.0
+    m = g.hand[seat]
+    while m:
+        t = lowbit(m)
+        m &= m - 1
+        out[e.hand + t] = 1.0
+    for node in range(g.nnodes):
+        hi = g.v0[node]
+        lo = g.v1[node]
+        if lo > hi:
+            hi, lo = lo, hi
+        out[e.layout + hi * (hi + 1) // 2 + lo] = 1.0
+    for v in range(r.top + 1):
+        values[v] = 0
+    for k in range(g.nplaces):
+        v = g.pval[k]
+        values[v] += 1
+        if k < e.places:
+            out[e.ends + 3 * k] = 1.0
+            out[e.ends + 3 * k + 1] = e.value_of[v]
+            out[e.ends + 3 * k + 2] = 0.0 if g.kind[g.pnode[k]] == K_NONDOUBLE else 1.0
+    for v in range(r.top + 1):
+        out[e.values + v] = e.quarter[values[v]]
+    if e.show_count:
+        out[e.count] = e.count_of[g.count]
+    for i in range(n):
+        s = (seat + i) % n
+        out[e.sizes + i] = e.in_hand[popcount64(g.hand[s])]
+        out[e.partners + i] = 1.0 if r.side[s] == r.side[seat] else 0.0
+    out[e.boneyard] = e.bone[g.nbone]
+    if e.drawing:
+        out[e.drawable] = e.bone[max(0, g.nbone - r.reserve)]
+    out[e.lead] = 1.0 if g.lead_phase else 0.0
+
+
+cdef Enc make_enc(object rules, int n) except *:
+    """The layout of ``DominoEncoder(rules, n)`` for :func:`encode`."""
+    from muggins.dominoes.observation import DominoEncoder
+
+    enc = DominoEncoder(rules, n)
+    cdef Enc e
+    e.size = enc.size
+    e.n = n
+    e.hand = enc.s_hand
+    e.layout = enc.s_layout
+    e.ends = enc.s_ends
+    e.values = enc.s_values
+    e.count = enc.s_count
+    e.sizes = enc.s_sizes
+    e.boneyard = enc.s_boneyard
+    e.drawable = enc.s_drawable
+    e.partners = enc.s_partners
+    e.lead = enc.s_lead
+    e.places = enc.places
+    e.show_count = rules.claims == "auto"
+    e.drawing = rules.draw != "none"
+    e.target = enc.target
+    cdef double top = enc.top, most_in_hand = enc.most_in_hand, boneyard0 = enc.boneyard0
+    cdef double most_count = enc.most_count
+    cdef int k
+    for k in range(16):
+        e.value_of[k] = <float>(k / top)
+    for k in range(MAXTILES):
+        e.quarter[k] = <float>min(1.0, k / 4.0)
+        e.in_hand[k] = <float>min(1.0, k / most_in_hand)
+        e.bone[k] = <float>min(1.0, k / boneyard0)
+    for k in range(TABLE):
+        e.count_of[k] = <float>min(1.0, k / most_count)
+    return e
+
+
+def encode_native(game: NativeDominoes, seat: int) -> np.ndarray:
+    """The observation of ``seat`` in the native ``game``, computed in C: equal to
+    ``DominoEncoder(rules, n).encode(state, seat)`` of the same position."""
+    cdef Rules* r = &game.box.r
+    if not 0 <= seat < r.n:
+        raise ValueError(f"there is no seat {seat!r}; seats are 0 to {r.n - 1}")
+    cdef Enc e = make_enc(game.rules, r.n)
+    out = np.zeros(e.size, dtype=np.float32)
+    cdef float[::1] o = out
+    encode(&game.g, r, &e, seat, &o[0])
+    return out
+
+
+cdef inline int points_of(Game* g, Rules* r, int mv) noexcept nogil:
+    """The points the play ``mv`` (tile x slot) makes now."""
+    return r.table[count_after(g, r, mv // r.slots, mv % r.slots - 1)]
+
+
+cdef inline int below(uint64_t* rng, int k) noexcept nogil:
+    return <int>(splitmix_next(rng) % <uint64_t>k)
+
+
+cdef int greedy_choice(Game* g, Rules* r, int* moves, int nm) noexcept nogil:
+    """The greedy bot's move: most points now, then the heaviest shed (pips, a double's the set's top number
+    again), then chance; a draw or pass only when it is all."""
+    cdef int i, t, key, best = -1, ties = 0, pick = 0, draw = r.ntiles * r.slots
+    for i in range(nm):
+        if moves[i] >= draw:
+            continue
+        t = moves[i] // r.slots
+        key = points_of(g, r, moves[i]) * 4096 + r.hi[t] + r.lo[t] + (r.top if r.hi[t] == r.lo[t] else 0)
+        if key > best:
+            best = key
+            ties = 1
+            pick = i
+        elif key == best:
+            ties += 1
+            if below(&g.rng, ties) == 0:
+                pick = i
+    return pick
+
+
+cdef inline int optional_seats(Game* g, Rules* r, int declined) noexcept nogil:
+    """The seats asked about the open window before the game goes on (``MugginsAECEnv.optional_seats``)."""
+    return to_act_mask(g, r) & ~(1 << g.turn) & ~declined
+
+
+cdef int next_actor(Game* g, Rules* r, int declined) noexcept nogil:
+    """The seat to act next (``MugginsAECEnv._next_seat``); -1 once the game is over."""
+    cdef int opt, s, k, best = -1, best_k = 99
+    if g.over:
+        return -1
+    opt = optional_seats(g, r, declined)
+    if opt:
+        for s in range(r.n):
+            if opt >> s & 1:
+                k = (s - g.w_scorer + r.n) % r.n
+                if k < best_k:
+                    best_k = k
+                    best = s
+        return best
+    return g.turn
+
+
+cdef void bot_act(Game* g, Rules* r, int* declined, int seat, int policy) noexcept nogil:
+    """One action of a bot with perfect attention: call a window with missed points, claim late what it may
+    (a muggable bonus), let any other window go, else move by ``policy`` claiming the move's true points."""
+    cdef int moves[MAXMOVES]
+    cdef int nm, i, mv, claim = -1
+    if g.w_open and g.w_missed > 0 and r.side[seat] != r.side[g.w_scorer]:
+        call_muggins(g, r, seat, g.w_missed)
+        declined[0] = 0
+        return
+    if g.w_open and seat == g.w_scorer and g.w_may and min(g.w_missed, g.w_late) > 0:
+        late_claim(g, r, seat, min(g.w_missed, g.w_late))  # a bonus left to claim late
+        declined[0] = 0
+        return
+    if seat != g.turn:
+        declined[0] |= 1 << seat
+        return
+    nm = regular(g, r, seat, moves)
+    if nm == 1:
+        i = 0
+    elif policy == P_GREEDY:
+        i = greedy_choice(g, r, moves, nm)
+    else:
+        i = below(&g.rng, nm)
+    mv = moves[i]
+    if r.manual and mv < r.ntiles * r.slots:
+        claim = points_of(g, r, mv)
+        if claim == 0:
+            claim = -1
+    apply_regular(g, r, seat, mv, claim, 0)
+    declined[0] = 0
+
+
+cdef struct Core:
+    Rules* r
+    Enc e
+    Game* games
+    int* declined
+    int* seen           # per game and seat: the side's score at the seat's last observation
+    uint8_t* pending    # per game: it ended on the last step and is dealt anew on this one (next-step reset)
+    uint64_t* streams   # per game: the PRNG its deals are seeded from
+    int policy[4]       # per seat: LEARNER, P_RANDOM or P_GREEDY
+    int learner         # the learning seat; -1: every seat learns
+    int moves, amounts, draw, mug, claim, letgo
+    int win, same_step
+    double illegal
+    # the arrays written
+    float* obs
+    int8_t* mask
+    double* reward
+    uint8_t* term
+    uint8_t* illegal_out
+    int* seat_out
+    float* rewards_all  # every seat learning: each seat's reward
+    float* final_obs    # same-step reset: the observation that ended the episode
+    int8_t* final_mask
+
+
+cdef void write_mask(Core* c, Game* g, int declined, int seat, int8_t* m) noexcept nogil:
+    cdef int moves[MAXMOVES]
+    cdef int nm, k
+    cdef Rules* r = c.r
+    memset(m, 0, c.moves)
+    if g.over or seat < 0:
+        return
+    nm = regular(g, r, seat, moves)
+    for k in range(nm):
+        m[moves[k]] = 1
+    if g.w_open:
+        if r.side[seat] != r.side[g.w_scorer]:
+            m[c.mug] = 1
+        elif seat == g.w_scorer and g.w_may:
+            m[c.claim] = 1
+        if optional_seats(g, r, declined) >> seat & 1:
+            m[c.letgo] = 1
+
+
+cdef int apply_choice(Core* c, Game* g, int* declined, int seat, int64_t move, int64_t amount) noexcept nogil:
+    """Apply the compact action (``move``, ``amount``) for ``seat``; 0 (and nothing changed) if illegal."""
+    cdef int moves[MAXMOVES]
+    cdef int nm, k, claim
+    cdef Rules* r = c.r
+    if g.over or move < 0 or move >= c.moves or amount < 0 or amount >= c.amounts:
+        return 0
+    if move < c.mug:  # a regular move
+        nm = regular(g, r, seat, moves)
+        for k in range(nm):
+            if moves[k] == move:
+                break
+        else:
+            return 0
+        claim = <int>amount - 1 if r.manual and move < c.draw else -1
+        apply_regular(g, r, seat, <int>move, claim, 0)
+        declined[0] = 0
+        return 1
+    if move == c.mug:
+        if not g.w_open or r.side[seat] == r.side[g.w_scorer]:
+            return 0
+        call_muggins(g, r, seat, <int>amount - 1)
+        declined[0] = 0
+        return 1
+    if move == c.claim:
+        if not g.w_open or seat != g.w_scorer or not g.w_may or amount < 1:
+            return 0
+        late_claim(g, r, seat, <int>amount - 1)
+        declined[0] = 0
+        return 1
+    if not optional_seats(g, r, declined[0]) >> seat & 1:  # let it go
+        return 0
+    declined[0] |= 1 << seat
+    return 1
+
+
+cdef int play_bots(Core* c, Game* g, int* declined) noexcept nogil:
+    """Let the bots act until a learning seat is to act (returned) or the game is over (-1)."""
+    cdef int s
+    while True:
+        s = next_actor(g, c.r, declined[0])
+        if s < 0 or c.policy[s] == LEARNER:
+            return s
+        bot_act(g, c.r, declined, s, c.policy[s])
+
+
+cdef void deal(Core* c, int i, Game* template) noexcept nogil:
+    """A new game in slot ``i``, played on to the first decision of a learning seat."""
+    cdef Game* g = &c.games[i]
+    cdef int s
+    while True:
+        g[0] = template[0]
+        g.rng = splitmix_next(&c.streams[i])
+        g.hand_no = 0
+        start_hand(g, c.r)
+        c.declined[i] = 0
+        if play_bots(c, g, &c.declined[i]) >= 0:
+            break
+    for s in range(c.r.n):
+        c.seen[4 * i + s] = g.scores[c.r.side[s]]
+
+
+cdef void observe(Core* c, int i, float* obs, int8_t* mask) noexcept nogil:
+    cdef Game* g = &c.games[i]
+    cdef int s = next_actor(g, c.r, c.declined[i]), seat = s, k
+    if seat < 0:
+        seat = c.learner if c.learner >= 0 else 0
+    encode(g, c.r, &c.e, seat, obs)
+    for k in range(c.r.n):  # a score past the target, or below minus the target, is clipped
+        if obs[2 * c.r.n + k] > 1.0:
+            obs[2 * c.r.n + k] = 1.0
+        elif obs[2 * c.r.n + k] < -1.0:
+            obs[2 * c.r.n + k] = -1.0
+    write_mask(c, g, c.declined[i], s, mask)
+    c.seat_out[i] = seat
+
+
+cdef void reset_one(Core* c, int i, Game* template) noexcept nogil:
+    deal(c, i, template)
+    c.pending[i] = 0
+    observe(c, i, c.obs + <Py_ssize_t>i * c.e.size, c.mask + <Py_ssize_t>i * c.moves)
+
+
+cdef double outcome(Core* c, Game* g, int seat) noexcept nogil:
+    """+1 for a winner, -1 for another seat, 0 when nobody won."""
+    if not g.winners:
+        return 0.0
+    return 1.0 if g.winners >> c.r.side[seat] & 1 else -1.0
+
+
+cdef void step_one(Core* c, int i, int64_t move, int64_t amount, Game* template) noexcept nogil:
+    cdef Game* g = &c.games[i]
+    cdef Rules* r = c.r
+    cdef int n = r.n, s, actor, ok
+    cdef int before[4]
+    cdef float* all_r
+    c.illegal_out[i] = 0
+    if c.pending[i]:  # next-step reset: the action is ignored
+        reset_one(c, i, template)
+        c.reward[i] = 0.0
+        c.term[i] = 0
+        if c.rewards_all:
+            for s in range(n):
+                c.rewards_all[i * n + s] = 0.0
+        return
+    actor = next_actor(g, r, c.declined[i])
+    for s in range(n):
+        before[s] = g.scores[r.side[s]]
+    ok = actor >= 0 and apply_choice(c, g, &c.declined[i], actor, move, amount)
+    if ok and c.learner >= 0:
+        play_bots(c, g, &c.declined[i])
+    c.term[i] = 1 if (g.over or not ok) else 0
+    if c.learner >= 0:
+        s = c.learner
+        if not ok:
+            c.reward[i] = c.illegal
+        elif c.win:
+            c.reward[i] = outcome(c, g, s) if g.over else 0.0
+        else:
+            c.reward[i] = g.scores[r.side[s]] - c.seen[4 * i + s]
+        c.seen[4 * i + s] = g.scores[r.side[s]]
+    else:
+        all_r = c.rewards_all + i * n
+        for s in range(n):
+            if not ok:
+                all_r[s] = <float>c.illegal if s == actor else 0.0
+            elif c.win:
+                all_r[s] = <float>outcome(c, g, s) if g.over else 0.0
+            else:
+                all_r[s] = g.scores[r.side[s]] - before[s]
+        c.reward[i] = all_r[actor] if actor >= 0 else 0.0
+    c.illegal_out[i] = 0 if ok else 1
+    if not c.term[i]:
+        observe(c, i, c.obs + <Py_ssize_t>i * c.e.size, c.mask + <Py_ssize_t>i * c.moves)
+        return
+    if c.same_step:
+        observe(c, i, c.final_obs + <Py_ssize_t>i * c.e.size, c.final_mask + <Py_ssize_t>i * c.moves)
+        reset_one(c, i, template)
+        return
+    observe(c, i, c.obs + <Py_ssize_t>i * c.e.size, c.mask + <Py_ssize_t>i * c.moves)
+    if not ok:  # the game goes on, but the episode is over: no move is offered
+        memset(c.mask + <Py_ssize_t>i * c.moves, 0, c.moves)
+    c.pending[i] = 1
+
+
+cdef class VectorCore:
+    """The C state of :class:`muggins.dominoes.vector.DominoVectorEnv`: ``num_envs`` games and the arrays they
+    write (see the module docstring). Made and driven by that class."""
+
+    cdef Core c
+    cdef Game template
+    cdef _RulesBox box
+    cdef object rules
+    cdef readonly int num_envs
+    cdef object _keep          # the arrays whose memory the core writes
+    cdef object _games_buf
+
+    def __init__(self, rules: object, num_players: int, num_envs: int, policies: list[int], learner: int,
+                 moves: int, amounts: int, draw: int, mug: int, claim: int, win: bool, illegal_reward: float,
+                 same_step: bool, arrays: dict) -> None:
+        cdef NativeDominoes t = NativeDominoes.new(rules, num_players, 0)
+        self.box = rules_box(rules, num_players)
+        self.rules = rules
+        self.template = t.g
+        self.num_envs = num_envs
+        cdef Core* c = &self.c
+        c.r = &self.box.r
+        if c.r.ntiles * c.r.slots != draw:
+            raise RuntimeError("the compact numbering and the native engine's disagree on the plays")
+        c.e = make_enc(rules, num_players)
+        for s in range(4):
+            c.policy[s] = policies[s] if s < num_players else LEARNER
+        c.learner = learner
+        c.moves = moves
+        c.amounts = amounts
+        c.draw = draw
+        c.mug = mug
+        c.claim = claim
+        c.letgo = moves - 1
+        c.win = bool(win)
+        c.same_step = bool(same_step)
+        c.illegal = illegal_reward
+        # one record per game, kept in a bytes-like buffer numpy owns (freed with this object)
+        self._games_buf = np.zeros(num_envs * sizeof(Game), dtype=np.uint8)
+        cdef uint8_t[::1] gb = self._games_buf
+        c.games = <Game*>&gb[0]
+        ints = {k: np.zeros(num_envs * m, dtype=np.int32) for k, m in (("declined", 1), ("seen", 4))}
+        cdef int[::1] dv = ints["declined"]
+        cdef int[::1] sv = ints["seen"]
+        c.declined = &dv[0]
+        c.seen = &sv[0]
+        pend = np.zeros(num_envs, dtype=np.uint8)
+        cdef uint8_t[::1] pv = pend
+        c.pending = &pv[0]
+        streams = np.zeros(num_envs, dtype=np.uint64)
+        cdef uint64_t[::1] stv = streams
+        c.streams = &stv[0]
+        cdef float[:, ::1] obs = arrays["observation"]
+        cdef int8_t[:, ::1] mask = arrays["action_mask"]
+        cdef double[::1] rew = arrays["reward"]
+        cdef uint8_t[::1] term = arrays["terminated"].view(np.uint8)
+        cdef uint8_t[::1] ill = arrays["illegal"].view(np.uint8)
+        cdef int[::1] seat = arrays["seat"]
+        c.obs = &obs[0, 0]
+        c.mask = &mask[0, 0]
+        c.reward = &rew[0]
+        c.term = &term[0]
+        c.illegal_out = &ill[0]
+        c.seat_out = &seat[0]
+        cdef float[:, ::1] ra
+        cdef float[:, ::1] fo
+        cdef int8_t[:, ::1] fm
+        c.rewards_all = NULL
+        c.final_obs = NULL
+        c.final_mask = NULL
+        if learner < 0:
+            ra = arrays["rewards"]
+            c.rewards_all = &ra[0, 0]
+        if same_step:
+            fo = arrays["final_observation"]
+            fm = arrays["final_action_mask"]
+            c.final_obs = &fo[0, 0]
+            c.final_mask = &fm[0, 0]
+        self._keep = (arrays, ints, pend, streams)
+
+    def reset(self, seeds: object, lo: int, hi: int) -> None:
+        """Deal new games in slots ``lo`` to ``hi - 1``, each seeding its stream of deals from ``seeds[i]``
+        (a uint64 array), and observe them."""
+        cdef uint64_t[::1] sd = seeds
+        cdef int i, a = lo, b = hi
+        for i in range(a, b):
+            self.c.streams[i] = sd[i]
+        with nogil:
+            for i in range(a, b):
+                reset_one(&self.c, i, &self.template)
+
+    def step(self, actions: object, lo: int, hi: int) -> None:
+        """Step games ``lo`` to ``hi - 1`` with ``actions`` (int64, one row (move, amount) per game),
+        without the GIL."""
+        cdef int64_t[:, ::1] act = actions
+        cdef int i, a = lo, b = hi
+        if act.shape[0] != self.num_envs or act.shape[1] != 2:
+            raise ValueError(f"actions are {self.num_envs} rows of (move, amount)")
+        with nogil:
+            for i in range(a, b):
+                step_one(&self.c, i, act[i, 0], act[i, 1], &self.template)
+
+    def game(self, i: int) -> NativeDominoes:
+        """A copy of game ``i`` as a :class:`~muggins.dominoes.native.NativeDominoes` (no event log)."""
+        if not 0 <= i < self.num_envs:
+            raise IndexError(f"there is no game {i!r}; games are 0 to {self.num_envs - 1}")
+        cdef NativeDominoes s = NativeDominoes.__new__(NativeDominoes)
+        s.g = self.c.games[i]
+        s.box = self.box
+        s.rules = self.rules
+        return s
+
+    def declined(self, i: int) -> int:
+        """The seats (a bit each) of game ``i`` that let its open window go."""
+        if not 0 <= i < self.num_envs:
+            raise IndexError(f"there is no game {i!r}; games are 0 to {self.num_envs - 1}")
+        return self.c.declined[i]
