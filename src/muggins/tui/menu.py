@@ -60,7 +60,7 @@ def run_menu(console: Console, ask: Callable[[str], str] | None = None) -> Choic
     people = _pick(console, read, "People at this keyboard:", [str(n) for n in range(1, players + 1)])
     hints = _pick(console, read, f"Hints ({renderer_for(game).hint_words})?", ["no", "yes"]) == "yes"
     seats = ["you"] + ["human"] * (int(people) - 1) + [level] * (players - int(people))
-    names = None
+    names: list[str] | None = None
     if int(people) > 1:
         names = []
         for k in range(int(people)):

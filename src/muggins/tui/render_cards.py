@@ -111,7 +111,7 @@ def card_muggins_end_lines(st: GameState, start: int, names: list[str], ascii_on
 
 def cribbage_end_lines(st: GameState, names: list[str], ascii_only: bool) -> list[str]:
     """The board and every show of the hand with its explanation."""
-    v = st.view(None)
+    v = st.view(None).to_json()
     prev = v.get("previous_hand") if not st.is_over() else None
     shows = prev["shows"] if prev else v.get("shows") or []
     starter = prev["starter"] if prev else v.get("starter")
