@@ -20,6 +20,7 @@ from tests.server.browser_helpers import (
     PHONE,
     DomPlayer,
     browser,
+    create_table,
     needs_chromium,
     new_page,
     play_to_the_end,
@@ -36,23 +37,7 @@ STATE = "muggins.state"
 def sit_as_creator(page: Any, base: str, game: str, preset: str, seats: list[str | None], name: str = "Ann",
                    target: int | None = None, grace: str = "0", options: str = "") -> str:
     """Make a table through the lobby form with my name and seat 1: I am seated at once."""
-    page.goto(base + "/")
-    page.wait_for_selector("#game option", state="attached")
-    page.select_option("#game", game)
-    page.select_option("#preset", preset)
-    page.select_option("#nplayers", str(len(seats)))
-    for i, s in enumerate(seats):
-        page.select_option(f".seatpick[data-seat='{i}']", s or "")
-    page.fill("#my-name", name)
-    page.select_option("#my-seat", "0")
-    if target is not None:
-        page.fill("#target", str(target))
-    page.fill("#grace", grace)
-    page.fill("#options", options)
-    page.click("#create-btn")
-    page.wait_for_selector("#status:visible")
-    page.wait_for_function(f"() => {STATE}.last !== null")
-    return str(page.url.rsplit("/", 1)[1])
+    return create_table(page, base, game, preset, seats, target, options, creator=name, grace=grace)
 
 
 def moves_of(n: str) -> list[int]:
