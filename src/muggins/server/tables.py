@@ -263,7 +263,7 @@ class GameTable:
                 "muggins_rule": self.muggins_rule, "winners": sorted(self.state.winners()),
                 "created": self.created, "ended": self.ended,
                 "record": record_url(self.id) if status == "finished" else None, "paused": self.paused,
-                "hints": self.hints, "claim_bound": self.claim_bound()}
+                "hints": self.hints}
 
     def matches(self, q: str) -> bool:
         """Whether ``q`` (any case) is part of the id, the game, the preset or a player's name."""
@@ -341,7 +341,7 @@ class GameTable:
             "type": "state", "table": summary if summary is not None else self.summary(), "you": conn.seat,
             "view": st.view(conn.seat).to_json(), "renderer": self.renderer, "piece_noun": self.piece_noun,
             "events": events, "event_start": start, "grace_left": self.grace_left(),
-            "event_actions": self.actions_of_events(start, conn.log_pos),
+            "event_actions": self.actions_of_events(start, conn.log_pos), "claim_bound": self.claim_bound(),
         }
         return msg
 
