@@ -418,7 +418,7 @@ class GameTable(HandPauses):
             "view": st.view(conn.seat).to_json(), "renderer": self.renderer, "piece_noun": self.piece_noun,
             "events": events, "event_start": start, "grace_left": self.grace_left(),
             "hand_end": self.pause_message(fresh=summary is None),
-            "event_actions": self.actions_of_events(start, conn.log_pos),
+            "event_actions": self.actions_of_events(start, conn.log_pos), "claim_bound": self.claim_bound(),
         }
         return msg
 

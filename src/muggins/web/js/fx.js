@@ -67,17 +67,19 @@ export function positions(selector, keyOf) {
 /** Move ``e`` from the screen box ``from`` to where it is drawn now (it is already there: it is shown
  * travelling the way back to it). @param {Element} e @param {DOMRect | undefined} from */
 export function glide(e, from, ms = 420) {
-  if (!from || !motionOn() || !(/** @type {any} */ (e).animate)) return;
+  if (!from) return;
   const to = e.getBoundingClientRect();
   let dx = from.left + from.width / 2 - (to.left + to.width / 2);
   let dy = from.top + from.height / 2 - (to.top + to.height / 2);
-  if (Math.abs(dx) < 1 && Math.abs(dy) < 1) return;
   if (e instanceof SVGGraphicsElement) {  // an SVG shape moves in its own units
     const m = e.getScreenCTM();
     if (m && m.a) { dx /= m.a; dy /= m.d; }
-    e.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }],
-      { duration: ms, easing: "ease-out" });
-    return;
   }
+  slide(e, dx, dy, ms);
+}
+/** Show ``e`` travelling from (dx, dy) away (in its own units) to where it is.
+ * @param {Element} e @param {number} dx @param {number} dy */
+export function slide(e, dx, dy, ms = 420) {
+  if (!motionOn() || !(/** @type {any} */ (e).animate) || (Math.abs(dx) < 1 && Math.abs(dy) < 1)) return;
   e.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }], { duration: ms, easing: "ease-out" });
 }

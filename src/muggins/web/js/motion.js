@@ -3,18 +3,20 @@
 // of Muggins!. Positions are read before the table is drawn again and compared after.
 
 import { state } from "./state.js";
-import { positions, glide, chime, mugginsSound } from "./fx.js";
+import { positions, glide, slide, chime, mugginsSound } from "./fx.js";
 import { waitingFor } from "./names.js";
 import { tkey } from "./dominoes.js";
 
-/** @typedef {{mine: Map<string, DOMRect>, hands: Map<string, DOMRect>, pegs: Map<string, DOMRect>}} Capture */
+/** @typedef {{mine: Map<string, DOMRect>, hands: Map<string, DOMRect>, pegs: Map<string, number[]>}} Capture */
 
 /** Where my pieces, the other hands and the pegs are now. @returns {Capture} */
 export function capture() {
   return {
     mine: positions("#my-tiles [data-tile], #my-cards [data-card]", (e) => e.getAttribute("data-tile") || e.getAttribute("data-card")),
     hands: positions("#hands [data-seat]", (e) => e.getAttribute("data-seat")),
-    pegs: positions("#pegboard [data-peg]", (e) => e.getAttribute("data-peg")),
+    // pegs by their holes on the board (the board itself may have moved on the page)
+    pegs: new Map([...document.querySelectorAll("#pegboard [data-peg]")].map((e) =>
+      [e.getAttribute("data-peg"), [Number(e.getAttribute("cx")), Number(e.getAttribute("cy"))]])),
   };
 }
 
@@ -30,7 +32,10 @@ export function announceChanges(before, m, was) {
         : e.card ? document.querySelector(`#pile [data-card="${e.card}"]`) : null;
       if (to) glide(to, from);
     }
-    for (const peg of document.querySelectorAll("#pegboard [data-peg]")) glide(peg, was.pegs.get(peg.getAttribute("data-peg")), 600);
+    for (const peg of document.querySelectorAll("#pegboard [data-peg]")) {
+      const old = was.pegs.get(peg.getAttribute("data-peg"));
+      if (old) slide(peg, old[0] - Number(peg.getAttribute("cx")), old[1] - Number(peg.getAttribute("cy")), 600);
+    }
   }
   if (m.events.some((e) => e.kind === "muggins")) mugginsSound();
   const mine = (x) => x !== null && state.me !== null && !x.view.over && waitingFor(x.view).includes(state.me);
