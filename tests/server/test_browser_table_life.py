@@ -12,6 +12,7 @@ import pytest
 
 from tests.server.browser_helpers import (
     DESKTOP,
+    PHONE,
     browser,
     needs_chromium,
     new_page,
@@ -91,6 +92,9 @@ def test_a_hands_end_pauses_and_resumes(browser: Any, paused_server: tuple[str, 
     assert page.locator("#board svg").count() > 0  # the final layout is drawn
     assert page.locator("#my-tiles svg").count() == 0  # not the next hand's tiles
     page.screenshot(path=str(shots / "handend-paused.png"), full_page=True)
+    page.set_viewport_size(PHONE)
+    page.screenshot(path=str(shots / "handend-paused-phone.png"), full_page=True)
+    page.set_viewport_size(DESKTOP)
     actions = page.evaluate("() => muggins.state.last.table.actions")
     page.click("#next-hand")
     page.wait_for_selector("#handend", state="hidden")
@@ -141,12 +145,16 @@ def test_a_replay_stepped_back_and_forth_with_the_analysis(browser: Any, quick_s
     page.click("#rp-fwd")
     page.click("#rp-fwd")
     assert "Move 2 of" in page.inner_text("#rp-at") and "Move 2:" in page.inner_text("#rp-move")
+    # the log numbers the moves as the replay does
+    assert page.evaluate("() => [...document.querySelectorAll('#log li.numbered')].pop().dataset.n") == "2"
     page.keyboard.press("ArrowLeft")
     assert "Move 1 of" in page.inner_text("#rp-at")
     page.wait_for_selector("#rp-notes h4", timeout=60000)
     assert "Analysis of move 1" in page.inner_text("#rp-notes")
     assert page.locator("#board svg").count() > 0
     page.screenshot(path=str(shots / "replay.png"), full_page=True)
+    page.set_viewport_size(PHONE)
+    page.screenshot(path=str(shots / "replay-phone.png"), full_page=True)
     assert not errors
     ctx.close()
 

@@ -51,7 +51,7 @@ export async function showTutorial() {
   $("join").hidden = true; $("play").hidden = false;
   const data = await api("/api/tutorial");
   tutor = { data, at: 0 };
-  state.tableId = null; state.myToken = null; state.me = 0; state.logEvents = [];
+  state.tableId = null; state.myToken = null; state.me = 0; state.logEvents = []; state.eventActions = [];
   state.offline = tutorMove;
   showStep();
 }

@@ -55,7 +55,10 @@ function go(i) {
   replay.at = Math.max(0, Math.min(d.steps.length - 1, i));
   const step = d.steps[replay.at];
   state.me = d.you;
-  state.logEvents = d.steps.slice(0, replay.at + 1).flatMap((/** @type {any} */ s) => s.events);
+  const shown = d.steps.slice(0, replay.at + 1);
+  state.logEvents = shown.flatMap((/** @type {any} */ s) => s.events);
+  // each step's events were logged by its move (action number - 1); the deal's by none
+  state.eventActions = shown.flatMap((/** @type {any} */ s) => s.events.map(() => (s.number ? s.number - 1 : null)));
   const table = { ...d.table, status: step.view.over ? d.table.status : "playing", actions: replay.at };
   state.last = { type: "state", view: { ...step.view, legal: [] }, table, renderer: d.renderer,
     piece_noun: d.piece_noun, events: [], you: d.you, hand_end: step.hand_end ? { ...step.hand_end, paused: false } : null };
