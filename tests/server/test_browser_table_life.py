@@ -93,6 +93,7 @@ def test_a_hands_end_pauses_and_resumes(browser: Any, paused_server: tuple[str, 
     assert page.locator("#my-tiles svg").count() == 0  # not the next hand's tiles
     page.screenshot(path=str(shots / "handend-paused.png"), full_page=True)
     page.set_viewport_size(PHONE)
+    page.wait_for_timeout(400)  # the board is drawn again for its new width
     page.screenshot(path=str(shots / "handend-paused-phone.png"), full_page=True)
     page.set_viewport_size(DESKTOP)
     actions = page.evaluate("() => muggins.state.last.table.actions")

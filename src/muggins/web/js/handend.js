@@ -36,6 +36,8 @@ export function renderHandEnd() {
   if (end.layout && end.paused) {
     const draw = boardFor(state.last.renderer);
     if (draw) draw({ ...v, layout: end.layout, open_ends: [], legal: [], my_hand: [] });
+    const info = $("board").querySelector(".boardinfo");  // the next hand's boneyard and count: not this one's
+    if (info) info.textContent = `The layout as ${end.word.toLowerCase()} ${end.number} ended.`;
     $("myhand").replaceChildren();
   } else if (end.paused) {  // the piles or the show are in the lines: the next hand's cards wait
     $("board").replaceChildren(); $("myhand").replaceChildren();
