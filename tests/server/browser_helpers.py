@@ -108,8 +108,10 @@ def new_page(browser: Any, viewport: dict[str, int] = PHONE) -> tuple[Any, Any, 
 
 
 def create_table(page: Any, base: str, game: str, preset: str, seats: list[str | None],
-                 target: int | None = None, options: str = "", hints: bool = False) -> str:
-    """Create a table through the lobby form; returns its id (the page is left on the join screen)."""
+                 target: int | None = None, options: str = "", hints: bool = False, creator: str | None = None,
+                 grace: str = "0") -> str:
+    """Create a table through the lobby form; returns its id. The page is left on the join screen, or with
+    ``creator`` (a name) at the table, seated at seat 1 as the form seats its creator."""
     page.goto(base + "/")
     page.wait_for_selector("#game option", state="attached")
     page.select_option("#game", game)
@@ -119,13 +121,18 @@ def create_table(page: Any, base: str, game: str, preset: str, seats: list[str |
         page.select_option(f".seatpick[data-seat='{i}']", s or "")
     if target is not None:
         page.fill("#target", str(target))
-    page.select_option("#my-seat", "")  # the creator takes his seat through the join page, as a guest does
-    page.fill("#grace", "0")
+    page.fill("#my-name", creator or "")
+    page.select_option("#my-seat", "0" if creator else "")  # else the join page seats him, as a guest
+    page.fill("#grace", grace)
     page.fill("#options", options)
     if hints:
         page.check("#hints")
     page.click("#create-btn")
-    page.wait_for_selector("#join-title:visible")
+    if creator:
+        page.wait_for_selector("#status:visible")
+        page.wait_for_function("() => muggins.state.last !== null")
+    else:
+        page.wait_for_selector("#join-title:visible")
     assert "/t/" in page.url, page.inner_text("#create-err")
     return str(page.url.rsplit("/", 1)[1])
 

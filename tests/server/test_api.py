@@ -226,3 +226,30 @@ def test_the_seat_token_travels_in_the_first_message_never_in_the_address(client
         assert next_state(ws)["you"] == 0
     with table_socket(client, t["id"], None) as ws:
         assert next_state(ws)["you"] is None
+
+
+def test_each_event_comes_with_the_index_of_the_action_that_logged_it(client: TestClient) -> None:
+    from muggins.core.records import apply_record_action, start_from_record
+
+    t = new_table(client, game="card-muggins", seats=["beginner", "beginner"])   # a game of bots, watched
+    events: list[Any] = []
+    actions: list[Any] = []
+    with table_socket(client, t["id"]) as ws:
+        while True:
+            m = next_state(ws)
+            assert len(m["event_actions"]) == len(m["events"])
+            assert m["event_start"] == len(events)
+            events += m["events"]
+            actions += m["event_actions"]
+            if m["view"]["over"]:
+                break
+    # the record replayed action by action logs exactly the events numbered with that action
+    rec = client.get(f"/api/tables/{t['id']}/record").json()
+    st = start_from_record(rec)
+    expected: list[int | None] = [None] * len(st.log)
+    for i, entry in enumerate(rec["actions"]):
+        before = len(st.log)
+        apply_record_action(st, i, entry)
+        expected += [i] * (len(st.log) - before)
+    assert actions == expected
+    assert len(set(actions) - {None}) == len(rec["actions"])

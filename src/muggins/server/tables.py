@@ -282,8 +282,7 @@ class GameTable(HandPauses):
                 "muggins_rule": self.muggins_rule, "winners": self.result()["winners"],
                 "created": self.created, "ended": self.ended,
                 "record": record_url(self.id) if status == "finished" else None, "paused": self.paused,
-                "hints": self.hints, "claim_bound": self.claim_bound(), "resigned": self.resigned,
-                "rematch": self.rematch_id}
+                "hints": self.hints, "resigned": self.resigned, "rematch": self.rematch_id}
 
     def matches(self, q: str) -> bool:
         """Whether ``q`` (any case) is part of the id, the game, the preset or a player's name."""
@@ -364,7 +363,7 @@ class GameTable(HandPauses):
             "view": st.view(conn.seat).to_json(), "renderer": self.renderer, "piece_noun": self.piece_noun,
             "events": events, "event_start": start, "grace_left": self.grace_left(),
             "hand_end": self.pause_message(fresh=summary is None),
-            "event_actions": self.actions_of_events(start, conn.log_pos),
+            "event_actions": self.actions_of_events(start, conn.log_pos), "claim_bound": self.claim_bound(),
         }
         return msg
 

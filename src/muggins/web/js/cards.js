@@ -11,8 +11,9 @@ import { registerBoard } from "./boards.js";
  * its words ("ten of spades"). @param {string} c @param {string} [cls] @param {boolean} [active] */
 export function cardEl(c, cls = "", active = false) {
   const red = /[HD]$/.test(c);
+  // the face ("10♠") is for the eye; the name ("ten of spades") for a screen reader
   return el("span", { class: `card ${red ? "red" : ""} ${cls}`, "data-card": c, title: cardText(c),
-    role: active ? "button" : "img", tabindex: active ? 0 : null, "aria-label": cardName(c) }, cardText(c));
+    role: active ? "button" : "img", tabindex: active ? 0 : null, "aria-label": cardName(c), "data-face": cardText(c) });
 }
 export function discardCount(v) {
   const d = (v.legal || []).find((m) => m.startsWith("discard "));

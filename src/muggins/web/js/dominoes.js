@@ -185,7 +185,7 @@ function renderDominoes(v) {
     if (ms) {
       grp.setAttribute("role", "button");
       grp.setAttribute("tabindex", "0");
-      grp.setAttribute("aria-label", ms.length === 1 ? `${moveLabel(ms[0])}: on ${tileName(k)}`
+      grp.setAttribute("aria-label", ms.length === 1 ? spoken(moveLabel(ms[0]))
         : `${tileName(k)}: it takes ${tileName(state.selected[0])} in more than one place, choose with the buttons below`);
       grp.setAttribute("data-moves", ms.join("|"));
       if (ms.length === 1) grp.setAttribute("data-move", ms[0]);
@@ -267,5 +267,8 @@ function renderDominoes(v) {
   mine.setAttribute("aria-labelledby", "my-tiles-label");
   $("explain").replaceChildren();
 }
+
+/** A move's label with its tiles in words: "Play four-four on six-four". @param {string} label */
+function spoken(label) { return label.replace(/\b\d+-\d+\b/g, tileName); }
 
 registerBoard("domino-layout", renderDominoes);

@@ -75,9 +75,6 @@ export function glide(e, from, ms = 420) {
   if (e instanceof SVGGraphicsElement) {  // an SVG shape moves in its own units
     const m = e.getScreenCTM();
     if (m && m.a) { dx /= m.a; dy /= m.d; }
-    e.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }],
-      { duration: ms, easing: "ease-out" });
-    return;
   }
   e.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }], { duration: ms, easing: "ease-out" });
 }

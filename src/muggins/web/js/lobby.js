@@ -148,11 +148,8 @@ async function createTable(ev) {
       }
       options.target = Number(target);
     }
-    const mySeat = $("my-seat").value, myName = $("my-name").value.trim();
-    if (mySeat !== "" && !myName) {
-      $("my-name").focus();
-      throw new Error("Type your name to sit at the table (the other players see it), or choose no seat.");
-    }
+    // with no name given, the table's page asks for it with the seats to choose from
+    const myName = $("my-name").value.trim(), mySeat = myName ? $("my-seat").value : "";
     const t = await api("/api/tables", { game: $("game").value, preset: $("preset").value, seats,
       grace: Number($("grace").value), options, hints: $("hints").checked });
     if (mySeat !== "") {

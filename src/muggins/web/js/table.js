@@ -238,9 +238,9 @@ function renderGeneric(v) {
   $("explain").replaceChildren();
 }
 // The fields of an event the log has no sentence for, as JSON.
-// The most one play can score at this table: the server's bound of every announcement.
+// The most one play can score at this table: the server's bound of every announcement (claim_bound).
 function claimBound() {
-  const b = state.last && state.last.table.claim_bound;
+  const b = state.last && state.last.claim_bound;
   return Number.isInteger(b) ? b : null;
 }
 /** The points typed in the Announce box: null when it is empty (nothing announced); undefined when the
