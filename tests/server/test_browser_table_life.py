@@ -19,6 +19,7 @@ from tests.server.browser_helpers import (
     serve,
     shots,
 )
+from tests.server.test_browser_access import AXE, serious_violations
 
 pytestmark = needs_chromium
 __all__ = ["browser", "shots"]  # fixtures
@@ -39,6 +40,12 @@ def paused_server(tmp_path: Path) -> Iterator[tuple[str, Any]]:
 @pytest.fixture
 def quick_server(tmp_path: Path) -> Iterator[tuple[str, Any]]:
     yield from serve(app_with(tmp_path, 0.0))
+
+
+def axe_clean(page: Any, what: str) -> None:
+    """No serious or critical accessibility violation on the page as it is (when axe-core is installed)."""
+    if AXE.exists():
+        assert serious_violations(page) == [], what
 
 
 def seated_page(browser: Any, base: str, body: dict[str, Any],
@@ -92,6 +99,7 @@ def test_a_hands_end_pauses_and_resumes(browser: Any, paused_server: tuple[str, 
     assert page.locator("#board svg").count() > 0  # the final layout is drawn
     assert page.locator("#my-tiles svg").count() == 0  # not the next hand's tiles
     page.screenshot(path=str(shots / "handend-paused.png"), full_page=True)
+    axe_clean(page, "the hand's end")
     page.set_viewport_size(PHONE)
     page.wait_for_timeout(400)  # the board is drawn again for its new width
     page.screenshot(path=str(shots / "handend-paused-phone.png"), full_page=True)
@@ -154,6 +162,7 @@ def test_a_replay_stepped_back_and_forth_with_the_analysis(browser: Any, quick_s
     assert "Analysis of move 1" in page.inner_text("#rp-notes")
     assert page.locator("#board svg").count() > 0
     page.screenshot(path=str(shots / "replay.png"), full_page=True)
+    axe_clean(page, "the replay")
     page.set_viewport_size(PHONE)
     page.screenshot(path=str(shots / "replay-phone.png"), full_page=True)
     assert not errors
@@ -183,6 +192,7 @@ def test_the_guided_first_game_is_finished(browser: Any, quick_server: tuple[str
             page.screenshot(path=str(shots / "tutorial-muggins.png"), full_page=True)
             page.click("#muggins-btn")
     page.wait_for_selector("#tutor-done")
+    axe_clean(page, "the tutorial")
     assert "finished the tutorial" in page.inner_text("#tutor-text")
     assert not errors
     ctx.close()
@@ -206,6 +216,7 @@ def test_a_drill_answered_in_the_page_is_stored(browser: Any, quick_server: tupl
     page.click("#drill-form button[type=submit]")
     page.wait_for_selector("#drill-result")
     page.screenshot(path=str(shots / "drill.png"), full_page=True)
+    axe_clean(page, "a drill")
     page.click("#drill-stop")
     page.wait_for_function("() => document.querySelector('#drill-result').textContent.includes('saved')")
     rec = json.loads((tmp_path / "data" / "training.jsonl").read_text())
@@ -214,6 +225,7 @@ def test_a_drill_answered_in_the_page_is_stored(browser: Any, quick_server: tupl
     page.wait_for_selector(".preset-rules")
     assert page.locator("figure.example").count() >= 3
     page.screenshot(path=str(shots / "rules.png"))
+    axe_clean(page, "the rules")
     assert not errors
     ctx.close()
 
