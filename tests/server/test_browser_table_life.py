@@ -126,6 +126,12 @@ def test_resign_then_rematch_with_an_invite_link(browser: Any, quick_server: tup
     page.screenshot(path=str(shots / "resigned.png"), full_page=True)
     lobby = page.request.get(base + "/api/tables").json()["tables"]
     assert tid not in [t["id"] for t in lobby]
+    lobby_page = ctx.new_page()
+    lobby_page.goto(base + "/")
+    row = lobby_page.wait_for_selector(f"#finished .tablerow[data-id='{tid}']")
+    assert "won by Beginner bot (Ann resigned)" in row.inner_text() and "replay" in row.inner_text()
+    assert lobby_page.locator(f"#tables .tablerow[data-id='{tid}']").count() == 0
+    lobby_page.close()
     page.click("#rematch-btn")
     page.wait_for_selector("input.invite")
     link = page.input_value("input.invite")
