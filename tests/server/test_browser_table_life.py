@@ -221,6 +221,7 @@ def test_a_drill_answered_in_the_page_is_stored(browser: Any, quick_server: tupl
     page.fill("#drill-answer", "5")
     page.click("#drill-form button[type=submit]")
     page.wait_for_selector("#drill-result")
+    assert page.inner_text("#drill-err") == ""  # the refusal is gone once a count is taken
     page.screenshot(path=str(shots / "drill.png"), full_page=True)
     axe_clean(page, "a drill")
     page.click("#drill-stop")

@@ -148,6 +148,7 @@ async function answer() {
         el("button", { type: "button", id: "drill-stop", onclick: stop }, "Stop"));
     }
     $("drill-form").remove();
+    $("drill-err").textContent = "";
     $("drill-verdict").replaceChildren(verdict);
   } catch (e) { $("drill-err").textContent = e.message; }
 }
