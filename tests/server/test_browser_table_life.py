@@ -198,6 +198,8 @@ def test_the_guided_first_game_is_finished(browser: Any, quick_server: tuple[str
             page.screenshot(path=str(shots / "tutorial-muggins.png"), full_page=True)
             page.click("#muggins-btn")
     page.wait_for_selector("#tutor-done")
+    log = page.inner_text("#log")
+    assert "Muggins" in log and "announced" in log  # the game so far, in the log as at a table
     axe_clean(page, "the tutorial")
     assert "finished the tutorial" in page.inner_text("#tutor-text")
     assert not errors

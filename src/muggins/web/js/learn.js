@@ -63,6 +63,9 @@ function showStep() {
       muggins_rule: true, hints: false, actions: tutor.at, scores: step.view.scores, preset: step.view.preset },
     renderer: d.renderer, piece_noun: d.piece_noun, events: [], you: 0, hand_end: null };
   state.selected = [];
+  const told = d.steps.slice(0, tutor.at + 1);
+  state.logEvents = told.flatMap((/** @type {any} */ s) => s.events);
+  state.eventActions = told.flatMap((/** @type {any} */ s) => s.events.map(() => (s.actions ? s.actions - 1 : null)));
   render();
   const kids = [el("p", { id: "tutor-text" }, step.text)];
   if (step.expect === "next") kids.push(el("button", { type: "button", class: "primary", id: "tutor-next", onclick: () => advance() }, "Next"));
