@@ -292,7 +292,8 @@ class GameTable(HandPauses):
 
     def record(self) -> dict[str, Any]:
         if not self.state.is_over():
-            why = "was abandoned before its end" if self.abandoned else "is not over yet"
+            why = ("was abandoned before its end" if self.abandoned else "was resigned before its end"
+                   if self.resigned is not None else "is not over yet")
             raise TableError(f"the game {why}; a record holds every hidden card, so it is given only for "
                              f"finished games", 409)
         return to_record(self.state, players=[{"name": s.name or f"Seat {i + 1}", **({"bot": s.bot} if s.bot else {})}

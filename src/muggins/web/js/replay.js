@@ -35,7 +35,9 @@ export async function showReplay(id) {
     el("a", { href: `/t/${id}` }, " Back to the table"),
     el("div", { id: "rp-move" }), el("div", { id: "rp-notes" }));
   document.addEventListener("keydown", keys);
-  if (["finished"].includes(data.table.status)) {
+  if (data.table.status !== "finished") $("rp-notes").textContent = data.steps.length && data.table.status !== "playing"
+    ? `No analysis: the game was ${data.table.status} before its end.` : "The analysis comes when the game has ended.";
+  else {
     getJSON(`/api/tables/${id}/analysis`).then((a) => { if (replay && replay.data === data) { replay.analysis = a; go(replay.at); } },
       () => { $("rp-notes").textContent = "No analysis for this game."; });
   }
