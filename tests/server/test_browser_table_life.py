@@ -149,7 +149,7 @@ def test_a_replay_stepped_back_and_forth_with_the_analysis(browser: Any, quick_s
                                                           shots: Path) -> None:
     base, _app = quick_server
     ctx, page, errors, tid = seated_page(browser, base, {"game": "dominoes", "seats": [None, "beginner"],
-                                                         "options": {"target": 30}})
+                                                         "options": {"target": 100}})
     play_until(page, "over")
     page.goto(f"{base}/t/{tid}/replay")
     page.wait_for_selector("#rp-at")
@@ -167,6 +167,17 @@ def test_a_replay_stepped_back_and_forth_with_the_analysis(browser: Any, quick_s
     page.wait_for_selector("#rp-notes h4", timeout=60000)
     assert "Analysis of move 1" in page.inner_text("#rp-notes")
     assert page.locator("#board svg").count() > 0
+    # the step that ended the first hand shows that hand's end, its layout drawn
+    steps = page.evaluate(f"() => fetch('/api/tables/{tid}/replay').then((r) => r.json())")["steps"]
+    ending = next(s["number"] for s in steps if s["hand_end"])
+    page.click("#rp-first")
+    for _ in range(ending):
+        page.keyboard.press("ArrowRight")
+    assert f"Move {ending} of" in page.inner_text("#rp-at")
+    assert "Hand 1 is over" in page.inner_text("#handend") and page.locator("#board svg").count() > 0
+    page.screenshot(path=str(shots / "replay-handend.png"), full_page=True)
+    page.keyboard.press("ArrowLeft")
+    assert page.is_hidden("#handend")
     page.screenshot(path=str(shots / "replay.png"), full_page=True)
     axe_clean(page, "the replay")
     page.set_viewport_size(PHONE)

@@ -63,7 +63,7 @@ function go(i) {
   state.eventActions = shown.flatMap((/** @type {any} */ s) => s.events.map(() => (s.number ? s.number - 1 : null)));
   const table = { ...d.table, status: step.view.over ? d.table.status : "playing", actions: replay.at };
   state.last = { type: "state", view: { ...step.view, legal: [] }, table, renderer: d.renderer,
-    piece_noun: d.piece_noun, events: [], you: d.you, hand_end: step.hand_end ? { ...step.hand_end, paused: false } : null };
+    piece_noun: d.piece_noun, events: [], you: d.you, hand_end: step.hand_end ? { ...step.hand_end, paused: false, replay: true } : null };
   render();
   $("controls").hidden = true;
   $("rp-at").textContent = ` Move ${replay.at} of ${d.steps.length - 1} `;
