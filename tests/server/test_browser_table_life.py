@@ -12,12 +12,14 @@ import pytest
 
 from tests.server.browser_helpers import (
     DESKTOP,
+    PHONE,
     browser,
     needs_chromium,
     new_page,
     serve,
     shots,
 )
+from tests.server.test_browser_access import AXE, serious_violations
 
 pytestmark = needs_chromium
 __all__ = ["browser", "shots"]  # fixtures
@@ -38,6 +40,12 @@ def paused_server(tmp_path: Path) -> Iterator[tuple[str, Any]]:
 @pytest.fixture
 def quick_server(tmp_path: Path) -> Iterator[tuple[str, Any]]:
     yield from serve(app_with(tmp_path, 0.0))
+
+
+def axe_clean(page: Any, what: str) -> None:
+    """No serious or critical accessibility violation on the page as it is (when axe-core is installed)."""
+    if AXE.exists():
+        assert serious_violations(page) == [], what
 
 
 def seated_page(browser: Any, base: str, body: dict[str, Any],
@@ -91,6 +99,11 @@ def test_a_hands_end_pauses_and_resumes(browser: Any, paused_server: tuple[str, 
     assert page.locator("#board svg").count() > 0  # the final layout is drawn
     assert page.locator("#my-tiles svg").count() == 0  # not the next hand's tiles
     page.screenshot(path=str(shots / "handend-paused.png"), full_page=True)
+    axe_clean(page, "the hand's end")
+    page.set_viewport_size(PHONE)
+    page.wait_for_timeout(400)  # the board is drawn again for its new width
+    page.screenshot(path=str(shots / "handend-paused-phone.png"), full_page=True)
+    page.set_viewport_size(DESKTOP)
     actions = page.evaluate("() => muggins.state.last.table.actions")
     page.click("#next-hand")
     page.wait_for_selector("#handend", state="hidden")
@@ -113,6 +126,12 @@ def test_resign_then_rematch_with_an_invite_link(browser: Any, quick_server: tup
     page.screenshot(path=str(shots / "resigned.png"), full_page=True)
     lobby = page.request.get(base + "/api/tables").json()["tables"]
     assert tid not in [t["id"] for t in lobby]
+    lobby_page = ctx.new_page()
+    lobby_page.goto(base + "/")
+    row = lobby_page.wait_for_selector(f"#finished .tablerow[data-id='{tid}']")
+    assert "won by Beginner bot (Ann resigned)" in row.inner_text() and "replay" in row.inner_text()
+    assert lobby_page.locator(f"#tables .tablerow[data-id='{tid}']").count() == 0
+    lobby_page.close()
     page.click("#rematch-btn")
     page.wait_for_selector("input.invite")
     link = page.input_value("input.invite")
@@ -130,7 +149,7 @@ def test_a_replay_stepped_back_and_forth_with_the_analysis(browser: Any, quick_s
                                                           shots: Path) -> None:
     base, _app = quick_server
     ctx, page, errors, tid = seated_page(browser, base, {"game": "dominoes", "seats": [None, "beginner"],
-                                                         "options": {"target": 30}})
+                                                         "options": {"target": 100}})
     play_until(page, "over")
     page.goto(f"{base}/t/{tid}/replay")
     page.wait_for_selector("#rp-at")
@@ -141,12 +160,28 @@ def test_a_replay_stepped_back_and_forth_with_the_analysis(browser: Any, quick_s
     page.click("#rp-fwd")
     page.click("#rp-fwd")
     assert "Move 2 of" in page.inner_text("#rp-at") and "Move 2:" in page.inner_text("#rp-move")
+    # the log numbers the moves as the replay does
+    assert page.evaluate("() => [...document.querySelectorAll('#log li.numbered')].pop().dataset.n") == "2"
     page.keyboard.press("ArrowLeft")
     assert "Move 1 of" in page.inner_text("#rp-at")
     page.wait_for_selector("#rp-notes h4", timeout=60000)
     assert "Analysis of move 1" in page.inner_text("#rp-notes")
     assert page.locator("#board svg").count() > 0
+    # the step that ended the first hand shows that hand's end, its layout drawn
+    steps = page.evaluate(f"() => fetch('/api/tables/{tid}/replay').then((r) => r.json())")["steps"]
+    ending = next(s["number"] for s in steps if s["hand_end"])
+    page.click("#rp-first")
+    for _ in range(ending):
+        page.keyboard.press("ArrowRight")
+    assert f"Move {ending} of" in page.inner_text("#rp-at")
+    assert "Hand 1 is over" in page.inner_text("#handend") and page.locator("#board svg").count() > 0
+    page.screenshot(path=str(shots / "replay-handend.png"), full_page=True)
+    page.keyboard.press("ArrowLeft")
+    assert page.is_hidden("#handend")
     page.screenshot(path=str(shots / "replay.png"), full_page=True)
+    axe_clean(page, "the replay")
+    page.set_viewport_size(PHONE)
+    page.screenshot(path=str(shots / "replay-phone.png"), full_page=True)
     assert not errors
     ctx.close()
 
@@ -174,6 +209,9 @@ def test_the_guided_first_game_is_finished(browser: Any, quick_server: tuple[str
             page.screenshot(path=str(shots / "tutorial-muggins.png"), full_page=True)
             page.click("#muggins-btn")
     page.wait_for_selector("#tutor-done")
+    log = page.inner_text("#log")
+    assert "Muggins" in log and "announced" in log  # the game so far, in the log as at a table
+    axe_clean(page, "the tutorial")
     assert "finished the tutorial" in page.inner_text("#tutor-text")
     assert not errors
     ctx.close()
@@ -196,7 +234,9 @@ def test_a_drill_answered_in_the_page_is_stored(browser: Any, quick_server: tupl
     page.fill("#drill-answer", "5")
     page.click("#drill-form button[type=submit]")
     page.wait_for_selector("#drill-result")
+    assert page.inner_text("#drill-err") == ""  # the refusal is gone once a count is taken
     page.screenshot(path=str(shots / "drill.png"), full_page=True)
+    axe_clean(page, "a drill")
     page.click("#drill-stop")
     page.wait_for_function("() => document.querySelector('#drill-result').textContent.includes('saved')")
     rec = json.loads((tmp_path / "data" / "training.jsonl").read_text())
@@ -205,6 +245,7 @@ def test_a_drill_answered_in_the_page_is_stored(browser: Any, quick_server: tupl
     page.wait_for_selector(".preset-rules")
     assert page.locator("figure.example").count() >= 3
     page.screenshot(path=str(shots / "rules.png"))
+    axe_clean(page, "the rules")
     assert not errors
     ctx.close()
 

@@ -284,9 +284,13 @@ def tutorial() -> dict[str, Any]:
     names = ["You", "Teacher"]
     noun = spec.piece_noun
     steps: list[dict[str, Any]] = []
+    logged = [0]
 
     def step(text: str, expect: str, **more: Any) -> None:
-        steps.append({"text": text, "expect": expect, "view": st.view(LEARNER).to_json(), **more})
+        """A step: the learner's view, and the events logged since the step before (the learner's log)."""
+        steps.append({"text": text, "expect": expect, "view": st.view(LEARNER).to_json(),
+                      "events": st.events_for(LEARNER, logged[0]), "actions": len(st.history), **more})
+        logged[0] = len(st.log)
 
     step(f"This is a game of {spec.title} against the Teacher. Your {noun[1]} are at the bottom; the "
          f"board is in the middle. Under these rules you score by announcing the points your own moves "

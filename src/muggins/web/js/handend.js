@@ -33,15 +33,19 @@ export function renderHandEnd() {
   clearInterval(ticker);
   if (!end) { box.hidden = true; box.replaceChildren(); return; }
   const v = state.last.view;
-  if (end.layout && end.paused) {
+  const shown = end.paused || end.replay;  // the board shows the hand as it ended, not the next deal
+  if (end.layout && shown) {
     const draw = boardFor(state.last.renderer);
     if (draw) draw({ ...v, layout: end.layout, open_ends: [], legal: [], my_hand: [] });
+    const info = $("board").querySelector(".boardinfo");  // the next hand's boneyard and count: not this one's
+    if (info) info.textContent = `The layout as ${end.word.toLowerCase()} ${end.number} ended.`;
     $("myhand").replaceChildren();
-  } else if (end.paused) {  // the piles or the show are in the lines: the next hand's cards wait
+  } else if (shown) {  // the piles or the show are in the lines: the next hand's cards wait
     $("board").replaceChildren(); $("myhand").replaceChildren();
   }
+  if (shown) $("hands").replaceChildren();
   if (end.paused) {
-    $("hands").replaceChildren(); $("moves").replaceChildren();
+    $("moves").replaceChildren();
     $("status").textContent = `${end.word} ${end.number} is over` + (state.me === null ? " (watching)" : "");
     $("status").className = "";
   }

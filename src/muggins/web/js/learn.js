@@ -51,7 +51,7 @@ export async function showTutorial() {
   $("join").hidden = true; $("play").hidden = false;
   const data = await api("/api/tutorial");
   tutor = { data, at: 0 };
-  state.tableId = null; state.myToken = null; state.me = 0; state.logEvents = [];
+  state.tableId = null; state.myToken = null; state.me = 0; state.logEvents = []; state.eventActions = [];
   state.offline = tutorMove;
   showStep();
 }
@@ -63,6 +63,9 @@ function showStep() {
       muggins_rule: true, hints: false, actions: tutor.at, scores: step.view.scores, preset: step.view.preset },
     renderer: d.renderer, piece_noun: d.piece_noun, events: [], you: 0, hand_end: null };
   state.selected = [];
+  const told = d.steps.slice(0, tutor.at + 1);
+  state.logEvents = told.flatMap((/** @type {any} */ s) => s.events);
+  state.eventActions = told.flatMap((/** @type {any} */ s) => s.events.map(() => (s.actions ? s.actions - 1 : null)));
   render();
   const kids = [el("p", { id: "tutor-text" }, step.text)];
   if (step.expect === "next") kids.push(el("button", { type: "button", class: "primary", id: "tutor-next", onclick: () => advance() }, "Next"));
@@ -148,6 +151,7 @@ async function answer() {
         el("button", { type: "button", id: "drill-stop", onclick: stop }, "Stop"));
     }
     $("drill-form").remove();
+    $("drill-err").textContent = "";
     $("drill-verdict").replaceChildren(verdict);
   } catch (e) { $("drill-err").textContent = e.message; }
 }

@@ -170,8 +170,9 @@ export function gameTitle(name) {
 }
 function tableRow(t, finished) {
   const title = `${gameTitle(t.game)}: ${t.preset}`;
-  const won = t.status === "finished" && Array.isArray(t.winners) && t.winners.length
-    ? `won by ${listText(t.winners.map((i) => (t.seats[i] && t.seats[i].name) || `seat ${i + 1}`))}` : "";
+  const who = (i) => (t.seats[i] && t.seats[i].name) || `seat ${i + 1}`;
+  const won = (t.status === "finished" || t.status === "resigned") && Array.isArray(t.winners) && t.winners.length
+    ? `won by ${listText(t.winners.map(who))}` + (t.status === "resigned" ? ` (${who(t.resigned)} resigned)` : "") : "";
   const when = finished && t.ended ? new Date(t.ended * 1000).toLocaleString() : "";
   const kids = [el("a", { href: "/t/" + t.id, class: "table-link" }, title),
     el("span", { class: "tstatus " + t.status }, t.status), el("span", {}, seatsText(t)),
@@ -180,6 +181,7 @@ function tableRow(t, finished) {
   if (finished && t.status === "finished") {
     kids.push(el("a", { href: t.record || `/api/tables/${t.id}/record`, class: "record-link", download: "" }, "record"));
   }
+  if (finished) kids.push(el("a", { href: `/t/${t.id}/replay`, class: "replay-link" }, "replay"));
   return el("div", { class: "tablerow", "data-id": t.id }, ...kids);
 }
 function pager(box, page, pages, go) {

@@ -35,7 +35,9 @@ export async function showReplay(id) {
     el("a", { href: `/t/${id}` }, " Back to the table"),
     el("div", { id: "rp-move" }), el("div", { id: "rp-notes" }));
   document.addEventListener("keydown", keys);
-  if (["finished"].includes(data.table.status)) {
+  if (data.table.status !== "finished") $("rp-notes").textContent = data.steps.length && data.table.status !== "playing"
+    ? `No analysis: the game was ${data.table.status} before its end.` : "The analysis comes when the game has ended.";
+  else {
     getJSON(`/api/tables/${id}/analysis`).then((a) => { if (replay && replay.data === data) { replay.analysis = a; go(replay.at); } },
       () => { $("rp-notes").textContent = "No analysis for this game."; });
   }
@@ -55,10 +57,13 @@ function go(i) {
   replay.at = Math.max(0, Math.min(d.steps.length - 1, i));
   const step = d.steps[replay.at];
   state.me = d.you;
-  state.logEvents = d.steps.slice(0, replay.at + 1).flatMap((/** @type {any} */ s) => s.events);
+  const shown = d.steps.slice(0, replay.at + 1);
+  state.logEvents = shown.flatMap((/** @type {any} */ s) => s.events);
+  // each step's events were logged by its move (action number - 1); the deal's by none
+  state.eventActions = shown.flatMap((/** @type {any} */ s) => s.events.map(() => (s.number ? s.number - 1 : null)));
   const table = { ...d.table, status: step.view.over ? d.table.status : "playing", actions: replay.at };
   state.last = { type: "state", view: { ...step.view, legal: [] }, table, renderer: d.renderer,
-    piece_noun: d.piece_noun, events: [], you: d.you, hand_end: step.hand_end ? { ...step.hand_end, paused: false } : null };
+    piece_noun: d.piece_noun, events: [], you: d.you, hand_end: step.hand_end ? { ...step.hand_end, paused: false, replay: true } : null };
   render();
   $("controls").hidden = true;
   $("rp-at").textContent = ` Move ${replay.at} of ${d.steps.length - 1} `;

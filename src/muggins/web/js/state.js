@@ -5,7 +5,8 @@
  * @typedef {Record<string, any>} View   a seat's view of the game, as the server sends it
  * @typedef {{type: string, view: View, table: Record<string, any>, renderer: string, events: any[],
  *   event_start?: number, you?: number | null, piece_noun?: [string, string], grace_left?: number | null,
- *   event_actions?: (number | null)[], hand_end?: any, claim_bound?: number}} StateMessage
+ *   event_actions?: (number | null)[], claim_bound?: number,
+ *   hand_end?: any}} StateMessage
  */
 
 export const state = {
