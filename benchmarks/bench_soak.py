@@ -31,26 +31,19 @@ import os
 import random
 import resource
 import shlex
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import websockets
+from bench_server import free_port, wait_until_up
 
 SRC = Path(__file__).resolve().parent.parent / "src"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def address(n: int) -> str:
@@ -403,12 +396,7 @@ def main() -> None:
         proc = subprocess.Popen([sys.executable, "-m", "muggins", "serve", "--port", str(port), "--db", db],
                                 stdout=log, stderr=subprocess.STDOUT, env=env)
         try:
-            for _ in range(400):
-                try:
-                    urllib.request.urlopen(base + "/api/games", timeout=1)
-                    break
-                except OSError:
-                    time.sleep(0.05)
+            wait_until_up(base)
             out = asyncio.run(run(args, port, down))
         finally:
             proc.terminate()

@@ -334,9 +334,7 @@ class Store:
         field = "id"
         try:
             field = "options"
-            options = _json(r["options"])
-            if not isinstance(options, dict):
-                raise TypeError(f"an object was expected, not {type(options).__name__}")
+            options = _typed(_json(r["options"]), dict, "an object")
             field = "seed"
             seed = int(r["seed"])
             field = "seats"
@@ -344,9 +342,7 @@ class Store:
             if not all(isinstance(x, dict) for x in seats):
                 raise TypeError("each seat must be an object")
             field = "chance"
-            chance = _json(r["chance"])
-            if not isinstance(chance, list):
-                raise TypeError(f"a list was expected, not {type(chance).__name__}")
+            chance = _typed(_json(r["chance"]), list, "a list")
             field = "num_players"
             num_players = int(r["num_players"])
         except (ValueError, TypeError) as e:
@@ -425,6 +421,13 @@ class Store:
 def _json(value: Any) -> Any:
     """A JSON column's value: parsed from its text (a driver that parses JSON itself gives the value)."""
     return json.loads(value) if isinstance(value, (str, bytes)) else value
+
+
+def _typed(value: Any, kind: type, name: str) -> Any:
+    """``value`` when it is of ``kind``, else TypeError saying that ``name`` was expected."""
+    if not isinstance(value, kind):
+        raise TypeError(f"{name} was expected, not {type(value).__name__}")
+    return value
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
