@@ -46,6 +46,14 @@ def wait_until_up(base: str, tries: int = 400) -> None:
             time.sleep(0.05)
 
 
+def stop_server(proc: subprocess.Popen[bytes], wait: float = 20.0) -> None:
+    proc.terminate()
+    try:
+        proc.wait(wait)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
 def post(base: str, path: str, body: dict[str, Any]) -> Any:
     req = urllib.request.Request(base + path, data=json.dumps(body).encode(),
                                  headers={"content-type": "application/json"})
@@ -175,11 +183,7 @@ def main() -> None:
             except ImportError:
                 out = asyncio.run(run(args, base, port))
         finally:
-            proc.terminate()
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            stop_server(proc)
     print(json.dumps(out, indent=1))
 
 

@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 import websockets
-from bench_server import free_port, wait_until_up
+from bench_server import free_port, stop_server, wait_until_up
 
 SRC = Path(__file__).resolve().parent.parent / "src"
 
@@ -399,11 +399,7 @@ def main() -> None:
             wait_until_up(base)
             out = asyncio.run(run(args, port, down))
         finally:
-            proc.terminate()
-            try:
-                proc.wait(20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            stop_server(proc)
         acked = out.pop("_acked")
         out["acknowledged"], out["lost"] = lost_actions(db, acked)
         log.seek(0)
