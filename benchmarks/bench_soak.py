@@ -273,9 +273,12 @@ async def run(args: argparse.Namespace, port: int, down_file: Path) -> dict[str,
     busy = [ws_base + t["id"] for t in tables if t["kind"] == "bots"][:10]
     # the flooder and the slow reader run in a process of their own: their work must not slow the people
     hostile = await asyncio.create_subprocess_exec(
-        sys.executable, __file__, "--role", "hostile", "--port", str(port), "--duration", str(stop - time.monotonic()),
-        "--flood-sockets", str(args.flood_sockets), "--urls", json.dumps({"all": urls, "busy": busy}),
-        stdout=asyncio.subprocess.PIPE)
+        sys.executable, __file__, "--role", "hostile", "--duration", str(stop - time.monotonic()),
+        "--flood-sockets", str(args.flood_sockets), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+    assert hostile.stdin is not None
+    hostile.stdin.write(json.dumps({"all": urls, "busy": busy}).encode() + b"\n")
+    await hostile.stdin.drain()
+    hostile.stdin.close()
     tasks.append(outage(args, down_file, clock))
 
     marks: dict[str, float] = {}
@@ -352,7 +355,7 @@ def lost_actions(db: str, acked: dict[str, list[tuple[int, int, str]]]) -> tuple
 
 async def hostile(args: argparse.Namespace) -> None:
     """The flooder and the slow reader, for ``--duration`` seconds; prints what they met as JSON."""
-    urls = json.loads(args.urls)
+    urls = json.loads(sys.stdin.readline())  # the sockets to open, from the run
     stop = time.monotonic() + args.duration
     flooder = {"attempts": 0, "opened": 0, "refused": 0, "messages": 0}
     slow = {"read": 0, "cut_off": 0}
@@ -378,7 +381,6 @@ def main() -> None:
     ap.add_argument("--json", action="store_true", help="print the whole report as JSON")
     ap.add_argument("--log", default=None, help="keep the server's log in this file")
     ap.add_argument("--role", default="run", choices=["run", "hostile"], help=argparse.SUPPRESS)
-    ap.add_argument("--urls", default="", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.role == "hostile":
         asyncio.run(hostile(args))
