@@ -241,8 +241,11 @@ def actions_of(port: int, tables: list[dict[str, Any]]) -> dict[str, tuple[str, 
     from concurrent.futures import ThreadPoolExecutor
 
     def one(t: dict[str, Any]) -> tuple[str, tuple[str, int, float]]:
-        status, s = request(port, "127.0.0.1", "GET", f"/api/tables/{t['id']}")
-        got = (s["status"], s["actions"]) if status == 200 else ("?", -1)
+        try:
+            status, s = request(port, "127.0.0.1", "GET", f"/api/tables/{t['id']}")
+        except OSError:  # no answer in 30 s: counted as unread
+            status, s = 0, None
+        got = (s["status"], s["actions"]) if status == 200 else ("unread", -1)
         return t["id"], (*got, time.monotonic())
 
     with ThreadPoolExecutor(16) as pool:
@@ -299,6 +302,7 @@ async def run(args: argparse.Namespace, port: int, down_file: Path) -> dict[str,
     flooder, slow = json.loads(hostile_out)
     stalled = [tid for tid, (status, n, when) in last.items() if status in ("open", "playing")
                and n == first[tid][1] and when - first[tid][2] >= args.stall_window / 2]
+    unread = sum(1 for tid in last if last[tid][0] == "unread" or first[tid][0] == "unread")
     details = [request(port, "127.0.0.1", "GET", f"/api/tables/{tid}")[1] for tid in stalled[:5]]
     kind_of = {t["id"]: t["kind"] for t in tables}
     stalled_kinds = {k: sum(1 for tid in stalled if kind_of[tid] == k) for k in ("people", "bot", "bots")}
@@ -319,7 +323,7 @@ async def run(args: argparse.Namespace, port: int, down_file: Path) -> dict[str,
     ended = {k: sum(1 for t in tables if t["kind"] == k and after[t["id"]][0] == "finished") for k in kinds}
     return {"tables": len(tables), "kinds": kinds, "finished": ended, "setup_s": round(setup_s, 1),
             "duration_s": args.duration, "outage_s": round(clock.outage_end - clock.outage_at, 1),
-            "phases": phases, "stalled": stalled, "stalled_kinds": stalled_kinds,
+            "phases": phases, "stalled": stalled, "stalled_kinds": stalled_kinds, "unread": unread,
             "stalled_details": [{k: d.get(k) for k in ("id", "status", "actions", "seats", "paused", "spectators")}
                                 for d in details], "people": len(people),
             "unanswered": sum(p.pending for p in people), "marks_s": {k: round(v, 1) for k, v in marks.items()},
@@ -402,12 +406,13 @@ def main() -> None:
             out = asyncio.run(run(args, port, down))
         finally:
             stop_server(proc)
+            if args.log:
+                log.seek(0)
+                Path(args.log).write_bytes(log.read())
         acked = out.pop("_acked")
         out["acknowledged"], out["lost"] = lost_actions(db, acked)
         log.seek(0)
         text = log.read().decode(errors="replace")
-        if args.log:
-            Path(args.log).write_text(text)
         out["server_log"] = {"lines": text.count("\n"), "tracebacks": text.count("Traceback"),
                              "bot_retries": text.count("its bots try again"),
                              "store_warnings": text.count("did not take")}
