@@ -11,6 +11,7 @@ import contextlib
 import json
 import logging
 import os
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -182,10 +183,17 @@ class Store:
                          .values(status=bindparam("status"), result=bindparam("result"), ended=bindparam("ended")))
         self._writer: Any = self.engine.connect()
         self.fault = faults_from_env()  # a fault injected before each write attempt (None: none)
+        # after a write failed on a fresh connection too, writes are refused at once for this long: a
+        # database that is down is not asked (nor reconnected to) for every move meanwhile
+        self.retry_after = 1.0
+        self._down_until = 0.0
 
     def _write(self, what: str, work: Callable[[Any], None]) -> None:
         """Run ``work`` on the writer connection; a failed write is tried once more on a fresh
-        connection (the pool emptied first), then StoreUnavailable."""
+        connection (the pool emptied first), then StoreUnavailable, and so is every write for the next
+        :attr:`retry_after` seconds."""
+        if time.monotonic() < self._down_until:
+            raise StoreUnavailable(f"the database did not take {what}: it did not answer a moment ago")
         for attempt in (1, 2):
             try:
                 if self.fault is not None:
@@ -198,6 +206,7 @@ class Store:
                 log.warning("the database did not take %s (attempt %d of 2): %s", what, attempt, e)
                 self._reset()
                 if attempt == 2:
+                    self._down_until = time.monotonic() + self.retry_after
                     raise StoreUnavailable(f"the database did not take {what}") from e
 
     def _reset(self) -> None:
