@@ -36,6 +36,24 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def wait_until_up(base: str, tries: int = 400) -> None:
+    """Wait for the server at ``base`` to answer (0.05 s between tries)."""
+    for _ in range(tries):
+        try:
+            urllib.request.urlopen(base + "/api/games", timeout=1)
+            return
+        except OSError:
+            time.sleep(0.05)
+
+
+def stop_server(proc: subprocess.Popen[bytes], wait: float = 20.0) -> None:
+    proc.terminate()
+    try:
+        proc.wait(wait)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
 def post(base: str, path: str, body: dict[str, Any]) -> Any:
     req = urllib.request.Request(base + path, data=json.dumps(body).encode(),
                                  headers={"content-type": "application/json"})
@@ -157,12 +175,7 @@ def main() -> None:
         proc = subprocess.Popen([sys.executable, "-m", "muggins", "serve", "--port", str(port), "--db", db],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         try:
-            for _ in range(200):
-                try:
-                    urllib.request.urlopen(base + "/api/games", timeout=1)
-                    break
-                except OSError:
-                    time.sleep(0.05)
+            wait_until_up(base)
             try:
                 import uvloop
 
@@ -170,11 +183,7 @@ def main() -> None:
             except ImportError:
                 out = asyncio.run(run(args, base, port))
         finally:
-            proc.terminate()
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            stop_server(proc)
     print(json.dumps(out, indent=1))
 
 

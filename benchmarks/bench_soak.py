@@ -31,26 +31,19 @@ import os
 import random
 import resource
 import shlex
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import websockets
+from bench_server import free_port, stop_server, wait_until_up
 
 SRC = Path(__file__).resolve().parent.parent / "src"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def address(n: int) -> str:
@@ -93,8 +86,10 @@ class Person:
     rng: random.Random
     samples: list[tuple[str, float, bool]]   # (phase, seconds from send to answer, acknowledged)
     acked: list[tuple[int, int, str]] = field(default_factory=list)  # (index, seat, move)
+    acked_at: list[float] = field(default_factory=list)  # seconds from the start of play
     reconnects: int = 0
     over: bool = False
+    pending: bool = False   # a move sent and not answered when the run ended
 
     async def run(self, clock: Clock, stop: float) -> None:
         while time.monotonic() < stop and not self.over:
@@ -126,9 +121,11 @@ class Person:
                     self.samples.append((clock.phase(time.monotonic()), took, m["type"] == "ack"))
                     if m["type"] == "ack":
                         self.acked.append((m["index"], self.seat, sent[1]))
+                        self.acked_at.append(time.monotonic() - clock.start)
                     else:  # not stored (the store is down) or a stale position: try again later
                         due = time.monotonic() + 0.5
                     sent = None
+                    self.pending = False
                 elif m["type"] == "error" and m.get("fatal"):
                     return
             if state is None or sent is not None:
@@ -146,6 +143,7 @@ class Person:
             if time.monotonic() >= due:
                 ref = self.rng.randrange(1 << 30)
                 sent = (time.perf_counter(), moves[0], ref)
+                self.pending = True
                 await ws.send(json.dumps({"type": "act", "move": moves[0], "at": state["table"]["actions"],
                                           "ref": ref}))
                 due = None
@@ -238,12 +236,20 @@ async def setup(args: argparse.Namespace, port: int) -> list[dict[str, Any]]:
     return [t for g in groups for t in g]
 
 
-def actions_of(port: int, tables: list[dict[str, Any]]) -> dict[str, tuple[str, int]]:
-    out = {}
-    for t in tables:
-        status, s = request(port, "127.0.0.1", "GET", f"/api/tables/{t['id']}")
-        out[t["id"]] = (s["status"], s["actions"]) if status == 200 else ("?", -1)
-    return out
+def actions_of(port: int, tables: list[dict[str, Any]]) -> dict[str, tuple[str, int, float]]:
+    """Each table's status and actions so far, with when they were read (16 requests at a time)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def one(t: dict[str, Any]) -> tuple[str, tuple[str, int, float]]:
+        try:
+            status, s = request(port, "127.0.0.1", "GET", f"/api/tables/{t['id']}")
+        except OSError:  # no answer in 30 s: counted as unread
+            status, s = 0, None
+        got = (s["status"], s["actions"]) if status == 200 else ("unread", -1)
+        return t["id"], (*got, time.monotonic())
+
+    with ThreadPoolExecutor(16) as pool:
+        return dict(pool.map(one, tables))
 
 
 async def run(args: argparse.Namespace, port: int, down_file: Path) -> dict[str, Any]:
@@ -263,26 +269,44 @@ async def run(args: argparse.Namespace, port: int, down_file: Path) -> dict[str,
             p = Person(t["id"], seat, f"{ws_base}{t['id']}?token={token}", t["source"], args.think,
                        random.Random(rng.random()), samples)
             people.append(p)
-            tasks.append(p.run(clock, stop))
+            tasks.append(p.run(clock, stop + 600))  # until the last reading of the tables is done
         if t["kind"] == "bots":
-            tasks.append(watch(ws_base + t["id"], t["source"], stop))
-    flooder = {"attempts": 0, "opened": 0, "refused": 0, "messages": 0}
-    slow = {"read": 0, "cut_off": 0}
+            tasks.append(watch(ws_base + t["id"], t["source"], stop + 600))
     urls = [ws_base + t["id"] for t in tables]
     busy = [ws_base + t["id"] for t in tables if t["kind"] == "bots"][:10]
-    tasks += [flood(urls, "127.0.0.250", args.flood_sockets, stop, flooder),
-              slow_read(busy, "127.0.0.251", stop, slow), outage(args, down_file, clock)]
+    # the flooder and the slow reader run in a process of their own: their work must not slow the people
+    hostile = await asyncio.create_subprocess_exec(
+        sys.executable, __file__, "--role", "hostile", "--duration", str(stop - time.monotonic()),
+        "--flood-sockets", str(args.flood_sockets), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+    assert hostile.stdin is not None
+    hostile.stdin.write(json.dumps({"all": urls, "busy": busy}).encode() + b"\n")
+    await hostile.stdin.drain()
+    hostile.stdin.close()
+    tasks.append(outage(args, down_file, clock))
 
-    async def stall_snapshot() -> dict[str, tuple[str, int]]:
-        await asyncio.sleep(max(0.0, stop - args.stall_window - time.monotonic()))
+    marks: dict[str, float] = {}
+
+    async def snapshot(at: float, name: str) -> dict[str, tuple[str, int, float]]:
+        await asyncio.sleep(max(0.0, at - time.monotonic()))
+        marks[name] = time.monotonic() - start
         return await asyncio.to_thread(actions_of, port, tables)
 
-    snap_task = asyncio.ensure_future(stall_snapshot())
-    await asyncio.gather(*tasks)
-    before = await snap_task
-    after = await asyncio.to_thread(actions_of, port, tables)
-    stalled = [tid for tid, (status, n) in after.items()
-               if status in ("open", "playing") and n == before[tid][1]]
+    playing = [asyncio.ensure_future(t) for t in tasks]
+    # stalled: in play, yet no action between two readings --stall-window seconds apart, people still playing
+    first = await snapshot(stop - args.stall_window, "first_reading_s")
+    last = await snapshot(stop, "last_reading_s")
+    for task in playing:
+        task.cancel()
+    await asyncio.gather(*playing, return_exceptions=True)
+    hostile_out, _ = await hostile.communicate()
+    flooder, slow = json.loads(hostile_out)
+    stalled = [tid for tid, (status, n, when) in last.items() if status in ("open", "playing")
+               and n == first[tid][1] and when - first[tid][2] >= args.stall_window / 2]
+    unread = sum(1 for tid in last if last[tid][0] == "unread" or first[tid][0] == "unread")
+    details = [request(port, "127.0.0.1", "GET", f"/api/tables/{tid}")[1] for tid in stalled[:5]]
+    kind_of = {t["id"]: t["kind"] for t in tables}
+    stalled_kinds = {k: sum(1 for tid in stalled if kind_of[tid] == k) for k in ("people", "bot", "bots")}
+    after = last
 
     def pct(xs: list[float], p: float) -> float | None:
         xs = sorted(xs)
@@ -291,14 +315,20 @@ async def run(args: argparse.Namespace, port: int, down_file: Path) -> dict[str,
     phases = {}
     for ph in ("before", "during", "after"):
         acks = [s for p, s, ok in samples if p == ph and ok]
-        errors = sum(1 for p, _s, ok in samples if p == ph and not ok)
-        phases[ph] = {"acked": len(acks), "refused": errors, "p50_ms": pct(acks, 0.5), "p99_ms": pct(acks, 0.99),
+        errors = [s for p, s, ok in samples if p == ph and not ok]
+        phases[ph] = {"acked": len(acks), "refused": len(errors), "refused_p99_ms": pct(errors, 0.99),
+                      "p50_ms": pct(acks, 0.5), "p99_ms": pct(acks, 0.99),
                       "mean_ms": round(1000 * statistics.fmean(acks), 1) if acks else None}
     kinds = {k: sum(1 for t in tables if t["kind"] == k) for k in ("people", "bot", "bots")}
     ended = {k: sum(1 for t in tables if t["kind"] == k and after[t["id"]][0] == "finished") for k in kinds}
     return {"tables": len(tables), "kinds": kinds, "finished": ended, "setup_s": round(setup_s, 1),
             "duration_s": args.duration, "outage_s": round(clock.outage_end - clock.outage_at, 1),
-            "phases": phases, "stalled": stalled, "people": len(people),
+            "phases": phases, "stalled": stalled, "stalled_kinds": stalled_kinds, "unread": unread,
+            "stalled_details": [{k: d.get(k) for k in ("id", "status", "actions", "seats", "paused", "spectators")}
+                                for d in details], "people": len(people),
+            "unanswered": sum(p.pending for p in people), "marks_s": {k: round(v, 1) for k, v in marks.items()},
+            "acks_by_10s": [sum(1 for q in people for a in q.acked_at if int(a // 10) == i)
+                            for i in range(int(args.duration // 10) + 1)],
             "reconnects": sum(p.reconnects for p in people), "flooder": flooder, "slow_reader": slow,
             "bot_table_actions": sum(after[t["id"]][1] for t in tables if t["kind"] == "bots"),
             "_acked": {f"{p.table}:{p.seat}": p.acked for p in people}}
@@ -327,6 +357,17 @@ def lost_actions(db: str, acked: dict[str, list[tuple[int, int, str]]]) -> tuple
     return total, lost
 
 
+async def hostile(args: argparse.Namespace) -> None:
+    """The flooder and the slow reader, for ``--duration`` seconds; prints what they met as JSON."""
+    urls = json.loads(sys.stdin.readline())  # the sockets to open, from the run
+    stop = time.monotonic() + args.duration
+    flooder = {"attempts": 0, "opened": 0, "refused": 0, "messages": 0}
+    slow = {"read": 0, "cut_off": 0}
+    await asyncio.gather(flood(urls["all"], "127.0.0.250", args.flood_sockets, stop, flooder),
+                         slow_read(urls["busy"], "127.0.0.251", stop, slow))
+    print(json.dumps([flooder, slow]))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tables", type=int, default=240)
@@ -342,7 +383,12 @@ def main() -> None:
     ap.add_argument("--restart-cmd", default=None,
                     help="run this to restart the database instead of failing writes for --outage seconds")
     ap.add_argument("--json", action="store_true", help="print the whole report as JSON")
+    ap.add_argument("--log", default=None, help="keep the server's log in this file")
+    ap.add_argument("--role", default="run", choices=["run", "hostile"], help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.role == "hostile":
+        asyncio.run(hostile(args))
+        return
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 65536), hard))
     port = args.port or free_port()
@@ -356,19 +402,13 @@ def main() -> None:
         proc = subprocess.Popen([sys.executable, "-m", "muggins", "serve", "--port", str(port), "--db", db],
                                 stdout=log, stderr=subprocess.STDOUT, env=env)
         try:
-            for _ in range(400):
-                try:
-                    urllib.request.urlopen(base + "/api/games", timeout=1)
-                    break
-                except OSError:
-                    time.sleep(0.05)
+            wait_until_up(base)
             out = asyncio.run(run(args, port, down))
         finally:
-            proc.terminate()
-            try:
-                proc.wait(20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            stop_server(proc)
+            if args.log:
+                log.seek(0)
+                Path(args.log).write_bytes(log.read())
         acked = out.pop("_acked")
         out["acknowledged"], out["lost"] = lost_actions(db, acked)
         log.seek(0)
@@ -382,8 +422,8 @@ def main() -> None:
         return
     print(f"{out['tables']} tables {out['kinds']} for {args.duration:g} s; store down {out['outage_s']} s")
     for ph, v in out["phases"].items():
-        print(f"  {ph:6}: {v['acked']:6} moves acked, {v['refused']:5} refused; ack p50 {v['p50_ms']} ms, "
-              f"p99 {v['p99_ms']} ms")
+        print(f"  {ph:6}: {v['acked']:6} moves acked, {v['refused']:5} refused (answered in p99 "
+              f"{v['refused_p99_ms']} ms); ack p50 {v['p50_ms']} ms, p99 {v['p99_ms']} ms")
     print(f"  tables stalled: {out['stalled_count']}; acknowledged actions lost: {out['lost']} of "
           f"{out['acknowledged']}; finished: {out['finished']}")
     print(f"  flooder: {out['flooder']}; slow reader: {out['slow_reader']}; reconnects: {out['reconnects']}")

@@ -158,3 +158,18 @@ def test_a_socket_that_keeps_sending_past_the_limit_is_closed(tmp_path: Path) ->
             assert last["fatal"] is True and "this connection is closed" in last["message"]
             with pytest.raises(WebSocketDisconnect):
                 ws.receive_json()
+
+
+def test_the_sockets_of_one_address_share_twice_one_sockets_burst(tmp_path: Path) -> None:
+    with app(tmp_path, rate=0.001, burst=3) as c, contextlib.ExitStack() as stack:
+        t = new_table(c, seats=[None, "beginner"], bot_delay=5)
+        socks = [stack.enter_context(c.websocket_connect(f"/ws/{t['id']}")) for _ in range(4)]
+        pongs = []
+        for ws in socks:
+            ws.receive_json()
+            got = 0
+            for i in range(3):
+                ws.send_json({"type": "ping", "ref": i})
+                got += ws.receive_json()["type"] == "pong"
+            pongs.append(got)
+        assert pongs == [3, 3, 0, 0]

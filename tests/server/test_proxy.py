@@ -5,9 +5,6 @@ as the test client bypasses uvicorn's proxy middleware."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -19,7 +16,7 @@ from typer.testing import CliRunner
 
 from muggins.cli.main import app as cli_app
 from muggins.cli.serve_cmd import trusted_proxies
-from tests.server.test_restart import free_port
+from tests.server.test_restart import free_port, start
 
 BODY = json.dumps({"game": "dominoes", "seats": [None, "beginner"]}).encode()
 
@@ -27,20 +24,9 @@ BODY = json.dumps({"game": "dominoes", "seats": [None, "beginner"]}).encode()
 @contextmanager
 def serving(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> Iterator[str]:
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "muggins", "serve", "--port", str(port), "--db",
-                             f"sqlite:///{tmp_path / f'p{port}.db'}", *args],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
-    base = f"http://127.0.0.1:{port}"
+    proc = start(f"sqlite:///{tmp_path / f'p{port}.db'}", port, *args, env=env)
     try:
-        for _ in range(200):
-            try:
-                urllib.request.urlopen(base + "/api/games", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.05)
-        else:
-            raise AssertionError(f"the server did not start: {proc.stdout.read() if proc.stdout else ''!r}")
-        yield base
+        yield f"http://127.0.0.1:{port}"
     finally:
         proc.terminate()
         proc.wait(10)

@@ -28,9 +28,9 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start(db: str, port: int) -> subprocess.Popen[bytes]:
-    proc = subprocess.Popen([sys.executable, "-m", "muggins", "serve", "--port", str(port), "--db", db],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+def start(db: str, port: int, *args: str, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+    proc = subprocess.Popen([sys.executable, "-m", "muggins", "serve", "--port", str(port), "--db", db, *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
     for _ in range(200):
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games", timeout=1)

@@ -84,6 +84,7 @@ def test_a_persons_move_not_stored_is_refused_and_changes_nothing(tmp_path: Path
     with TestClient(create_app(url, rate=1e6, burst=1e6, time_scale=0.0, tables_burst=1e6,
                                seats_burst=1e6)) as c:
         store: Store = c.app.state.store  # type: ignore[attr-defined]
+        store.retry_after = 0.0  # the store is asked again at once
         t = new_table(c, seats=[None, None])
         toks = [sit(c, t["id"], i, name) for i, name in enumerate(("Ann", "Bob"))]
         socks = [c.websocket_connect(f"/ws/{t['id']}?token={tok}").__enter__() for tok in toks]
@@ -108,13 +109,36 @@ def test_creating_a_table_while_the_store_is_down_is_a_clear_503(tmp_path: Path)
     down = tmp_path / "down"
     down.touch()
     with TestClient(create_app(f"sqlite:///{tmp_path / 'c.db'}", time_scale=0.0)) as c:
-        c.app.state.store.fault = faults_from_env(f"store_down_file={down}")  # type: ignore[attr-defined]
+        store: Store = c.app.state.store  # type: ignore[attr-defined]
+        store.fault = faults_from_env(f"store_down_file={down}")
+        store.retry_after = 0.0
         r = c.post("/api/tables", json={"game": "dominoes", "seats": [None, "beginner"]})
         assert r.status_code == 503 and "not created" in r.json()["error"]
         assert c.get("/api/tables").json()["total"] == 0
         down.unlink()
         r = c.post("/api/tables", json={"game": "dominoes", "seats": [None, "beginner"]})
         assert r.status_code == 201
+
+
+def test_after_a_failed_retry_the_store_is_left_alone_for_a_moment(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'w.db'}")
+    manager = TableManager(store, time_scale=0.0)
+
+    async def run() -> None:
+        t = manager.create("dominoes", None, None, [None, None], grace=0, bot_delay=0)
+        store.retry_after = 0.2
+        fault = store.fault = Failing(2)
+        with pytest.raises(Exception, match="not taken"):
+            t.take_seat(0, "Ann")
+        with pytest.raises(Exception, match="not taken"):
+            t.take_seat(0, "Ann")  # refused at once: the database is not asked
+        assert fault.raised == 2
+        await asyncio.sleep(0.3)
+        t.take_seat(0, "Ann")
+        manager.shutdown()
+
+    asyncio.run(run())
+    assert store.load_all()[0].seats[0]["name"] == "Ann"
 
 
 def test_the_fault_variable_is_checked() -> None:

@@ -33,6 +33,7 @@ from muggins.core.errors import MugginsError
 from muggins.core.rules import GameSpec, all_games, default_game, options_of
 from muggins.server.guard import (
     ORIGINS_ENV,
+    AllOf,
     BadRequest,
     ClientLimits,
     OriginPolicy,
@@ -74,6 +75,7 @@ HELLO_SECONDS = 10.0            # a socket says who it is (its hello) within thi
 RATE = 20.0
 BURST = 40.0
 SLOW_DOWN = "too many messages; slow down"
+ADDRESS_SHARE = 2               # all the sockets of one address: twice one socket's message rate
 MAX_REFUSED = 100               # messages refused in a row by the rate limit before the socket is closed
 TABLES_PER_MINUTE = 10.0   # new tables from one address: 10 at once, then one every 6 s
 TABLES_BURST = 10.0
@@ -133,9 +135,9 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
     (/openapi.json, /docs, /redoc); it is off by default. A table nobody acts at or watches for
     ``idle_timeout`` seconds is abandoned. One client address keeps at most ``sockets_per_client``
     WebSockets open and opens ``connects_per_minute`` a minute (bursts of ``connects_burst``); the
-    sockets of one seat share one message rate limit (``rate`` a second, bursts of ``burst``). The end of
-    each hand stays on screen until every seated person has pressed Next hand, or for ``hand_pause``
-    seconds (times ``time_scale``) at most."""
+    sockets of one seat share one message rate limit (``rate`` a second, bursts of ``burst``), and all the
+    sockets of one address share twice that. The end of each hand stays on screen until every seated person
+    has pressed Next hand, or for ``hand_pause`` seconds (times ``time_scale``) at most."""
     policy = OriginPolicy([*(allowed_origins or ()), os.environ.get(ORIGINS_ENV, "")],
                           own_addresses(*address) if address is not None else ())
     store = Store(db_url or default_url())
@@ -148,6 +150,7 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
     seat_takers = ClientLimits("seats taken", seats_per_minute, seats_burst)
     sockets = SocketGate(sockets_per_client, connects_per_minute, connects_burst)
     seat_limits = SharedLimiters(rate, burst)
+    client_limits = SharedLimiters(ADDRESS_SHARE * rate, ADDRESS_SHARE * burst)
 
     async def sweeper() -> None:
         while True:
@@ -340,11 +343,11 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
             await refuse(ws, str(e), 1013)
             return
         try:
-            await serve_socket(ws, table_id)
+            await serve_socket(ws, table_id, client)
         finally:
             sockets.leave(client)
 
-    async def serve_socket(ws: WebSocket, table_id: str) -> None:
+    async def serve_socket(ws: WebSocket, table_id: str, client: str) -> None:
         # who is there comes in the first message, {"type": "hello", "token": TOKEN} (no token: a spectator),
         # never in the address, which servers and proxies write in their logs
         try:
@@ -373,7 +376,8 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
             table.make_room_for_seat(seat, MAX_SOCKETS_PER_SEAT)
         conn = Connection(seat)
         key = (table.id, seat)
-        limiter = seat_limits.take(key) if seat is not None else RateLimiter(rate, burst)
+        own = seat_limits.take(key) if seat is not None else RateLimiter(rate, burst)
+        limiter = AllOf(own, client_limits.take(client))  # what its own limit refuses costs the address nothing
 
         async def writer() -> None:
             while True:
@@ -420,6 +424,7 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
             conn.close()
             if seat is not None:
                 seat_limits.give_back(key)
+            client_limits.give_back(client)
             with contextlib.suppress(Exception):
                 await wtask
 
@@ -437,7 +442,7 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
     return app
 
 
-def handle_message(table: Any, conn: Connection, raw: str, limiter: RateLimiter) -> dict[str, Any] | None:
+def handle_message(table: Any, conn: Connection, raw: str, limiter: RateLimiter | AllOf) -> dict[str, Any] | None:
     """One client message: the reply to send (an ack, an error, a pong) or None. Every message counts
     against the rate limit, the refused ones too."""
     allowed = limiter.allow()

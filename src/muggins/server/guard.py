@@ -269,3 +269,13 @@ class SharedLimiters:
         self.users[key] -= 1
         if self.users[key] <= 0:
             del self.users[key]
+
+
+class AllOf:
+    """Several rate limiters at once: a message is allowed when each of them allows it."""
+
+    def __init__(self, *limiters: RateLimiter) -> None:
+        self.limiters = limiters
+
+    def allow(self) -> bool:
+        return all(x.allow() for x in self.limiters)

@@ -11,6 +11,7 @@ import contextlib
 import json
 import logging
 import os
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -182,10 +183,17 @@ class Store:
                          .values(status=bindparam("status"), result=bindparam("result"), ended=bindparam("ended")))
         self._writer: Any = self.engine.connect()
         self.fault = faults_from_env()  # a fault injected before each write attempt (None: none)
+        # after a write failed on a fresh connection too, writes are refused at once for this long: a
+        # database that is down is not asked (nor reconnected to) for every move meanwhile
+        self.retry_after = 1.0
+        self._down_until = 0.0
 
     def _write(self, what: str, work: Callable[[Any], None]) -> None:
         """Run ``work`` on the writer connection; a failed write is tried once more on a fresh
-        connection (the pool emptied first), then StoreUnavailable."""
+        connection (the pool emptied first), then StoreUnavailable, and so is every write for the next
+        :attr:`retry_after` seconds."""
+        if time.monotonic() < self._down_until:
+            raise StoreUnavailable(f"the database did not take {what}: it did not answer a moment ago")
         for attempt in (1, 2):
             try:
                 if self.fault is not None:
@@ -198,6 +206,7 @@ class Store:
                 log.warning("the database did not take %s (attempt %d of 2): %s", what, attempt, e)
                 self._reset()
                 if attempt == 2:
+                    self._down_until = time.monotonic() + self.retry_after
                     raise StoreUnavailable(f"the database did not take {what}") from e
 
     def _reset(self) -> None:
@@ -334,9 +343,7 @@ class Store:
         field = "id"
         try:
             field = "options"
-            options = _json(r["options"])
-            if not isinstance(options, dict):
-                raise TypeError(f"an object was expected, not {type(options).__name__}")
+            options = _typed(_json(r["options"]), dict, "an object")
             field = "seed"
             seed = int(r["seed"])
             field = "seats"
@@ -344,9 +351,7 @@ class Store:
             if not all(isinstance(x, dict) for x in seats):
                 raise TypeError("each seat must be an object")
             field = "chance"
-            chance = _json(r["chance"])
-            if not isinstance(chance, list):
-                raise TypeError(f"a list was expected, not {type(chance).__name__}")
+            chance = _typed(_json(r["chance"]), list, "a list")
             field = "num_players"
             num_players = int(r["num_players"])
         except (ValueError, TypeError) as e:
@@ -425,6 +430,13 @@ class Store:
 def _json(value: Any) -> Any:
     """A JSON column's value: parsed from its text (a driver that parses JSON itself gives the value)."""
     return json.loads(value) if isinstance(value, (str, bytes)) else value
+
+
+def _typed(value: Any, kind: type, name: str) -> Any:
+    """``value`` when it is of ``kind``, else TypeError saying that ``name`` was expected."""
+    if not isinstance(value, kind):
+        raise TypeError(f"{name} was expected, not {type(value).__name__}")
+    return value
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

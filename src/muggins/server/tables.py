@@ -15,18 +15,22 @@ import asyncio
 import bisect
 import contextlib
 import hashlib
+import itertools
 import logging
 import math
 import random
 import re
 import secrets
 import time
+import unicodedata
 from collections import Counter, OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from muggins.bots.base import regular_actions
 from muggins.bots.bot import AttentiveBot
+from muggins.bots.policies import GreedyPolicy
 from muggins.bots.registry import LEVELS, make_bot
 from muggins.core.chance import Chance
 from muggins.core.claims import check_points
@@ -36,7 +40,7 @@ from muggins.core.records import apply_record_action, to_record
 from muggins.core.rules import GameSpec, get_game
 from muggins.server.handend import HandPause, HandPauses
 from muggins.server.seating import resigned_winners
-from muggins.server.store import ACTIVE, ENDED, Store, StoredTable
+from muggins.server.store import ACTIVE, ENDED, Store, StoredTable, StoreUnavailable
 
 log = logging.getLogger("muggins.server")
 MAX_MOVE_CHARS = 200
@@ -55,6 +59,9 @@ BOT_LEVELS = tuple(LEVELS)
 RESERVED_NAME = "you"    # the page calls each player's own seat "You"
 _BOT_NAME = re.compile(rf"(?:{'|'.join(BOT_LEVELS)}) bot(?: \d+)?", re.IGNORECASE)
 _LONG_NUMBER = re.compile(rf"\d{{{MAX_MOVE_DIGITS + 1},}}")
+
+
+NOT_SAVED = "the database does not answer; nothing was changed, try again in a moment"
 
 
 class TableError(Exception):
@@ -100,6 +107,9 @@ def record_url(table_id: str) -> str:
     return f"/api/tables/{table_id}/record"
 
 
+_OPENED = itertools.count()
+
+
 class Connection:
     """One WebSocket (or test) client of a table: a seat or a spectator, with its outgoing queue."""
 
@@ -110,6 +120,7 @@ class Connection:
         self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(maxsize=queue_size)
         self.send = send
         self.closed = False
+        self.opened = next(_OPENED)  # the order the connections came in: a seat's oldest leaves first
 
     def push(self, msg: dict[str, Any]) -> None:
         """Queue a message; a client too slow to keep up loses its connection rather than the table waiting."""
@@ -196,6 +207,51 @@ def page_renderer(spec: GameSpec) -> str:
     return spec.page_renderer or "generic"
 
 
+def fallback_action(state: GameState, seat: int, bot: AttentiveBot, rng: random.Random, where: str
+                    ) -> Action | None:
+    """A safe move for a bot that failed: the greedy bot's (with the failed bot's attention), else the
+    first of the regular legal moves; None when the game does not wait for the seat."""
+    try:
+        return AttentiveBot("greedy", GreedyPolicy(), bot.attention).act(state, seat, rng)
+    except Exception:
+        log.exception("%s: the greedy move for seat %d failed too; the first legal move is played", where, seat)
+    if seat not in state.waiting_for():
+        return None
+    regular = regular_actions(state, seat)
+    return regular[0] if regular else None
+
+
+class BotRetry:
+    """When a bot's move could not be stored, the table's bots are scheduled again after a wait that
+    doubles from :attr:`FIRST` to :attr:`MOST` seconds, until a move is stored."""
+
+    FIRST = 0.25
+    MOST = 15.0
+
+    def __init__(self) -> None:
+        self.delay = 0.0
+        self.task: asyncio.Task[None] | None = None
+
+    def failed(self, table: GameTable) -> None:
+        self.delay = min(self.MOST, self.delay * 2 or self.FIRST)
+        self.cancel()
+        self.task = asyncio.get_running_loop().create_task(self._later(table, self.delay))
+
+    async def _later(self, table: GameTable, delay: float) -> None:
+        await asyncio.sleep(delay)
+        self.task = None
+        log.warning("table %s: its bots try again after %.2f s", table.id, delay)
+        table.schedule_bots()
+
+    def succeeded(self) -> None:
+        self.delay = 0.0
+
+    def cancel(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            self.task = None
+
+
 class GameTable(HandPauses):
     """One table: a game in progress (or waiting for players, or over, or abandoned)."""
 
@@ -229,6 +285,7 @@ class GameTable(HandPauses):
         self.conns: set[Connection] = set()
         self.version = 0
         self.bot_tasks: dict[int, asyncio.Task[None]] = {}
+        self.bot_retry = BotRetry()
         self.bot_rng = random.Random(self.seed ^ 0x5EED)
         now = manager.clock()
         self.changed_at = now    # when the last change was made: every bot's wait counts from it
@@ -278,7 +335,7 @@ class GameTable(HandPauses):
         return {"id": self.id, "game": self.game, "preset": self.state.rules.preset, "options": self.options,
                 "status": status, "seats": [s.public() for s in self.seats], "scores": self.state.scores(),
                 "grace": self.grace, "bot_delay": self.bot_delay, "actions": len(self.state.history),
-                "spectators": sum(1 for c in self.conns if c.seat is None),
+                "spectators": self.spectators(),
                 "muggins_rule": self.muggins_rule, "winners": self.result()["winners"],
                 "created": self.created, "ended": self.ended,
                 "record": record_url(self.id) if status == "finished" else None, "paused": self.paused,
@@ -329,8 +386,13 @@ class GameTable(HandPauses):
         if _BOT_NAME.fullmatch(key):
             raise TableError(f"names like {name!r} are kept for the bots; choose another name", 422)
         token = secrets.token_urlsafe(24)
+        before = s.name, s.token_hash
         s.name, s.token_hash = name, hash_token(token)
-        self.manager.store.update_seats(self.id, [x.to_store() for x in self.seats], self.status)
+        try:
+            self.manager.store.update_seats(self.id, [x.to_store() for x in self.seats], self.status)
+        except StoreUnavailable:
+            s.name, s.token_hash = before
+            raise TableError(f"the seat was not taken: {NOT_SAVED}", 503) from None
         self.last_active = self.manager.clock()
         self._update_grace()
         self.changed()
@@ -392,16 +454,35 @@ class GameTable(HandPauses):
         left = self.changed_at + self.grace * self.manager.time_scale - self.manager.clock()
         return round(left, 3) if left > 0 else None
 
+    def spectators(self) -> int:
+        return sum(1 for c in self.conns if c.seat is None)
+
+    def make_room_for_seat(self, seat: int, most: int) -> None:
+        """Close the oldest connections of ``seat`` so that one more leaves it at ``most``: a seat's
+        newest socket always gets in (spectators have a cap of their own)."""
+        own = sorted((c for c in self.conns if c.seat == seat), key=lambda c: c.opened)
+        for c in own[: max(0, len(own) - most + 1)]:
+            c.close()
+            self.conns.discard(c)
+
+    def keeps_alive(self, conn: Connection) -> bool:
+        """Whether ``conn`` keeps the table from going idle: a seated person's connection; anybody's at
+        a game of bots alone, which plays only while somebody watches it. Spectators of a table with
+        people at it do not keep it."""
+        return conn.seat is not None or self.all_bots
+
     def attach(self, conn: Connection) -> None:
         self.conns.add(conn)
-        self.last_active = self.manager.clock()
+        if self.keeps_alive(conn):
+            self.last_active = self.manager.clock()
         conn.push(self.message_for(conn))
         if self.all_bots and not self.bot_tasks:  # somebody watches: a game of bots goes on
             self.schedule_bots()
 
     def detach(self, conn: Connection) -> None:
         self.conns.discard(conn)
-        self.last_active = self.manager.clock()
+        if self.keeps_alive(conn):
+            self.last_active = self.manager.clock()
         if self.paused:  # nobody watches a game of bots any more: it waits
             self._stop_bots()
 
@@ -423,6 +504,21 @@ class GameTable(HandPauses):
     def claim_bound(self) -> int:
         """The largest amount a claim or call may name: what one scoring step of this game can make."""
         return int(self.state.max_step_points())
+
+    def position_error(self, at: Any) -> str | None:
+        """Why a move chosen at position ``at`` may not be applied now, or None. A position is the number
+        of actions applied so far: the table's ``actions`` when it was shown, the ``index`` the move's
+        ack gives. A move for a position that has passed (sent twice, from two sockets of one seat) is
+        refused, so no move is applied twice."""
+        now = len(self.state.history)
+        if isinstance(at, bool) or not isinstance(at, int):
+            return (f"give 'at': the position the move was chosen in, the table's 'actions' count shown with "
+                    f"it (now {now}); got {quoted(at)}")
+        if at < now:
+            return f"that position has passed; the table moved on (the move was chosen at {at}, the table is at {now})"
+        if at > now:
+            return f"the table has not reached position {at}; it is at {now}"
+        return None
 
     def act(self, seat: int, move: Any, claim: Any) -> int:
         """Validate and apply one action, commit it, and return its index; raises TableError or
@@ -466,6 +562,9 @@ class GameTable(HandPauses):
                 self.id, idx, seat, entry["move"], entry.get("claim"),
                 [dict(o) for o in st.chance.outcomes] if grew else None,
                 status if grew or status != "playing" else None, result, ended)
+        except StoreUnavailable:
+            st.undo(1)
+            raise TableError(f"that move was not saved: {NOT_SAVED}", 503) from None
         except Exception:
             st.undo(1)
             raise
@@ -495,6 +594,7 @@ class GameTable(HandPauses):
 
     # --- bots ---------------------------------------------------------------------------------------
     def _stop_bots(self) -> None:
+        self.bot_retry.cancel()
         for task in self.bot_tasks.values():
             task.cancel()
         self.bot_tasks.clear()
@@ -523,13 +623,7 @@ class GameTable(HandPauses):
         return delay * self.manager.time_scale
 
     async def _bot_turn(self, seat: int, version: int) -> None:
-        bot = self.seats[seat].bot_obj
-        assert bot is not None
-        st = self.state
-        if bot.policy.__class__.__name__ == "SearchPolicy":  # a search takes long: off the event loop
-            action = await asyncio.to_thread(bot.act, st.clone(), seat, self.bot_rng)
-        else:
-            action = bot.act(st, seat, self.bot_rng)
+        action = await self._bot_choice(seat, version)
         if action is None or version != self.version or self.pause_refuses(action):
             return
         # counted from the change, not from the end of the bot's thinking: how long a bot thinks
@@ -543,9 +637,49 @@ class GameTable(HandPauses):
         try:
             self._apply(seat, action)
         except IllegalAction as e:
-            log.warning("table %s: bot at seat %d chose an illegal %r: %s", self.id, seat, action, e)
+            log.warning("table %s: bot at seat %d chose an illegal %r: %s; it plays a safe move instead",
+                        self.id, seat, action, e)
+            self._bot_fallback_apply(seat)
+        except TableError as e:
+            log.error("table %s: the move of the bot at seat %d: %s", self.id, seat, e)
+            self.bot_retry.failed(self)
         except Exception:
-            log.exception("table %s: bot at seat %d failed", self.id, seat)
+            log.exception("table %s: the move of the bot at seat %d could not be applied", self.id, seat)
+            self.bot_retry.failed(self)
+        else:
+            self.bot_retry.succeeded()
+
+    async def _bot_choice(self, seat: int, version: int) -> Action | None:
+        """The bot's action; a bot that fails is asked once more, then the safe fallback moves for it
+        (see :func:`fallback_action`). Every failure is logged with the table and the seat."""
+        bot = self.seats[seat].bot_obj
+        assert bot is not None
+        for attempt in (1, 2):
+            if version != self.version:
+                return None
+            try:
+                if bot.policy.__class__.__name__ == "SearchPolicy":  # a search takes long: off the event loop
+                    return await asyncio.to_thread(bot.act, self.state.clone(), seat, self.bot_rng)
+                return bot.act(self.state, seat, self.bot_rng)
+            except Exception:
+                log.exception("table %s: the bot at seat %d failed to choose (attempt %d of 2)",
+                              self.id, seat, attempt)
+        if version != self.version:
+            return None
+        return fallback_action(self.state, seat, bot, self.bot_rng, f"table {self.id}")
+
+    def _bot_fallback_apply(self, seat: int) -> None:
+        """Apply the safe fallback move of a bot whose own move was refused."""
+        bot = self.seats[seat].bot_obj
+        assert bot is not None
+        action = fallback_action(self.state, seat, bot, self.bot_rng, f"table {self.id}")
+        if action is None:
+            return
+        try:
+            self._apply(seat, action)
+        except Exception:
+            log.exception("table %s: the fallback move of the bot at seat %d failed too", self.id, seat)
+            self.bot_retry.failed(self)
 
     def abandon(self, why: str) -> bool:
         """End a game that will not be finished: stored as ``abandoned`` with its scores so far, its bots
@@ -553,7 +687,10 @@ class GameTable(HandPauses):
         if self.status in ENDED:
             return False
         ended = time.time()
-        self.manager.store.end_table(self.id, "abandoned", self.result(), ended)
+        try:
+            self.manager.store.end_table(self.id, "abandoned", self.result(), ended)
+        except StoreUnavailable:
+            raise TableError(f"the table was not removed: {NOT_SAVED}", 503) from None
         self.abandoned = True
         self.ended = ended
         self.grace_open = False
@@ -599,15 +736,21 @@ class TableManager:
         return GameTable(self, stored, state)
 
     def load(self) -> int:
-        """Rebuild every table still in play. One that cannot be rebuilt (its rules are no longer
-        accepted, its record no longer replays) is marked abandoned rather than stopping the server."""
-        for stored in self.store.load_active():
+        """Rebuild every table still in play. One that cannot be read or rebuilt (a damaged field, rules
+        no longer accepted, a record that no longer replays) is quarantined rather than stopping the
+        server: marked in the store, logged, its data kept as it is."""
+        damaged: list[tuple[str, str]] = []
+        for stored in self.store.load_active(damaged):
             try:
                 self.tables[stored.id] = self._rebuild(stored)
-            except (MugginsError, ValueError, KeyError, TypeError) as e:
-                log.error("table %s cannot be resumed (%s); it is marked abandoned", stored.id, e)
-                self.store.end_table(stored.id, "abandoned",
-                                     {"scores": None, "winners": [], "actions": len(stored.actions)}, time.time())
+            except Exception as e:
+                damaged.append((stored.id, f"it cannot be rebuilt: {type(e).__name__}: {e}"[:300]))
+        for table_id, why in damaged:
+            log.error("table %s is quarantined (%s); its data is kept, the other tables start", table_id, why)
+            try:
+                self.store.quarantine(table_id, why)
+            except StoreUnavailable:
+                log.exception("table %s could not be marked quarantined", table_id)
         return len(self.tables)
 
     def start(self) -> None:
@@ -627,27 +770,31 @@ class TableManager:
         if t is not None:
             self.archived.move_to_end(table_id)
             return t
-        stored = self.store.load_one(table_id) if len(table_id) <= 32 else None
-        if stored is None:
-            raise TableError(f"no table {table_id!r}"[:80], 404)
         try:
+            stored = self.store.load_one(table_id) if len(table_id) <= 32 else None
+            if stored is None:
+                raise TableError(f"no table {table_id!r}"[:80], 404)
             t = self._rebuild(stored)
-        except (MugginsError, ValueError, KeyError, TypeError) as e:
+        except TableError:
+            raise
+        except Exception as e:  # a damaged row (DamagedRow), a record that no longer replays
             log.error("stored table %s cannot be replayed: %s", table_id, e)
-            raise TableError(f"table {table_id!r} is stored but cannot be replayed", 500) from None
+            raise TableError(f"table {table_id!r} is stored, but its data is damaged and cannot be shown; "
+                             f"it is kept aside", 409) from None
         self.archived[table_id] = t
         while len(self.archived) > ARCHIVE_CACHE:
             self.archived.popitem(last=False)
         return t
 
     def sweep(self) -> int:
-        """Abandon every table in play that nobody has acted at, joined or watched for the idle time,
+        """Abandon every table in play that nobody has acted at, joined or watched for the idle time
+        (watching counts for games of bots alone: see :meth:`GameTable.keeps_alive`),
         and let ended tables nobody watches leave memory (the store keeps them). Returns how many were
         abandoned."""
         now = self.clock()
         abandoned = 0
         for t in list(self.tables.values()):
-            if t.conns:
+            if t.conns and (t.status in ENDED or any(t.keeps_alive(c) for c in t.conns)):
                 continue
             if t.status in ACTIVE and now - t.last_active >= self.idle_timeout:
                 try:
@@ -707,7 +854,10 @@ class TableManager:
                              created=time.time(), actions=[], creator_hash=creator_hash, hints=hints)
         table = GameTable(self, stored, state)
         stored.status = table.status
-        self.store.create_table(stored)
+        try:
+            self.store.create_table(stored)
+        except StoreUnavailable:
+            raise TableError(f"the table was not created: {NOT_SAVED}", 503) from None
         self.tables[table.id] = table
         table.schedule_bots()
         return table
@@ -742,6 +892,9 @@ class TableManager:
                 raise TableError(f"'{name}' must be a whole number from 1 to {top}", 422)
         if q is not None and (not isinstance(q, str) or len(q) > MAX_QUERY_CHARS):
             raise TableError(f"'q' must be text of at most {MAX_QUERY_CHARS} characters", 422)
+        if q is not None and any(unicodedata.category(ch) == "Cc" for ch in q):
+            raise TableError("'q' holds a control character (like NUL or a line break); search for printable "
+                             "text", 400)
         q = q.strip() if q else None
         offset = (page - 1) * limit
         if status == "active":
