@@ -64,9 +64,10 @@ def post(base: str, path: str, body: dict[str, Any]) -> Any:
 class Seat:
     """One scripted player: acts on its turn after a think time, measures send-to-ack."""
 
-    def __init__(self, url: str, seat: int, think: float, rng: random.Random, rtts: list[float],
+    def __init__(self, url: str, token: str, seat: int, think: float, rng: random.Random, rtts: list[float],
                  stop: float) -> None:
         self.url, self.seat, self.think, self.rng, self.rtts, self.stop = url, seat, think, rng, rtts, stop
+        self.token = token
         self.moves = 0
         self.errors = 0
         self.alive = False
@@ -74,6 +75,7 @@ class Seat:
 
     async def run(self) -> None:
         async with websockets.connect(self.url, max_size=2**22) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": self.token}))  # who sits here: never in the URL
             self.alive = True
             state: dict[str, Any] | None = None
             sent_at: float | None = None
@@ -133,7 +135,7 @@ async def run(args: argparse.Namespace, base: str, port: int) -> dict[str, Any]:
     stop = time.monotonic() + args.duration
     for tid, toks in tables:
         for i, tok in enumerate(toks):
-            seats.append((tid, Seat(f"ws://127.0.0.1:{port}/ws/{tid}?token={tok}", i, args.think,
+            seats.append((tid, Seat(f"ws://127.0.0.1:{port}/ws/{tid}", tok, i, args.think,
                                     random.Random(rng.random()), rtts, stop)))
     results = await asyncio.gather(*(s.run() for _, s in seats), return_exceptions=True)
     failures = [r for r in results if isinstance(r, BaseException)]

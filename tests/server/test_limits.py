@@ -18,7 +18,7 @@ from muggins.server.app import MAX_REFUSED, MAX_SPECTATORS_PER_TABLE, SLOW_DOWN,
 from muggins.server.guard import SharedLimiters, SocketGate
 from muggins.server.store import Store
 from muggins.server.tables import Connection, TableManager
-from tests.server.conftest import new_table, sit
+from tests.server.conftest import new_table, sit, table_socket
 
 OPEN = {"rate": 1e6, "burst": 1e6, "time_scale": 0.0, "tables_burst": 1e6, "seats_burst": 1e6,
         "sockets_per_client": 10**6, "connects_burst": 1e6}
@@ -48,7 +48,7 @@ def test_64_spectators_do_not_keep_the_seated_player_out(tmp_path: Path) -> None
         for ws in watchers:
             assert ws.receive_json()["type"] == "state"
         assert "too many spectators" in refused(c, f"/ws/{t['id']}")
-        with c.websocket_connect(f"/ws/{t['id']}?token={token}") as seat:
+        with table_socket(c, t["id"], token) as seat:
             m = seat.receive_json()
             assert m["type"] == "state" and m["you"] == 0 and m["table"]["spectators"] == MAX_SPECTATORS_PER_TABLE
 
@@ -59,7 +59,7 @@ def test_a_seats_newest_socket_gets_in_and_its_oldest_leaves(tmp_path: Path) -> 
         token = sit(c, t["id"], 0)
         table: Any = c.app.state.manager.get(t["id"])  # type: ignore[attr-defined]
         with contextlib.ExitStack() as stack:
-            socks = [stack.enter_context(c.websocket_connect(f"/ws/{t['id']}?token={token}")) for _ in range(17)]
+            socks = [stack.enter_context(table_socket(c, t["id"], token)) for _ in range(17)]
             for ws in socks[1:]:
                 assert ws.receive_json()["type"] == "state"
             assert sum(1 for x in table.conns if x.seat == 0) == 16
@@ -124,7 +124,7 @@ def test_the_sockets_of_one_seat_share_one_message_burst(tmp_path: Path) -> None
     with app(tmp_path, rate=0.001, burst=4) as c, contextlib.ExitStack() as stack:
         t = new_table(c, seats=[None, "beginner"], bot_delay=5)
         token = sit(c, t["id"], 0)
-        socks = [stack.enter_context(c.websocket_connect(f"/ws/{t['id']}?token={token}")) for _ in range(10)]
+        socks = [stack.enter_context(table_socket(c, t["id"], token)) for _ in range(10)]
         answers = []
         for i, ws in enumerate(socks):
             assert ws.receive_json()["type"] == "state"

@@ -8,7 +8,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.server.conftest import new_table, sit
+from tests.server.conftest import new_table, sit, table_socket
 
 
 def receive(ws: Any, kind: str) -> dict[str, Any]:
@@ -40,8 +40,8 @@ def twice_legal(client: TestClient) -> tuple[dict[str, Any], list[str], Any, int
 def test_the_same_move_from_two_sockets_of_one_seat_is_applied_once(client: TestClient) -> None:
     t, toks, table, seat = twice_legal(client)
     n = len(table.state.history)
-    with client.websocket_connect(f"/ws/{t['id']}?token={toks[seat]}") as a, \
-            client.websocket_connect(f"/ws/{t['id']}?token={toks[seat]}") as b:
+    with table_socket(client, t["id"], toks[seat]) as a, \
+            table_socket(client, t["id"], toks[seat]) as b:
         states = [receive(ws, "state") for ws in (a, b)]
         at = states[0]["table"]["actions"]
         assert at == states[1]["table"]["actions"] == n
@@ -63,7 +63,7 @@ def test_a_move_without_its_position_or_for_a_later_one_is_refused(client: TestC
     toks = [sit(client, t["id"], 0, "Ann"), sit(client, t["id"], 1, "Bob")]
     table: Any = client.app.state.manager.get(t["id"])  # type: ignore[attr-defined]
     seat = min(table.state.waiting_for())
-    with client.websocket_connect(f"/ws/{t['id']}?token={toks[seat]}") as ws:
+    with table_socket(client, t["id"], toks[seat]) as ws:
         move = receive(ws, "state")["view"]["legal"][0]
         for at, says in ((None, "give 'at'"), ("0", "give 'at'"), (True, "give 'at'"), (1, "has not reached"),
                          (-1, "has passed")):

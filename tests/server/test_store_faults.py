@@ -15,7 +15,7 @@ from sqlalchemy.exc import OperationalError
 from muggins.server.app import create_app
 from muggins.server.store import Store, StoreUnavailable, faults_from_env
 from muggins.server.tables import Connection, GameTable, TableManager
-from tests.server.conftest import new_table, sit
+from tests.server.conftest import new_table, sit, table_socket
 from tests.server.test_postgres import PG_URL, reachable
 from tests.server.test_resilience import until_over
 
@@ -87,7 +87,7 @@ def test_a_persons_move_not_stored_is_refused_and_changes_nothing(tmp_path: Path
         store.retry_after = 0.0  # the store is asked again at once
         t = new_table(c, seats=[None, None])
         toks = [sit(c, t["id"], i, name) for i, name in enumerate(("Ann", "Bob"))]
-        socks = [c.websocket_connect(f"/ws/{t['id']}?token={tok}").__enter__() for tok in toks]
+        socks = [table_socket(c, t["id"], tok).__enter__() for tok in toks]
         views = [ws.receive_json() for ws in socks]
         turn = next(i for i, v in enumerate(views) if v["view"]["legal"])
         move = views[turn]["view"]["legal"][0]
