@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from tests.npm_packages import npm_package_file
 from tests.server.browser_helpers import DESKTOP, PHONE, DomPlayer, browser, needs_chromium, new_page, server, shots
 from tests.server.test_browser_table import my_turn, sit_as_creator
 
@@ -37,8 +38,7 @@ def serious_violations(page: Any) -> list[dict[str, Any]]:
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_axe_finds_nothing_serious_on_the_lobby_and_at_each_table(server: tuple[str, Any], browser: Any,
                                                                   shots: Path, viewport: dict[str, int]) -> None:
-    if not AXE.exists():
-        pytest.skip("axe-core is not installed: run npm ci (or npm install) in the project's root")
+    npm_package_file("axe-core", "axe.min.js")
     base, _app = server
     ctx, page, errors = new_page(browser, viewport)
     page.goto(base + "/")

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from tests.npm_packages import npm_package_file_if_any
 from tests.server.browser_helpers import (
     DESKTOP,
     PHONE,
@@ -19,7 +20,7 @@ from tests.server.browser_helpers import (
     serve,
     shots,
 )
-from tests.server.test_browser_access import AXE, serious_violations
+from tests.server.test_browser_access import serious_violations
 
 pytestmark = needs_chromium
 __all__ = ["browser", "shots"]  # fixtures
@@ -44,7 +45,7 @@ def quick_server(tmp_path: Path) -> Iterator[tuple[str, Any]]:
 
 def axe_clean(page: Any, what: str) -> None:
     """No serious or critical accessibility violation on the page as it is (when axe-core is installed)."""
-    if AXE.exists():
+    if npm_package_file_if_any("axe-core", "axe.min.js") is not None:
         assert serious_violations(page) == [], what
 
 
