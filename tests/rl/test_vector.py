@@ -5,6 +5,7 @@ the C observation equal to the Python encoder's."""
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -20,7 +21,7 @@ from muggins._accel import load_native  # noqa: E402
 from muggins.core.errors import RulesError  # noqa: E402
 from muggins.core.rules import get_game  # noqa: E402
 from muggins.dominoes.observation import DominoEncoder  # noqa: E402
-from muggins.rl import vector_env  # noqa: E402
+from muggins.rl import compact_actions, vector_env  # noqa: E402
 
 native, why = load_native("muggins.dominoes.vector_native")
 engine, _ = load_native("muggins.dominoes.native")
@@ -192,7 +193,11 @@ def test_bad_arguments_are_refused() -> None:
         with pytest.raises(RulesError):
             vector_env("dominoes", "muggins", 2, **args)
     with pytest.raises(NotImplementedError):
-        vector_env("cribbage", None, 2, num_envs=2)
+        vector_env("cribbage", None, 2, num_envs=2, backend="native")
+    with pytest.raises(NotImplementedError):
+        vector_env("cribbage", None, 2, num_envs=2, opponents=None)
+    with pytest.raises(RulesError):
+        vector_env("dominoes", "muggins", 2, num_envs=2, backend="fast")
     with pytest.raises(NotImplementedError):
         vector_env("dominoes", "muggins", 2, num_envs=2, tile_set=12)
     with pytest.raises(RuntimeError):
@@ -286,3 +291,28 @@ def test_without_the_native_build_a_clear_error(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(dv, "load_native", lambda name: (None, "not built: python setup.py build_ext --inplace"))
     with pytest.raises(RuntimeError, match="not built"):
         vector_env("dominoes", "muggins", 2, num_envs=2)
+
+
+@pytest.mark.parametrize("game,preset,backend", [("card-muggins", "muggins", "auto"), ("cribbage", "cribbage", "auto"),
+                                                 ("dominoes", "muggins", "python")])
+def test_python_backend_speaks_the_same_spaces(game: str, preset: str, backend: str) -> None:
+    env = vector_env(game, preset, 2, num_envs=3, opponents="greedy", seed=5, backend=backend)
+    c = compact_actions(game, preset, 2)
+    assert env.single_action_space == gymnasium.spaces.MultiDiscrete([c.moves + 1, c.amounts])
+    assert env.observation_space == batch_space(env.single_observation_space, 3)
+    obs, _ = env.reset()
+    again, _ = vector_env(game, preset, 2, num_envs=3, opponents="greedy", backend=backend).reset(seed=5)
+    assert data_equivalence(obs, again, exact=True)
+    rng = np.random.default_rng(3)
+    term = np.zeros(3, bool)
+    for k in range(200):
+        assert env.observation_space.contains(obs)
+        assert all(obs["action_mask"][i].any() for i in range(3) if not term[i])
+        obs, _, term, trunc, info = env.step(legal_rows(obs, rng, SimpleNamespace(compact=c)))
+        assert "illegal_action" not in info and not trunc.any()
+        if k >= 60 and not term.any():
+            break
+    bad = np.zeros((3, 2), np.int64)
+    bad[:, 0] = [int(np.flatnonzero(m == 0)[0]) for m in obs["action_mask"]]
+    _, rew, term, _, info = env.step(bad)
+    assert term.all() and (rew == -1.0).all()

@@ -41,17 +41,15 @@ from typing import Any
 import gymnasium
 import numpy as np
 from gymnasium import spaces
-from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from muggins._accel import load_native
 from muggins.core.errors import RulesError, shown
 from muggins.rl.compact import compact_actions_of, resolve_game
 from muggins.rl.observation import encoder_for
+from muggins.rl.vector import AUTORESET
 
 __all__ = ["DominoVectorEnv"]
-
-AUTORESET = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP}
 
 
 def _native(name: str = "muggins.dominoes.vector_native") -> Any:
