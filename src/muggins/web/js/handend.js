@@ -3,9 +3,9 @@
 // hand, with a "Next hand" button and the seconds left. The last play's Muggins! call stays open.
 
 import { state } from "./state.js";
-import { $, el, listText, prettyCards } from "./util.js";
+import { $, el, listText, prettyCards, cardText, cardsText } from "./util.js";
 import { boardFor } from "./boards.js";
-import { seatName, sideName, hasMuggins } from "./names.js";
+import { seatName, sideName, hasMuggins, isMe } from "./names.js";
 
 /** @type {ReturnType<typeof setInterval> | undefined} */
 let ticker;
@@ -24,6 +24,17 @@ function gainedText(end) {
   const v = state.last.view;
   const sides = end.gained.length < v.players;
   return end.gained.map((g, k) => `${sides ? sideName(k) : seatName(k)} ${g >= 0 ? "+" : ""}${g}`).join(", ");
+}
+
+/** The terminal's lines write a ten as "T♦": the page writes "10♦". @param {string} text */
+function tens(text) { return text.replace(/\bT(?=[♠♥♦♣])/g, "10"); }
+
+/** The show of a card game's hand: the starter, then each hand and crib shown with its count.
+ * @param {{starter: string | null, shows: any[]}} show */
+function showOf(show) {
+  return el("div", { class: "endshow" }, el("p", {}, `Starter ${show.starter ? cardText(show.starter) : "-"}`),
+    ...show.shows.map((s) => el("p", {}, `${isMe(s.seat) ? "Your" : seatName(s.seat) + "'s"} ${s.what === "crib" ? "crib" : "hand"}: ${cardsText(s.cards)}`
+      + ("total" in s ? ` = ${s.total}` + (s.explain ? ` (${prettyCards(s.explain)})` : "") : ""))));
 }
 
 /** Draws the hand's end over the table while it pauses (or the last hand's at the game's end). */
@@ -51,7 +62,7 @@ export function renderHandEnd() {
   }
   const kids = [el("h3", {}, `${end.word} ${end.number} is over`),
     el("p", {}, "Points this " + end.word.toLowerCase() + ": " + gainedText(end)),
-    el("pre", { class: "endlines" }, prettyCards(end.lines.join("\n")))];
+    end.show ? showOf(end.show) : el("pre", { class: "endlines" }, tens(prettyCards(end.lines.join("\n"))))];
   if (end.paused) {
     const mine = state.me !== null && end.waiting.includes(state.me);
     const others = end.waiting.filter((s) => s !== state.me).map(seatName);
