@@ -4,7 +4,9 @@ without Cython) simply installs them alone."""
 
 import ast
 import os
+import shutil
 from pathlib import Path
+from typing import Any
 
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
@@ -14,12 +16,29 @@ JOBS = max(1, os.cpu_count() or 1)
 
 
 class ParallelBuildExt(build_ext):
-    """``build_ext`` that compiles the extensions side by side unless ``--parallel``/``-j`` says otherwise."""
+    """``build_ext`` that compiles the extensions side by side unless ``--parallel``/``-j`` says otherwise,
+    and does not compile again a module whose in-place build is newer than its sources: an editable install
+    builds in a new temporary folder each time, so adding the test extras to an installed checkout would
+    otherwise compile every module a second time."""
 
     def finalize_options(self) -> None:
         super().finalize_options()
         if not self.parallel:
             self.parallel = JOBS
+
+    def build_extension(self, ext: Any) -> None:
+        try:
+            inplace, target = self._get_inplace_equivalent(self.get_finalized_command("build_py"), ext)
+        except AttributeError:  # an older setuptools: no in-place twin to reuse
+            return super().build_extension(ext)
+        sources = [Path(s) for s in [*ext.sources, *(ext.depends or [])]]
+        built = Path(inplace)
+        if (not self.force and not self.inplace and built.exists() and sources
+                and all(s.exists() and s.stat().st_mtime <= built.stat().st_mtime for s in sources)):
+            Path(target).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(built, target)
+            return None
+        return super().build_extension(ext)
 
 
 def _accelerated(name: str = "ACCELERATED", suffix: str = ".py") -> list[str]:
