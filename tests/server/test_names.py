@@ -29,7 +29,8 @@ def test_a_person_may_not_take_a_bots_name_a_players_name_or_you(client: TestCli
     t = new_table(client, seats=[None, "casual", "casual", None])
     sit(client, t["id"], 0, "Ann")
     refused = {"You": 422, "  you ": 422, "YOU": 422, "casual otter": 409, " Casual  Wren ": 409,
-               "CASUAL OTTER": 409, "ann": 409, "  ANN  ": 409, "Expert bot": 422, "beginner bot 7": 422}
+               "CASUAL OTTER": 409, "ann": 409, "  ANN  ": 409, "Expert bot": 422, "beginner bot 7": 422,
+               "Expert Heron": 422, "club  crow 2": 422, "CASUAL FOX": 422}
     for name, status in refused.items():
         r = client.post(f"/api/tables/{t['id']}/seats/3", json={"name": name})
         assert r.status_code == status, (name, r.text)

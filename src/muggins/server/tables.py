@@ -23,13 +23,14 @@ import re
 import secrets
 import time
 import unicodedata
-from collections import Counter, OrderedDict
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from muggins.bots.base import regular_actions
 from muggins.bots.bot import AttentiveBot
+from muggins.bots.names import BOT_NICKNAMES, table_names
 from muggins.bots.policies import GreedyPolicy
 from muggins.bots.registry import LEVELS, make_bot
 from muggins.core.chance import Chance
@@ -57,7 +58,8 @@ MAX_LIST_LIMIT = 100
 MAX_QUERY_CHARS = 100
 BOT_LEVELS = tuple(LEVELS)
 RESERVED_NAME = "you"    # the page calls each player's own seat "You"
-_BOT_NAME = re.compile(rf"(?:{'|'.join(BOT_LEVELS)}) bot(?: \d+)?", re.IGNORECASE)
+# what a bot may be called at any table: "Casual bot 2" or a level and a bot's nickname ("Expert Heron 2")
+_BOT_NAME = re.compile(rf"(?:{'|'.join(BOT_LEVELS)}) (?:bot|{'|'.join(BOT_NICKNAMES)})(?: \d+)?", re.IGNORECASE)
 _LONG_NUMBER = re.compile(rf"\d{{{MAX_MOVE_DIGITS + 1},}}")
 
 
@@ -77,17 +79,8 @@ def hash_token(token: str) -> str:
 
 
 def bot_names(levels: list[str | None]) -> list[str | None]:
-    """A distinct name for each bot seat, the same every time for the same seats: "Casual bot", then
-    "Casual bot 2" for the second casual bot; None for a person's seat."""
-    seen: Counter[str] = Counter()
-    out: list[str | None] = []
-    for level in levels:
-        if level is None:
-            out.append(None)
-            continue
-        seen[level] += 1
-        out.append(f"{level.capitalize()} bot" + (f" {seen[level]}" if seen[level] > 1 else ""))
-    return out
+    """A distinct name for each bot seat, the same every time for the same seats; None for a person's seat."""
+    return table_names(levels)
 
 
 def name_key(name: str) -> str:
