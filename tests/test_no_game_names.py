@@ -1,8 +1,8 @@
 """No interface names a game: outside the game packages every module (and the page's script) finds what
 it needs about a game through the registry, so that adding a game touches none of them.
 
-The check reads the string literals of every module (tokenize: f-string parts too) and of app.js, and
-fails on any that holds a registered game's name as a word of its own. A dotted module path
+The check reads the string literals of every module (tokenize: f-string parts too) and of the page's
+modules (web/js), and fails on any that holds a registered game's name as a word of its own. A dotted module path
 (``muggins.cards.cribbage``) is not a game's name; docstrings and comments are prose, not code, and are
 not read. The few help texts that list games as examples are whitelisted below, by file and text."""
 
@@ -73,11 +73,11 @@ def occurrences() -> list[str]:
         for line, text in python_strings(path):
             if pattern.search(text) and (rel, text) not in WHITELIST:
                 found.append(f"{rel}:{line}: {text!r}")
-    js = (SRC / "web" / "app.js").read_text(encoding="utf-8")
-    code = JS_COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), js)
-    for m in JS_STRING.finditer(code):
-        if pattern.search(m.group(0)):
-            found.append(f"web/app.js:{code.count(chr(10), 0, m.start()) + 1}: {m.group(0)}")
+    for module in sorted((SRC / "web" / "js").glob("*.js")):
+        code = JS_COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), module.read_text(encoding="utf-8"))
+        for m in JS_STRING.finditer(code):
+            if pattern.search(m.group(0)):
+                found.append(f"web/js/{module.name}:{code.count(chr(10), 0, m.start()) + 1}: {m.group(0)}")
     return found
 
 

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
 
+import muggins
 from muggins.core.records import replay
 from muggins.server.app import create_app
 from tests.server.conftest import new_table, sit, table_socket
@@ -32,8 +34,9 @@ def test_page_is_served(client: TestClient) -> None:
     # the page's modules load as native ES modules: each is served as JavaScript, and the table's own
     # address serves the same page
     assert '<script type="module" src="/static/js/main.js">' in r.text
-    for name in ("main", "state", "util", "api", "boards", "lobby", "names", "table", "dominoes", "cards", "log",
-                 "analysis"):
+    modules = sorted(p.stem for p in (Path(muggins.__file__).parent / "web" / "js").glob("*.js"))
+    assert {"main", "api", "lobby", "table", "domino-board", "card-table", "analysis", "util"} <= set(modules)
+    for name in modules:
         js = client.get(f"/static/js/{name}.js")
         assert js.status_code == 200, name
         assert js.headers["content-type"].split(";")[0] in ("text/javascript", "application/javascript"), js.headers

@@ -1,8 +1,8 @@
 """Accessibility in Chromium: axe-core finds no serious or critical violation on the lobby and at a table of
 each game; every tile and card is named in words for a screen reader; and a whole dominoes game is played
 from the keyboard alone (Tab to a tile, Enter, type the announcement, Enter on the place; the Muggins!
-button from the keyboard too). axe-core comes from the project's npm packages (npm ci): without it the
-axe test skips, which fails under CI=true."""
+button from the keyboard too), and cribbage cards chosen for the crib and played the same way. axe-core
+comes from the project's npm packages (npm ci): without it the axe test skips, which fails under CI=true."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pytest
 
 from tests.npm_packages import npm_package_file
 from tests.server.browser_helpers import DESKTOP, PHONE, DomPlayer, browser, needs_chromium, new_page, server, shots
-from tests.server.test_browser_table import my_turn, sit_as_creator
+from tests.server.test_browser_table import STATE, my_turn, sit_as_creator
 
 __all__ = ["browser", "server", "shots"]  # fixtures
 pytestmark = needs_chromium
@@ -149,5 +149,32 @@ def test_a_whole_dominoes_game_from_the_keyboard_alone(server: tuple[str, Any], 
     assert played >= 5
     assert app.state.manager.get(table_id).state.is_over()
     page.screenshot(path=str(shots / "keyboard-game-over.png"), full_page=True)
+    assert not errors, errors
+    ctx.close()
+
+
+def test_cribbage_discards_and_plays_from_the_keyboard(server: tuple[str, Any], browser: Any) -> None:
+    base, _app = server
+    ctx, page, errors = new_page(browser, PHONE)
+    sit_as_creator(page, base, "cribbage", "cribbage", [None, "beginner"])
+    my_turn(page)
+    chosen = []
+    for _ in range(2):   # two cards for the crib: Tab to a card not chosen yet, Enter
+        assert focus_by_tab(page, "#my-cards .card[aria-pressed='false']")
+        chosen.append(page.evaluate("document.activeElement.dataset.card"))
+        page.keyboard.press("Enter")
+        page.wait_for_selector(f"#my-cards .card.selected[data-card='{chosen[-1]}']")
+        assert page.get_attribute(f"#my-cards .card[data-card='{chosen[-1]}']", "aria-pressed") == "true"
+    assert focus_by_tab(page, "#discard-btn:not([disabled])")
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"() => {STATE}.last.view.phase === 'play' && "
+                           "document.querySelector('#status').textContent.startsWith('Your turn')", timeout=15000)
+    assert not set(chosen) & set(page.eval_on_selector_all("#my-cards .card", "els => els.map((e) => e.dataset.card)"))
+    actions = page.evaluate(f"{STATE}.last.table.actions")
+    assert focus_by_tab(page, "#my-cards .card.playable")
+    card = page.evaluate("document.activeElement.dataset.card")
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"n => {STATE}.last.table.actions > n", arg=actions)
+    assert card not in page.eval_on_selector_all("#my-cards .card", "els => els.map((e) => e.dataset.card)")
     assert not errors, errors
     ctx.close()

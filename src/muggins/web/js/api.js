@@ -50,17 +50,18 @@ export function connect(token) {
     setTimeout(() => { if (state.ws === sock) connect(token); }, 300 * state.retry);
   };
 }
-/** @param {string} move @param {number | null} [claim] */
+/** @param {string} move @param {number | null} [claim] @returns {boolean} whether it was sent */
 export function send(move, claim) {
   $("play-err").textContent = "";
   // "at": the number of actions applied so far, as the page last saw it (the index the state and ack use)
   /** @type {Record<string, any>} */
   const msg = { type: "act", move, at: state.last ? state.last.table.actions : 0 };
   if (claim !== undefined && claim !== null) msg.claim = claim;
-  if (state.offline) { state.offline(move, claim === undefined ? null : claim); state.selected = []; return; }
-  if (!state.ws || state.ws.readyState !== WebSocket.OPEN) { $("play-err").textContent = "Not connected; trying again…"; return; }
+  if (state.offline) { state.offline(move, claim === undefined ? null : claim); state.selected = []; return true; }
+  if (!state.ws || state.ws.readyState !== WebSocket.OPEN) { $("play-err").textContent = "Not connected; trying again…"; return false; }
   state.ws.send(JSON.stringify(msg));
   state.selected = [];
+  return true;
 }
 function onMessage(m) {
   if (m.type === "error") {

@@ -5,7 +5,7 @@
 import { state } from "./state.js";
 import { positions, glide, slide, chime, mugginsSound } from "./fx.js";
 import { waitingFor } from "./names.js";
-import { tkey } from "./dominoes.js";
+import { tkey } from "./domino-board.js";
 
 /** @typedef {{mine: Map<string, DOMRect>, hands: Map<string, DOMRect>, pegs: Map<string, number[]>}} Capture */
 

@@ -7,8 +7,8 @@ import { api, connect, getJSON, send, tokenKey } from "./api.js";
 import { presetInfo, gameTitle } from "./lobby.js";
 import { seatName, isMe, poss, sideSeats, sideName, hasMuggins, waitingFor, regularMoves } from "./names.js";
 import { boardFor } from "./boards.js";
-import { myTileMoves } from "./dominoes.js";
-import { discardCount } from "./cards.js";
+import { myTileMoves } from "./domino-board.js";
+import { discardCount } from "./card-table.js";
 import { renderLog } from "./log.js";
 import { renderHandEnd } from "./handend.js";
 import { renderSeatActions, redeemFromHash } from "./seat.js";
@@ -268,7 +268,7 @@ export function readClaim() {
 export function playMove(move) {
   const claim = readClaim();
   if (claim === undefined) return false;
-  send(move, claim);
+  if (!send(move, claim)) return false;
   $("claim").value = "";
   return true;
 }
@@ -289,7 +289,7 @@ function renderControls(v) {
       ? () => {
         const c = readClaim();
         if (c === null) $("claim-err").textContent = "Type your points in the Announce box first.";
-        else if (c !== undefined) { send("claim", c); $("claim").value = ""; }
+        else if (c !== undefined && send("claim", c)) $("claim").value = "";
       }
       : () => playMove(m);
     buttons.push(el("button", { type: "button", class: "move", "data-move": m, onclick }, moveLabel(m)));
