@@ -321,15 +321,6 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
         return Response(json.dumps(rec, indent=1), media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="muggins-{table_id}.json"'})
 
-    async def deny(ws: WebSocket, e: BadRequest) -> None:
-        """Refuse a socket before its handshake with an HTTP answer saying why (a 403 without the
-        reason when the ASGI server cannot send one)."""
-        headers = {"Retry-After": str(int(e.retry_after))} if e.retry_after is not None else None
-        try:
-            await ws.send_denial_response(JSONResponse({"error": str(e)}, status_code=e.status, headers=headers))
-        except RuntimeError:
-            await ws.close(code=1008)
-
     async def refuse(ws: WebSocket, message: str, code: int) -> None:
         await ws.send_json({"type": "error", "message": message, "fatal": True})
         await ws.close(code=code)
@@ -342,8 +333,12 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
         client = client_of(ws)
         try:
             sockets.enter(client)
-        except BadRequest as e:  # refused before the handshake: a flood costs no more than its requests
-            await deny(ws, e)
+        except BadRequest as e:
+            if e.retry_after is not None:  # too many attempts: refused before the handshake (an HTTP 403),
+                await ws.close(code=1008)  # so that a flood of reconnections costs no more than its requests
+                return
+            await ws.accept()  # too many open: the page is told why
+            await refuse(ws, str(e), 1013)
             return
         try:
             await ws.accept()
