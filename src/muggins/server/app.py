@@ -335,14 +335,18 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
         if not policy.allows(ws.headers.get("origin"), ws.url.scheme, served_at(ws)):
             await ws.close(code=1008)  # before the handshake is answered: the browser sees a 403
             return
-        await ws.accept()
         client = client_of(ws)
         try:
             sockets.enter(client)
         except BadRequest as e:
+            if e.retry_after is not None:  # too many attempts: refused before the handshake (an HTTP 403),
+                await ws.close(code=1008)  # so that a flood of reconnections costs no more than its requests
+                return
+            await ws.accept()  # too many open: the page is told why
             await refuse(ws, str(e), 1013)
             return
         try:
+            await ws.accept()
             await serve_socket(ws, table_id, client)
         finally:
             sockets.leave(client)
