@@ -26,8 +26,9 @@ from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.math cimport exp, log, sqrt, tanh
 from libc.time cimport clock, clock_t, CLOCKS_PER_SEC
-from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
+from muggins.core.bits cimport lowbit, popcount
+from muggins.core.mcts cimport Node, Tree, add_node, now_seconds
 from muggins.core.splitmix cimport splitmix_next
 
 from muggins.core.errors import ClaimError, GameOver, IllegalAction, NotYourTurn, UnknownAction
@@ -151,37 +152,6 @@ cdef struct Game:
     int feed              # 1: the next deal is feed_cards (hands in seat order, then the stock)
     int feed_cards[52]
     EvLog* log
-
-
-cdef extern from *:
-    """
-    #if defined(__GNUC__) || defined(__clang__)
-    #define CM_CTZ(x) __builtin_ctzll(x)
-    #if defined(__POPCNT__)
-    #define CM_POPCOUNT(x) __builtin_popcountll(x)
-    #else
-    static inline int CM_POPCOUNT(unsigned long long x) {
-        x = x - ((x >> 1) & 0x5555555555555555ULL);
-        x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-        return (int)((x * 0x0101010101010101ULL) >> 56);
-    }
-    #endif
-    #else
-    static int CM_CTZ(unsigned long long x) { int i = 0; while (!((x >> i) & 1)) i++; return i; }
-    static int CM_POPCOUNT(unsigned long long x) { int n = 0; while (x) { x &= x - 1; n++; } return n; }
-    #endif
-    """
-    int CM_CTZ(unsigned long long x) noexcept nogil
-    int CM_POPCOUNT(unsigned long long x) noexcept nogil
-
-
-cdef inline int popcount(uint64_t m) noexcept nogil:
-    return CM_POPCOUNT(m)
-
-
-cdef inline int lowbit(uint64_t m) noexcept nogil:
-    return CM_CTZ(m)
 
 
 cdef inline int card_value(int c) noexcept nogil:
@@ -1304,23 +1274,6 @@ cdef struct Frame:
     double heavy                      # in points - heavy x plays a card of equal points and more value would have)
 
 
-cdef struct Node:
-    int actor
-    int action
-    int first
-    int last_child
-    int next
-    int visits
-    int avail
-    double reward
-
-
-cdef struct Tree:
-    Node* nodes
-    int size
-    int cap
-
-
 cdef int draw_world(const Frame* f, Game* w, uint64_t* rng) noexcept nogil:
     """A world drawn into ``w``: uniform under the frame's masks (:func:`draw_uniform`) or, with ``infer`` or
     ``heavy``, weighed by the others' past plays (each draw kept with probability its weight, at most
@@ -1426,34 +1379,6 @@ cdef void draw_uniform(const Frame* f, Game* w, uint64_t* rng, int* slot_card) n
     w.nstock = j
 
 
-cdef int add_node(Tree* t, int parent, int actor, int action) noexcept nogil:
-    cdef Node* grown
-    cdef int i
-    if t.size == t.cap:
-        grown = <Node*>realloc(t.nodes, 2 * t.cap * sizeof(Node))
-        if grown == NULL:
-            return -1
-        t.nodes = grown
-        t.cap *= 2
-    i = t.size
-    t.size += 1
-    t.nodes[i].actor = actor
-    t.nodes[i].action = action
-    t.nodes[i].first = -1
-    t.nodes[i].last_child = -1
-    t.nodes[i].next = -1
-    t.nodes[i].visits = 0
-    t.nodes[i].avail = 1
-    t.nodes[i].reward = 0.0
-    if parent >= 0:
-        if t.nodes[parent].first < 0:
-            t.nodes[parent].first = i
-        else:
-            t.nodes[t.nodes[parent].last_child].next = i
-        t.nodes[parent].last_child = i
-    return i
-
-
 cdef void rewards(Game* w, const int* before, double scale, int points, double* out) noexcept nogil:
     """``_score_rewards``: 1 or 0 for a finished game (unless playing for ``points``), else the squashed gain
     over the others' mean gain since the root."""
@@ -1551,12 +1476,6 @@ cdef int iterate(const Frame* f, Tree* t, uint64_t* rng, double c, int horizon, 
         nd.visits += 1
         nd.reward += r[nd.actor]
     return 0
-
-
-cdef inline double now_seconds() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
 cdef int make_frame(Frame* f, object state, int seat, bint omniscient) except -1:
