@@ -37,14 +37,17 @@ from muggins.sim.tournament import Config, duplicate_margins, run_tournament
 
 PRESETS = {"dominoes": "muggins", "cribbage": "cribbage", "card-muggins": "muggins"}
 # each game's search bot and ceilings when none is named: the measured settings (the native search makes 20,000
-# iterations in about 0.02-0.05 s; card Muggins searches in Python, about 0.5 s a move at 5,000). The first
-# ceiling is the (the search told everything, default settings); in dominoes the second is the same
-# search with the fair bot's own settings, the ones a ceiling can use (infer reads nothing it does not see)
+# iterations in about 0.02-0.2 s). The first
+# ceiling is the (the search told everything, default settings); in dominoes and card Muggins the second
+# is the same search with the fair bot's own settings, the ones a ceiling can use (infer reads nothing it does not
+# see)
 SEARCH = {"dominoes": "search:iterations=20000:scale=30:model=1:infer=10:heavy=2.5:defend=1:points=1",
-          "cribbage": "search:iterations=20000", "card-muggins": "search:iterations=5000"}
+          "cribbage": "search:iterations=20000",
+          "card-muggins": "search:iterations=20000:infer=10:heavy=3:model=1:points=1"}
 CEILINGS = {"dominoes": ["omniscient:iterations=20000",
                          "omniscient:iterations=20000:scale=30:model=1:defend=1:points=1"],
-            "cribbage": ["omniscient:iterations=20000"], "card-muggins": ["omniscient:iterations=5000"]}
+            "cribbage": ["omniscient:iterations=20000"],
+            "card-muggins": ["omniscient:iterations=20000", "omniscient:iterations=20000:model=1:points=1"]}
 
 
 def play(game: str, a: str, b: str, games: int, seed: int, target: int | None, jobs: int) -> dict[str, Any]:

@@ -95,7 +95,7 @@ LEVELS: dict[str, tuple[str, Attention, tuple[tuple[str, Any], ...]]] = {
 #: a level's search options in one game beside its own (options named with the level still win): the settings
 #: measured best there with benchmarks/bench_strength.py
 LEVEL_GAME_OPTIONS: dict[str, dict[str, tuple[tuple[str, Any], ...]]] = {
-    "expert": {"card-muggins": (("infer", 3.0), ("heavy", 1.0), ("points", 1))},
+    "expert": {"card-muggins": (("infer", 10.0), ("heavy", 3.0), ("points", 1))},
 }
 
 

@@ -26,8 +26,9 @@ from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.math cimport exp, log, sqrt, tanh
 from libc.time cimport clock, clock_t, CLOCKS_PER_SEC
-from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
+from muggins.core.bits cimport lowbit, popcount
+from muggins.core.mcts cimport Node, Tree, add_node, now_seconds
 from muggins.core.splitmix cimport splitmix_next
 
 from muggins.core.errors import ClaimError, GameOver, IllegalAction, NotYourTurn, UnknownAction
@@ -151,37 +152,6 @@ cdef struct Game:
     int feed              # 1: the next deal is feed_cards (hands in seat order, then the stock)
     int feed_cards[52]
     EvLog* log
-
-
-cdef extern from *:
-    """
-    #if defined(__GNUC__) || defined(__clang__)
-    #define CM_CTZ(x) __builtin_ctzll(x)
-    #if defined(__POPCNT__)
-    #define CM_POPCOUNT(x) __builtin_popcountll(x)
-    #else
-    static inline int CM_POPCOUNT(unsigned long long x) {
-        x = x - ((x >> 1) & 0x5555555555555555ULL);
-        x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-        return (int)((x * 0x0101010101010101ULL) >> 56);
-    }
-    #endif
-    #else
-    static int CM_CTZ(unsigned long long x) { int i = 0; while (!((x >> i) & 1)) i++; return i; }
-    static int CM_POPCOUNT(unsigned long long x) { int n = 0; while (x) { x &= x - 1; n++; } return n; }
-    #endif
-    """
-    int CM_CTZ(unsigned long long x) noexcept nogil
-    int CM_POPCOUNT(unsigned long long x) noexcept nogil
-
-
-cdef inline int popcount(uint64_t m) noexcept nogil:
-    return CM_POPCOUNT(m)
-
-
-cdef inline int lowbit(uint64_t m) noexcept nogil:
-    return CM_CTZ(m)
 
 
 cdef inline int card_value(int c) noexcept nogil:
@@ -1304,23 +1274,6 @@ cdef struct Frame:
     double heavy                      # in points - heavy x plays a card of equal points and more value would have)
 
 
-cdef struct Node:
-    int actor
-    int action
-    int first
-    int last_child
-    int next
-    int visits
-    int avail
-    double reward
-
-
-cdef struct Tree:
-    Node* nodes
-    int size
-    int cap
-
-
 cdef int draw_world(const Frame* f, Game* w, uint64_t* rng) noexcept nogil:
     """A world drawn into ``w``: uniform under the frame's masks (:func:`draw_uniform`) or, with ``infer`` or
     ``heavy``, weighed by the others' past plays (each draw kept with probability its weight, at most
@@ -1426,34 +1379,6 @@ cdef void draw_uniform(const Frame* f, Game* w, uint64_t* rng, int* slot_card) n
     w.nstock = j
 
 
-cdef int add_node(Tree* t, int parent, int actor, int action) noexcept nogil:
-    cdef Node* grown
-    cdef int i
-    if t.size == t.cap:
-        grown = <Node*>realloc(t.nodes, 2 * t.cap * sizeof(Node))
-        if grown == NULL:
-            return -1
-        t.nodes = grown
-        t.cap *= 2
-    i = t.size
-    t.size += 1
-    t.nodes[i].actor = actor
-    t.nodes[i].action = action
-    t.nodes[i].first = -1
-    t.nodes[i].last_child = -1
-    t.nodes[i].next = -1
-    t.nodes[i].visits = 0
-    t.nodes[i].avail = 1
-    t.nodes[i].reward = 0.0
-    if parent >= 0:
-        if t.nodes[parent].first < 0:
-            t.nodes[parent].first = i
-        else:
-            t.nodes[t.nodes[parent].last_child].next = i
-        t.nodes[parent].last_child = i
-    return i
-
-
 cdef void rewards(Game* w, const int* before, double scale, int points, double* out) noexcept nogil:
     """``_score_rewards``: 1 or 0 for a finished game (unless playing for ``points``), else the squashed gain
     over the others' mean gain since the root."""
@@ -1553,18 +1478,17 @@ cdef int iterate(const Frame* f, Tree* t, uint64_t* rng, double c, int horizon, 
     return 0
 
 
-cdef inline double now_seconds() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
-
-
-cdef int make_frame(Frame* f, object state, int seat, bint omniscient) except -1:
+cdef int make_frame(Frame* f, object state, int seat, bint omniscient, double infer=0.0,
+                    double heavy=0.0) except -1:
     """The frame of ``state`` for ``seat``, built from ``state.view(seat)`` and ``state.events_for(seat)``
     alone, so nothing the seat may not see can reach it: the other hands emptied, each of their cards a slot
     that forbids what the holder's gos ruled out (the slots of ``sample_hidden``'s build: a play takes the
     most constrained slot that allows its card), the stock emptied; the unseen cards are the pool.
-    ``omniscient``: the true position, nothing taken out (every world the same, only later deals random)."""
+    ``omniscient``: the true position, nothing taken out (every world the same, only later deals random).
+    ``infer`` (``heavy``) at its maximum, 10, makes its weight a rule: a play of another seat that a card of some
+    value would have beaten in points (of equal points and more value) forbids that value to every slot its
+    player then held, unless a card known to have been held then already beat it (that player is no greedy
+    one)."""
     from muggins.cards.muggins31.state import CardMugginsState
 
     if not isinstance(state, CardMugginsState):
@@ -1649,6 +1573,18 @@ cdef int make_frame(Frame* f, object state, int seat, bint omniscient) except -1
             plays.append((who, int(e["total"]) - card_value(k), npile == 1, k, list(held[who])))
             pick[1] = k
             held[who].remove(pick)
+    if infer >= 10.0 or heavy >= 10.0:
+        for who, total, led, k, then in plays:
+            pts = points_at(f, total, led, k)
+            out = 0
+            for v in range(1, min(10, cap - total) + 1):
+                p = points_at(f, total, led, 4 * (v - 1))
+                if (infer >= 10.0 and p > pts) or (heavy >= 10.0 and p == pts and v > card_value(k)):
+                    out |= low_cards(v) & ~low_cards(v - 1)
+            if out and not any(slot[1] >= 0 and (out >> slot[1]) & 1 for slot in then):
+                for slot in then:
+                    if slot[1] < 0:
+                        slot[0] |= out
     seen |= b.held[seat]
     f.npool = 0
     for i in range(52):
@@ -1705,7 +1641,7 @@ def sample_world(state: object, seat: int, seed: int = 0, double infer=0.0, doub
     if f == NULL:
         raise MemoryError()
     try:
-        make_frame(f, state, seat, False)
+        make_frame(f, state, seat, False, infer, infer_heavy)
         f.infer = infer
         f.heavy = infer_heavy
         draw_world(f, &w, &rng)
@@ -1754,7 +1690,7 @@ def search(state: object, seat: int, iterations: int, time_limit: float, explora
         raise MemoryError()
     t.nodes = NULL
     try:
-        make_frame(f, state, seat, omniscient)
+        make_frame(f, state, seat, omniscient, infer, infer_heavy)
         f.infer = infer
         f.heavy = infer_heavy
         scale = reward_scale if reward_scale > 0 else max(5.0, state.rules.target / 10.0)
