@@ -74,6 +74,11 @@ class Clock:
         return "before" if t < self.outage_at else "during" if t < self.outage_end else "after"
 
 
+def hello(token: str | None) -> str:
+    """A table socket's first message: who is there (a seat's token, or None to watch)."""
+    return json.dumps({"type": "hello", "token": token})
+
+
 @dataclass
 class Person:
     """One scripted person at a table: acts on its turn, keeps what the server acknowledged."""
@@ -90,12 +95,14 @@ class Person:
     reconnects: int = 0
     over: bool = False
     pending: bool = False   # a move sent and not answered when the run ended
+    token: str | None = None  # the seat's token, sent in the socket's first message
 
     async def run(self, clock: Clock, stop: float) -> None:
         while time.monotonic() < stop and not self.over:
             try:
                 async with websockets.connect(self.url, max_size=2**22, local_addr=(self.source, 0),
                                               open_timeout=20) as ws:
+                    await ws.send(hello(self.token))
                     await self.play(ws, clock, stop)
             except (OSError, websockets.WebSocketException, TimeoutError):
                 pass
@@ -154,6 +161,7 @@ async def watch(url: str, source: str, stop: float) -> None:
     while time.monotonic() < stop:
         try:
             async with websockets.connect(url, max_size=2**22, local_addr=(source, 0), open_timeout=20) as ws:
+                await ws.send(hello(None))
                 while time.monotonic() < stop:
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(ws.recv(), timeout=1.0)
@@ -168,6 +176,7 @@ async def flood(urls: list[str], source: str, sockets: int, stop: float, counts:
             counts["attempts"] += 1
             try:
                 async with websockets.connect(urls[i % len(urls)], local_addr=(source, 0), open_timeout=5) as ws:
+                    await ws.send(hello(None))
                     counts["opened"] += 1
                     while time.monotonic() < stop:
                         await ws.send('{"type": "ping"}')
@@ -188,6 +197,7 @@ async def slow_read(urls: list[str], source: str, stop: float, counts: dict[str,
     async def one(url: str) -> None:
         with contextlib.suppress(OSError, websockets.WebSocketException, TimeoutError):
             async with websockets.connect(url, local_addr=(source, 0), max_queue=1, open_timeout=20) as ws:
+                await ws.send(hello(None))
                 while time.monotonic() < stop:
                     await asyncio.sleep(5)
                     await asyncio.wait_for(ws.recv(), timeout=5)
@@ -266,8 +276,8 @@ async def run(args: argparse.Namespace, port: int, down_file: Path) -> dict[str,
     ws_base = f"ws://127.0.0.1:{port}/ws/"
     for t in tables:
         for seat, token in t["tokens"]:
-            p = Person(t["id"], seat, f"{ws_base}{t['id']}?token={token}", t["source"], args.think,
-                       random.Random(rng.random()), samples)
+            p = Person(t["id"], seat, ws_base + t["id"], t["source"], args.think,
+                       random.Random(rng.random()), samples, token=token)
             people.append(p)
             tasks.append(p.run(clock, stop + 600))  # until the last reading of the tables is done
         if t["kind"] == "bots":
