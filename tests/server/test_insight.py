@@ -116,6 +116,9 @@ def test_hints_only_for_the_seat_to_act_at_a_table_that_gives_them(app_client: T
         hint = r.json()
         assert hint["seat"] == turn and hint["index"] == 0 and isinstance(hint["points"], float)
         assert hint["move"] in views[turn]["legal"]
+        # the words after "the bot would": the move once, with one verb ("play 5-5", "draw"; never "play play")
+        assert hint["phrase"].split()[0] in ("play", "draw", "pass", "knock") and hint["move"] in hint["phrase"]
+        assert not hint["phrase"].startswith("play play")
         assert isinstance(hint["count"], int)
         # nothing was sent to either socket by the hint: the next message of each is the answer to a ping
         for ws in (ws0, ws1):
@@ -127,3 +130,16 @@ def test_hints_only_for_the_seat_to_act_at_a_table_that_gives_them(app_client: T
     c.app.state.manager.tables.clear()  # type: ignore[attr-defined]
     c.app.state.manager.load()  # type: ignore[attr-defined]
     assert c.get(f"/api/tables/{t['id']}").json()["hints"] is True
+
+
+def test_a_card_games_hint_says_its_verb_once() -> None:
+    """The page writes "the bot would " and the hint's phrase: "play 10♠", never "play play 10♠"."""
+    from muggins.core.rules import get_game
+    from muggins.server.insight import hint_of
+
+    spec = get_game("card-muggins")
+    st = spec.new(spec.rules(None), 2, seed=3)
+    seat = min(st.waiting_for())
+    hint = hint_of(st, seat, samples=4)
+    assert hint["move"].startswith("play ") and hint["phrase"] == hint["move"]
+    assert hint["phrase"].split().count("play") == 1

@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 
 from muggins.analysis import AnalysisError, analyse_record, rank_moves
 from muggins.analysis.analyse import Progress
+from muggins.analysis.wording import move_phrase
 from muggins.core.errors import MugginsError
 from muggins.server.tables import GameTable, TableError
 
@@ -64,17 +65,18 @@ def _analyse(record: dict[str, Any], samples: int, seed: int, progress: Progress
 def hint_of(state: Any, seat: int, samples: int = HINT_SAMPLES, seed: int = HINT_SEED) -> dict[str, Any]:
     """What a hint shows the seat to act: the count of the ends (a game with open ends), the move the
     bot would make and its expected points, from ``state`` as the seat knows it (hidden hands sampled).
-    ``move`` is None when the seat has no regular move to rank (it may only call or claim)."""
+    ``move`` is None when the seat has no regular move to rank (it may only call or claim); ``phrase`` is
+    the move as the words that follow "the bot would" ("play 10S", "draw", "say go")."""
     count = getattr(state, "count", None)
     out: dict[str, Any] = {"seat": seat, "index": len(state.history),
                            "count": count if isinstance(count, int) and not isinstance(count, bool) else None,
-                           "move": None, "points": None, "samples": samples}
+                           "move": None, "phrase": None, "points": None, "samples": samples}
     try:
         ranked = rank_moves(state, seat, samples=samples, seed=f"hint:{seed}:{len(state.history)}")
     except AnalysisError:
         return out
     best = ranked[0]
-    out["move"], out["points"] = best.text, round(best.points, 2)
+    out["move"], out["phrase"], out["points"] = best.text, move_phrase(best.text), round(best.points, 2)
     return out
 
 

@@ -167,7 +167,7 @@ function renderHint(v) {
     if (state.hintAt !== at || !state.last || state.last.table.actions !== h.index) return;
     const parts = [];
     if (h.count !== null && h.count !== undefined) parts.push(`count of the ends ${h.count}`);
-    if (h.move) parts.push(`the bot would play ${prettyCards(h.move)}, expecting ${h.points >= 0 ? "+" : ""}${h.points.toFixed(1)} points to the end of the hand`);
+    if (h.move) parts.push(`the bot would ${prettyCards(h.phrase || h.move)}, expecting ${h.points >= 0 ? "+" : ""}${h.points.toFixed(1)} points to the end of the hand`);
     box.textContent = "Hint: " + (parts.length ? parts.join("; ") : "nothing to suggest here") + ".";
   }, (e) => { if (state.hintAt === at) box.textContent = "No hint: " + e.message; });
 }
