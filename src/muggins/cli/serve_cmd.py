@@ -38,7 +38,8 @@ def serve_command(
              "MUGGINS_ALLOWED_ORIGINS adds more, comma-separated."),
     idle_minutes: float = typer.Option(
         60.0, "--idle-minutes", min=1.0, max=10080.0,
-        help="A table nobody plays at or watches for this long is abandoned (kept in the archive)."),
+        help="A table where no seated player acts or is connected (for a game of bots alone: nobody watches) "
+             "for this long is abandoned (kept in the archive)."),
     forwarded_allow_ips: str = typer.Option(
         None, "--forwarded-allow-ips", metavar="IPS",
         help="Proxies whose X-Forwarded-For / X-Forwarded-Proto headers are believed (comma-separated "
