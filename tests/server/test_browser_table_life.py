@@ -70,7 +70,8 @@ MY_TURN = """() => { const l = muggins.state.last; if (!l) return null;
           && (l.view.legal || []).length > 0, paused: !!(l.hand_end && l.hand_end.paused), over: l.view.over,
           actions: l.table.actions}; }"""
 PLAY_FIRST = ("() => { const l = muggins.state.last;"
-              " muggins.state.ws.send(JSON.stringify({type: 'act', move: l.view.legal[0]})); }")
+              " muggins.state.ws.send(JSON.stringify({type: 'act', move: l.view.legal[0],"
+              " at: l.table.actions})); }")
 
 
 def play_until(page: Any, stop: str) -> None:
@@ -130,7 +131,7 @@ def test_resign_then_rematch_with_an_invite_link(browser: Any, quick_server: tup
     lobby_page = ctx.new_page()
     lobby_page.goto(base + "/")
     row = lobby_page.wait_for_selector(f"#finished .tablerow[data-id='{tid}']")
-    assert "won by Beginner bot (Ann resigned)" in row.inner_text() and "replay" in row.inner_text()
+    assert "won by Beginner Otter (Ann resigned)" in row.inner_text() and "replay" in row.inner_text()
     assert lobby_page.locator(f"#tables .tablerow[data-id='{tid}']").count() == 0
     lobby_page.close()
     page.click("#rematch-btn")

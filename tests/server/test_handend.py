@@ -95,12 +95,13 @@ def test_the_next_deal_comes_after_the_time_without_a_press(db_url: str) -> None
                 if paused is None and end is not None and end["paused"]:
                     paused = m
                     assert end["waiting"] == [0] and end["seconds"] == pytest.approx(0.6)
-                    ws.send_json({"type": "act", "move": m["view"]["legal"][0], "ref": "early"}
+                    ws.send_json({"type": "act", "move": m["view"]["legal"][0], "ref": "early",
+                                  "at": m["table"]["actions"]}
                                  if m["view"]["legal"] else {"type": "ping", "ref": "early"})
                 elif paused is not None and end is None:
                     break  # the pause ended by itself: nobody pressed Next hand
                 elif paused is None and 0 in m["view"]["to_act"] and m["view"]["legal"]:
-                    ws.send_json({"type": "act", "move": m["view"]["legal"][0]})
+                    ws.send_json({"type": "act", "move": m["view"]["legal"][0], "at": m["table"]["actions"]})
             else:
                 raise AssertionError("the pause never ended")
             assert paused is not None

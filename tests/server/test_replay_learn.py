@@ -52,7 +52,7 @@ def test_a_seat_replays_its_own_game_so_far_through_its_own_views(client: TestCl
             while (m := ws.receive_json())["type"] != "state":
                 pass
             if seat in m["view"]["to_act"] and m["view"]["legal"]:
-                ws.send_json({"type": "act", "move": m["view"]["legal"][0], "ref": 1})
+                ws.send_json({"type": "act", "move": m["view"]["legal"][0], "ref": 1, "at": m["table"]["actions"]})
                 while ws.receive_json().get("ref") != 1:
                     pass
     data = client.get(f"/api/tables/{t['id']}/replay", headers=auth(ann)).json()

@@ -124,7 +124,7 @@ def test_rematch_keeps_the_settings_and_seats_and_rotates_the_deal(client: TestC
     assert r.json()["seat"] == 0 and r.json()["link"] == f"/t/{new['id']}"
     for key in ("game", "preset", "options", "grace", "bot_delay", "hints"):
         assert new[key] == t[key], key
-    assert [s["name"] for s in new["seats"]] == ["Ann", "Beginner bot", "Bob"]
+    assert [s["name"] for s in new["seats"]] == ["Ann", "Beginner Otter", "Bob"]
     assert new["seats"][2] == {"name": "Bob", "bot": None, "open": False, "kept": True}
     assert new["status"] == "open"
     # nobody else may take Bob's seat; Bob's press joins the same rematch
