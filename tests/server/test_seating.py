@@ -26,7 +26,7 @@ def play_one(client: TestClient, tid: str, tokens: dict[int, str]) -> None:
     seat = sorted(t.state.to_act())[0]
     with table_socket(client, tid, tokens[seat]) as ws:
         m = first_state(ws)
-        ws.send_json({"type": "act", "move": m["view"]["legal"][0], "ref": "m"})
+        ws.send_json({"type": "act", "move": m["view"]["legal"][0], "ref": "m", "at": m["table"]["actions"]})
         while (r := ws.receive_json()).get("ref") != "m":
             pass
         assert r["type"] == "ack", r
@@ -65,7 +65,7 @@ def test_resigning_ends_the_game_and_archives_it(client: TestClient) -> None:
     with table_socket(client, t["id"], tokens[1]) as ws:
         m = first_state(ws)
         assert m["table"]["status"] == "resigned"
-        ws.send_json({"type": "act", "move": "pass", "ref": 1})
+        ws.send_json({"type": "act", "move": "pass", "ref": 1, "at": m["table"]["actions"]})
         while (r2 := ws.receive_json())["type"] == "state":
             pass
         assert r2["type"] == "error" and "resigned" in r2["message"]
