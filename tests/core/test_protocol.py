@@ -314,13 +314,18 @@ def test_settle_claim(true: int, claim: int | None, result: tuple[int, int, bool
 
 def test_resolve_call() -> None:
     w = Window(0, 0, 15, None, "play", False)
-    assert resolve_call(w, None, "steal", "none", 10).caller_gain == 15
-    assert resolve_call(w, 5, "steal", "none", 10).caller_gain == 5
-    assert resolve_call(w, 50, "steal", "none", 10).caller_gain == 15
-    assert resolve_call(w, None, "forfeit", "none", 10).caller_gain == 0
-    r = resolve_call(w, None, "steal_and_deduct", "none", 10)
+    assert resolve_call(w, None, "steal", "none", 10, 20).caller_gain == 15
+    assert resolve_call(w, 5, "steal", "none", 10, 20).caller_gain == 5
+    assert resolve_call(w, 50, "steal", "none", 10, 20).caller_gain == 15
+    assert resolve_call(w, None, "forfeit", "none", 10, 20).caller_gain == 0
+    r = resolve_call(w, None, "steal_and_deduct", "none", 10, 20)
     assert (r.caller_gain, r.scorer_loss) == (15, 15)
     empty = Window(0, 0, 0, 10, "play", False)
-    assert resolve_call(empty, None, "steal", "deduct", 10).caller_penalty == 10
-    assert resolve_call(empty, 7, "steal", "award", 10).scorer_award == 7
-    assert resolve_call(empty, None, "steal", "none", 10).outcome == "false_call"
+    assert resolve_call(empty, None, "steal", "deduct", 10, 20).caller_penalty == 10
+    assert resolve_call(empty, 7, "steal", "award", 10, 20).scorer_award == 7
+    assert resolve_call(empty, None, "steal", "none", 10, 20).outcome == "false_call"
+    # a false call under award: what was named, at most the called step's most (the cap)
+    assert resolve_call(empty, 100, "steal", "award", 10, 20).scorer_award == 20
+    assert resolve_call(empty, None, "steal", "award", 10, 20).scorer_award == 10
+    assert resolve_call(empty, None, "steal", "award", 10, 4).scorer_award == 4
+    assert resolve_call(empty, 100, "steal", "deduct", 10, 4).caller_penalty == 10  # a deduction is not capped

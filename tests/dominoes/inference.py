@@ -19,7 +19,7 @@ from muggins.core.protocol import GameState
 #: counts each is played by
 DOMINO_FAMILIES: dict[str, tuple[str, dict[str, Any], tuple[int, ...]]] = {
     "knocking": ("muggins", {"partnerships": True, "knocking": True}, (4,)),
-    "knocking-manual": ("muggins", {"partnerships": True, "knocking": True, "claims": "manual"}, (4,)),
+    "knocking-auto": ("muggins", {"partnerships": True, "knocking": True, "claims": "auto"}, (4,)),
     "knocking-spinner": ("all-fives", {"partnerships": True, "knocking": True}, (4,)),
     "knocking-five-up": ("five-up", {"partnerships": True, "knocking": True, "draw": "one_then_pass"}, (4,)),
     "knocking-both-out": ("muggins", {"partnerships": True, "knocking": True, "partnership_both_out": True,
