@@ -126,29 +126,6 @@ def test_weighed_worlds_fit_the_others_past_plays_better() -> None:
     assert weighed < plain / 2, (weighed, plain)
 
 
-def test_at_its_maximum_infer_is_a_rule_about_greedy_players() -> None:
-    """Against greedy players (deal-seven, no draws) ``infer=10`` never deals a world where one of them passed
-    over a better score, where the plain worlds often do."""
-    from muggins.bots.policies import GreedyPolicy
-
-    greedy = GreedyPolicy()
-    plain = ruled = positions = 0
-    for g in range(8):
-        state = CardMugginsState.new(PRESETS["deal-seven"], 3, Chance(seed=40 + g))
-        rng = random.Random(g)
-        while not state.is_over():
-            seat, acts = next_decision(state)
-            if len(acts) > 1 and rng.random() < 0.5:
-                positions += 1
-                for k in range(3):
-                    plain += _greedy_misfits(state, seat, native.sample_world(state, seat, k)["hands"])
-                    ruled += _greedy_misfits(state, seat, native.sample_world(state, seat, k, 10.0, 10.0)["hands"])
-            a = greedy.choose(state, seat, acts, rng)
-            pts = true_points(state, seat, a)
-            state.apply(seat, a.with_claim(pts) if pts else a)
-    assert positions > 20 and plain > 10 and ruled == 0, (positions, plain, ruled)
-
-
 def test_worlds_vary_with_the_seed() -> None:
     state, seat = _positions("muggins", 1, 3)[0]
     seen = {tuple(native.sample_world(state, seat, k)["hands"][1 - seat]) for k in range(20)}

@@ -1478,17 +1478,12 @@ cdef int iterate(const Frame* f, Tree* t, uint64_t* rng, double c, int horizon, 
     return 0
 
 
-cdef int make_frame(Frame* f, object state, int seat, bint omniscient, double infer=0.0,
-                    double heavy=0.0) except -1:
+cdef int make_frame(Frame* f, object state, int seat, bint omniscient) except -1:
     """The frame of ``state`` for ``seat``, built from ``state.view(seat)`` and ``state.events_for(seat)``
     alone, so nothing the seat may not see can reach it: the other hands emptied, each of their cards a slot
     that forbids what the holder's gos ruled out (the slots of ``sample_hidden``'s build: a play takes the
     most constrained slot that allows its card), the stock emptied; the unseen cards are the pool.
-    ``omniscient``: the true position, nothing taken out (every world the same, only later deals random).
-    ``infer`` (``heavy``) at its maximum, 10, makes its weight a rule: a play of another seat that a card of some
-    value would have beaten in points (of equal points and more value) forbids that value to every slot its
-    player then held, unless a card known to have been held then already beat it (that player is no greedy
-    one)."""
+    ``omniscient``: the true position, nothing taken out (every world the same, only later deals random)."""
     from muggins.cards.muggins31.state import CardMugginsState
 
     if not isinstance(state, CardMugginsState):
@@ -1573,18 +1568,6 @@ cdef int make_frame(Frame* f, object state, int seat, bint omniscient, double in
             plays.append((who, int(e["total"]) - card_value(k), npile == 1, k, list(held[who])))
             pick[1] = k
             held[who].remove(pick)
-    if infer >= 10.0 or heavy >= 10.0:
-        for who, total, led, k, then in plays:
-            pts = points_at(f, total, led, k)
-            out = 0
-            for v in range(1, min(10, cap - total) + 1):
-                p = points_at(f, total, led, 4 * (v - 1))
-                if (infer >= 10.0 and p > pts) or (heavy >= 10.0 and p == pts and v > card_value(k)):
-                    out |= low_cards(v) & ~low_cards(v - 1)
-            if out and not any(slot[1] >= 0 and (out >> slot[1]) & 1 for slot in then):
-                for slot in then:
-                    if slot[1] < 0:
-                        slot[0] |= out
     seen |= b.held[seat]
     f.npool = 0
     for i in range(52):
@@ -1641,7 +1624,7 @@ def sample_world(state: object, seat: int, seed: int = 0, double infer=0.0, doub
     if f == NULL:
         raise MemoryError()
     try:
-        make_frame(f, state, seat, False, infer, infer_heavy)
+        make_frame(f, state, seat, False)
         f.infer = infer
         f.heavy = infer_heavy
         draw_world(f, &w, &rng)
@@ -1690,7 +1673,7 @@ def search(state: object, seat: int, iterations: int, time_limit: float, explora
         raise MemoryError()
     t.nodes = NULL
     try:
-        make_frame(f, state, seat, omniscient, infer, infer_heavy)
+        make_frame(f, state, seat, omniscient)
         f.infer = infer
         f.heavy = infer_heavy
         scale = reward_scale if reward_scale > 0 else max(5.0, state.rules.target / 10.0)
