@@ -120,6 +120,8 @@ cdef struct Game:
     int over_penalty
     int false_call        # 0 none, 1 deduct, 2 award
     int false_points
+    int false_cap_play    # the most a false call awards the accused: on a play's step, on any other
+    int false_cap_step
     # the position
     uint64_t held[4]
     int stock[52]         # in draw order: stock[sp] is the top
@@ -352,6 +354,7 @@ cdef void call_muggins(Game* g, int seat, int amount) noexcept nogil:
             penalty = g.false_points
         elif g.false_call == 2:
             to_scorer = amount if amount > 0 else g.false_points
+            to_scorer = min(to_scorer, g.false_cap_play if reason == R_PLAY else g.false_cap_step)
     else:
         gain = missed if amount < 0 else (amount if amount < missed else missed)
         outcome = g.mug_rule
@@ -784,6 +787,8 @@ cdef int set_rules(Game* g, object rules, int n) except -1:
     g.over_penalty = rules.over_claim == "opponent_scores"
     g.false_call = ("none", "deduct", "award").index(rules.false_call_penalty)
     g.false_points = rules.false_call_points
+    g.false_cap_play = rules.max_points_of("play")
+    g.false_cap_step = rules.max_step_points
     g.claim = CLAIM_NONE
     g.quiet = 0
     g.feed = 0
