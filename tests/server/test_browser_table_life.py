@@ -275,3 +275,38 @@ def test_a_seat_continues_on_another_device(browser: Any, quick_server: tuple[st
     assert not errors and not errors2
     ctx.close()
     ctx2.close()
+
+
+@pytest.mark.parametrize(("preset", "players", "options"), [("cribbage-muggins", 2, {}),
+                                                      ("three-hand", 3, {"claims": "manual"}),
+                                                      ("four-hand", 4, {"claims": "manual"})])
+def test_the_dealer_counts_the_crib_in_sight(browser: Any, quick_server: tuple[str, Any], shots: Path,
+                                             preset: str, players: int, options: dict[str, str]) -> None:
+    """With announced points, when the dealer is to count the crib its cards are on the page, for him and
+    for the others alike, before anything is announced."""
+    base, _app = quick_server
+    seats: list[str | None] = [None] + ["beginner"] * (players - 1)
+    ctx, page, errors, _tid = seated_page(browser, base, {"game": "cribbage", "preset": preset,
+                                                          "seats": seats, "options": options})
+    for _ in range(3000):
+        s = page.evaluate("""() => { const l = muggins.state.last; if (!l) return null;
+          const acting = l.view.waiting_for || l.view.to_act || [];
+          return {legal: l.view.legal || [], mine: acting.includes(muggins.state.me), over: l.view.over,
+                  crib: l.view.crib, actions: l.table.actions}; }""")
+        if s and s["mine"] and "count crib" in s["legal"]:
+            break
+        if s and s["mine"] and s["legal"] and not s["over"]:
+            page.evaluate(PLAY_FIRST)
+            page.wait_for_function(f"() => muggins.state.last.table.actions !== {s['actions']}", timeout=10000)
+        else:
+            page.wait_for_timeout(20)
+    else:
+        raise AssertionError("this seat never counted a crib")
+    assert s is not None and len(s["crib"]) == 4, s
+    crib_row = page.locator("#board .hand", has_text="Crib:")
+    crib_row.wait_for()
+    labels = crib_row.locator("[aria-label]").evaluate_all("(els) => els.map((e) => e.getAttribute('aria-label'))")
+    assert len(labels) == 4 and all(" of " in x for x in labels), labels
+    page.screenshot(path=str(shots / f"crib-count-{preset}.png"), full_page=True)
+    assert not errors
+    ctx.close()
