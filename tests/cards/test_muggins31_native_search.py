@@ -252,11 +252,14 @@ def test_the_pure_engine_is_the_fallback(monkeypatch: pytest.MonkeyPatch) -> Non
 
 
 def test_the_expert_level_plays_card_muggins_with_its_tuned_search() -> None:
-    """The expert level's search weighs worlds and plays for points in card Muggins (LEVEL_GAME_OPTIONS),
-    options named with the level still win, and its counters show the searches made there."""
-    from muggins.bots.registry import LEVEL_GAME_OPTIONS
+    """The expert level's search weighs worlds and plays for points in card Muggins (its heuristics module's
+    LEVEL_SEARCH), options named with the level still win, and its counters show the searches made there."""
+    from muggins.bots.heuristics.card_muggins import LEVEL_SEARCH
+    from muggins.bots.registry import level_game_options
 
-    tuned = dict(LEVEL_GAME_OPTIONS["expert"]["card-muggins"])
+    tuned = dict(LEVEL_SEARCH["expert"])
+    assert level_game_options("expert") == {"card-muggins": LEVEL_SEARCH["expert"]}
+    assert level_game_options("club") == {}
     expert = make_bot("expert", 1).policy
     sub = expert.per_game["card-muggins"]
     assert (sub.infer, sub.heavy, sub.play_for_points) == (tuned["infer"], tuned["heavy"], bool(tuned["points"]))

@@ -92,11 +92,22 @@ LEVELS: dict[str, tuple[str, Attention, tuple[tuple[str, Any], ...]]] = {
     "club": ("heuristic", LEVEL_ATTENTION["club"], ()),
     "expert": ("search", LEVEL_ATTENTION["expert"], (("iterations", 20000), ("time", 0.5), ("model", 1))),
 }
-#: a level's search options in one game beside its own (options named with the level still win): the settings
-#: measured best there with benchmarks/bench_strength.py
-LEVEL_GAME_OPTIONS: dict[str, dict[str, tuple[tuple[str, Any], ...]]] = {
-    "expert": {"card-muggins": (("infer", 10.0), ("heavy", 3.0), ("points", 1))},
-}
+
+
+def level_game_options(level: str) -> dict[str, tuple[tuple[str, Any], ...]]:
+    """The search options ``level`` plays with in each game that tunes them, beside its own: what the game's
+    heuristics module lists under the level in its ``LEVEL_SEARCH`` (the settings measured best there with
+    benchmarks/bench_strength.py)."""
+    from muggins.bots.heuristics import module_for
+    from muggins.core.rules import all_games
+
+    out = {}
+    for game in all_games():
+        mod = module_for(game)
+        tuned = getattr(mod, "LEVEL_SEARCH", {}).get(level) if mod is not None else None
+        if tuned:
+            out[game] = tuple(tuned)
+    return out
 
 
 def bot_names(offered_only: bool = False) -> list[str]:
@@ -150,7 +161,7 @@ def make_bot(name_or_level: str, seed: int | None = None) -> AttentiveBot:
             raise RulesError(f"bot {name_or_level!r}: {e}") from None
     policy = kind.policy({k: v for k, v in opts.items() if k in SEARCH_KEYS})
     if isinstance(policy, SearchPolicy):
-        for game, extra in LEVEL_GAME_OPTIONS.get(base, {}).items():
+        for game, extra in (level_game_options(base) if base in LEVELS else {}).items():
             tuned = {**opts, **dict(extra), **named}
             sub = kind.policy({k: v for k, v in tuned.items() if k in SEARCH_KEYS})
             assert isinstance(sub, SearchPolicy)

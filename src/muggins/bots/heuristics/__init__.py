@@ -7,7 +7,9 @@ define
 * ``shed_weight(state, seat, action) -> float`` - how much getting rid of the moved piece is worth
   (the greedy tie-break: heavy dominoes, high cards);
 * ``search_override(state, seat, actions, rng) -> Action | None`` - a decision the search bot leaves to
-  an exact calculation (the cribbage discard, valued over every starter), or None to search.
+  an exact calculation (the cribbage discard, valued over every starter), or None to search;
+* ``LEVEL_SEARCH`` - per level, the search options it plays this game with beside its own
+  (``registry.level_game_options``).
 
 A game with no module plays the generic one-ply lookahead of :mod:`.generic`, written against the
 protocol only, so a new game gets a heuristic bot for free.

@@ -15,6 +15,9 @@ from muggins.core.events import ActionKind
 from muggins.core.protocol import Action, GameState
 
 TEN_RISK = 16 / 52   # the chance that a random card counts ten
+#: a level's search options here beside its own (options named with the level still win): the native search
+#: weighing its worlds by the others' past plays and playing for points measured best (README, Bot strength)
+LEVEL_SEARCH = {"expert": (("infer", 10.0), ("heavy", 3.0), ("points", 1))}
 SAMPLES = 6
 PLIES = 2
 
