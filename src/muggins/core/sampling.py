@@ -12,8 +12,8 @@ public inference the game's own rules make (an extra turn kept, a partner's knoc
 highest double leading) fails that check and is drawn again; the game may ``learn`` such an inference as
 a constraint for the next draw. What is learned comes from a replay that got past the action, so an
 inference whose breach makes the action itself illegal (a partner's knock while he could score) is never
-learned: ``build`` must hold such an inference from the log before any replay. Ended hands are rebuilt the same way with no generator (one canonical
-world, the same for every sample).
+learned: ``build`` must hold such an inference from the log before any replay. Ended hands are rebuilt
+the same way with no generator (one canonical world, the same for every sample).
 
 A search asks for hundreds of samples of one position, so what they share is made once per position and
 seat and cached (a small module-level cache that holds only what the seat has seen, keyed by the
