@@ -10,6 +10,7 @@ import sys
 from collections import Counter
 from itertools import combinations
 from pathlib import Path
+from typing import Any
 
 import pexpect
 import pytest
@@ -331,3 +332,42 @@ def test_a_session_in_a_terminal(home: Path) -> None:
         child.close()
     assert child.exitstatus == 0
     assert len(record(home)) == 1
+
+
+PRIVATE_CARDS = ("my_hand", "my_kept", "my_discards", "crib")  # pieces that only some seat may see
+
+
+def shows_only_the_text(view: dict[str, Any], body: str) -> None:
+    """``view`` holds no piece hidden from a spectator that the text drawing ``body`` does not show: no
+    hands, no moves of a seat, and every private card (a seat's own, or the crib) drawn in the text."""
+    from muggins.tui.render_cards import card
+
+    assert "hands" not in view and not view.get("legal")
+    for key in PRIVATE_CARDS:
+        for c in view.get(key) or ():
+            assert card(c, False) in body, (key, c, body)
+    assert not view.get("my_discards")
+
+
+def test_every_drill_draws_its_position_for_the_page_with_nothing_hidden() -> None:
+    """Each question carries the view the web table draws (with the game's page renderer); the seat's
+    view when the drill shows a hand, the spectator's with the crib turned up when it shows the crib."""
+    seen: Counter[str] = Counter()
+    for key, d in registered_drills().items():
+        spec = get_game(d.game)
+        rng = random.Random(7)
+        for _ in range(40):
+            q = d.drill.make(rng)
+            assert q.drawn is not None and q.drawn.renderer == spec.page_renderer, key
+            v = q.drawn.view
+            assert v["game"] == d.game and json.loads(json.dumps(v)) == v
+            shows_only_the_text(v, q.body)
+            if v.get("crib"):
+                seen["crib"] += 1
+                assert v["seat"] is None and not v.get("my_kept")
+            elif v.get("my_kept"):
+                seen["hand"] += 1
+                assert isinstance(v["seat"], int) and "The hand:" in q.body
+            else:
+                assert v["seat"] is None and not v.get("my_hand")
+    assert seen["crib"] and seen["hand"]

@@ -21,9 +21,9 @@ from typing import Any, Protocol
 from muggins.bots.base import CLAIM_KINDS, with_true_claim
 from muggins.core.errors import MugginsError
 from muggins.core.protocol import Action, GameState
-from muggins.core.rules import all_games, load_object
+from muggins.core.rules import GameSpec, all_games, load_object
 
-__all__ = ["Answer", "BadAnswer", "Drill", "Question", "RegisteredDrill", "Session", "TrainError",
+__all__ = ["Answer", "BadAnswer", "Drawn", "Drill", "Question", "RegisteredDrill", "Session", "TrainError",
            "append_session", "data_dir", "find_drill", "parse_answer", "random_play", "read_sessions",
            "registered_drills", "results_path"]
 
@@ -39,17 +39,31 @@ class BadAnswer(MugginsError, ValueError):
 
 
 @dataclass(frozen=True)
+class Drawn:
+    """The position as the web table draws it: a view of the game (the spectator's, or the seat's whose
+    pieces the drill shows, holding nothing the text drawing does not show) and the page renderer's name."""
+
+    view: dict[str, Any]
+    renderer: str
+
+    @classmethod
+    def of(cls, spec: GameSpec, view: dict[str, Any]) -> Drawn:
+        return cls(view, spec.page_renderer or "generic")
+
+
+@dataclass(frozen=True)
 class Question:
     """One position to count: ``body`` is the position as the table draws it (plain text, at most 18 lines
     of 80 columns, so that it fits a 24-row terminal with the prompt and the verdict), ``answer`` the
     engine's count, ``why`` the lines that explain it when the game can say, ``limit`` the largest answer
-    worth typing."""
+    worth typing; ``drawn`` the same position for the page's board, when the drill has one."""
 
     body: str
     prompt: str
     answer: int
     why: tuple[str, ...] = ()
     limit: int = MAX_ANSWER
+    drawn: Drawn | None = None
 
 
 class Drill(Protocol):

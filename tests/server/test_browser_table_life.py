@@ -310,3 +310,35 @@ def test_the_dealer_counts_the_crib_in_sight(browser: Any, quick_server: tuple[s
     page.screenshot(path=str(shots / f"crib-count-{preset}.png"), full_page=True)
     assert not errors
     ctx.close()
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_rules_draw_each_games_examples_with_its_table_board(browser: Any, quick_server: tuple[str, Any],
+                                                              shots: Path, viewport: dict[str, int]) -> None:
+    base, _app = quick_server
+    ctx, page, errors = new_page(browser, viewport)
+    console: list[str] = []
+    page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
+    games = page.request.get(base + "/api/rules").json()["games"]
+    page.goto(base + "/rules")
+    page.wait_for_selector("figure.example .example-board")
+    for g in games:
+        drawn = page.locator(f"figure.example[data-game='{g['name']}'] .example-board")
+        assert drawn.count() == len(g["examples"]) > 0, g["name"]
+        for k in range(drawn.count()):   # each example drawn: an svg board or cards face up
+            assert drawn.nth(k).locator("svg, .card[data-card]").count() > 0, (g["name"], k)
+        # the text drawing stays with it, behind its toggle
+        text = page.locator(f"figure.example[data-game='{g['name']}'] details pre.drawing")
+        assert text.count() == len(g["examples"])
+    # the pile of the first card Muggins example, as its view holds it (ids are numbered over the page)
+    at = next(i for i, g in enumerate(games) if g["name"] == "card-muggins")
+    first = sum(len(g["examples"]) for g in games[:at])
+    cards = page.locator(f"figure.example[data-game='card-muggins'] #example-{first}-pile .card[data-card]")
+    pile = games[at]["examples"][0]["view"]["pile"]
+    assert [cards.nth(k).get_attribute("data-card") for k in range(cards.count())] == pile
+    ids = page.evaluate("() => [...document.querySelectorAll('[id]')].map((e) => e.id)")
+    assert len(ids) == len(set(ids))   # the boards' ids are each example's own
+    page.screenshot(path=str(shots / f"rules-boards-{viewport['width']}.png"), full_page=True)
+    axe_clean(page, "the rules with boards")
+    assert not errors and not console
+    ctx.close()

@@ -136,3 +136,17 @@ def test_a_drill_stopped_early_keeps_what_was_answered(tmp_path: Path, monkeypat
         assert r["stored"] and r["answered"] == 1
         rec = json.loads((tmp_path / "data" / "training.jsonl").read_text())
         assert rec["rounds"] == rounds and rec["answered"] == 1
+
+
+def test_every_worked_example_carries_its_board_and_nothing_hidden(client: TestClient) -> None:
+    from tests.test_train import shows_only_the_text
+
+    renderers = {g["name"]: g["renderer"] for g in client.get("/api/games").json()["games"]}
+    for g in client.get("/api/rules").json()["games"]:
+        for ex in g["examples"]:
+            assert ex["renderer"] == renderers[g["name"]] != "generic"
+            view = ex["view"]
+            assert view["game"] == g["name"] and view["seat"] in (None, *range(view["players"]))
+            shows_only_the_text(view, ex["body"])
+            if view["seat"] is not None:   # a seat's own hand, as the text shows it: no other seat's
+                assert view["my_kept"] and not view.get("my_hand")

@@ -7,7 +7,7 @@ import random
 from muggins.dominoes import SPEC
 from muggins.dominoes.scoring import score_table
 from muggins.dominoes.state import DominoState
-from muggins.train import Question, random_play
+from muggins.train import Drawn, Question, random_play
 from muggins.tui.render_dominoes import draw_layout, open_ends_text
 
 LAYOUT_ROWS = 15  # the drawing's share of a 24-row terminal: the rest is the heading, prompt and verdict
@@ -44,4 +44,4 @@ class CountDrill:
                f"The count is {st.count}: under the {self.rules.preset} rules {scores}.")
         body = "\n".join([f"{SPEC.title}, {self.rules.preset} rules; the last tile played: "
                           f"{v['layout'][-1]['tile']}", "", *drawing])
-        return Question(body, "What do the open ends count?", st.count, why)
+        return Question(body, "What do the open ends count?", st.count, why, drawn=Drawn.of(SPEC, v.to_json()))

@@ -82,7 +82,8 @@ def rule_sentences(options: dict[str, Any]) -> list[str]:
 
 @functools.cache
 def examples_of(game: str) -> tuple[dict[str, Any], ...]:
-    """Worked examples of ``game``: positions of real games from its drills, with the count and why."""
+    """Worked examples of ``game``: positions of real games from its drills, with the count and why, and
+    the position as the table's board draws it (``view`` and ``renderer``; None for a drill without one)."""
     out = []
     for key, d in registered_drills().items():
         if d.game != game:
@@ -90,7 +91,8 @@ def examples_of(game: str) -> tuple[dict[str, Any], ...]:
         for k in range(EXAMPLES_PER_DRILL):
             q = d.drill.make(random.Random(1000 + k))
             out.append({"drill": key, "title": d.title, "body": q.body, "prompt": q.prompt, "answer": q.answer,
-                        "why": list(q.why)})
+                        "why": list(q.why), "view": q.drawn.view if q.drawn else None,
+                        "renderer": q.drawn.renderer if q.drawn else None})
     return tuple(out)
 
 

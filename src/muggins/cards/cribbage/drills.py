@@ -8,7 +8,7 @@ from muggins.cards.cribbage import SPEC
 from muggins.cards.cribbage.game import CribbageState
 from muggins.cards.cribbage.show import explain_show, score_show
 from muggins.cards.deck import Card
-from muggins.train import Question, random_play
+from muggins.train import Drawn, Question, random_play
 from muggins.tui.render_cards import card, cards, cards_in
 
 MAX_SHOW = 29  # the most a hand can make
@@ -41,8 +41,22 @@ class ShowDrill:
         held = st.crib if crib else st.kept[rng.randrange(st.num_players)]
         return tuple(held), st.starter, crib
 
+    def drawn(self, st: CribbageState, held: tuple[Card, ...], crib: bool) -> Drawn:
+        """The position for the page's board: the crib turned up for everyone, or the view of the seat whose
+        hand is counted, without what the text leaves out (that seat's discards, the last hand's show)."""
+        if crib:
+            view = st.view(None).to_json()
+            view["crib"] = [c.text for c in held]
+        else:
+            seat = next(s for s in range(st.num_players) if tuple(st.kept[s]) == held)
+            view = st.view(seat).to_json()
+            view.update(my_discards=[], legal=[])
+        view["previous_hand"] = None
+        return Drawn.of(SPEC, view)
+
     def make(self, rng: random.Random) -> Question:
-        held, starter, crib = self.pick(self.position(rng), rng)
+        st = self.position(rng)
+        held, starter, crib = self.pick(st, rng)
         shown = explain_show(held, starter, crib)
         what = "The crib" if crib else "The hand"
         body = [f"{SPEC.title}: the show", "", f"  Starter:   {card(starter.text, False)}",
@@ -52,4 +66,4 @@ class ShowDrill:
         why = tuple(cards_in(f"{points:>3}  {item}", False)
                     for item, points in shown.items) + (f'"{shown.text}"',)
         return Question("\n".join(body), f"What does {what.lower()} count?", score_show(held, starter, crib),
-                        why, MAX_SHOW)
+                        why, MAX_SHOW, self.drawn(st, held, crib))

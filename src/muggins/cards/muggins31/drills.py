@@ -7,7 +7,7 @@ import random
 from muggins.cards.muggins31 import SPEC
 from muggins.cards.muggins31.state import CardMugginsState
 from muggins.core.protocol import GameState
-from muggins.train import Question, random_play
+from muggins.train import Drawn, Question, random_play
 from muggins.tui.render_cards import card, cards
 
 
@@ -44,4 +44,5 @@ class PeggingDrill:
                f"{scored if scored else 'nothing'} (a total that is a multiple of 5 scores "
                f"itself, {self.rules.cap} scores {self.rules.cap_bonus}).")
         body = [f"{SPEC.title}: the pile in play", "", f"  Pile: {cards([c.text for c in pile], False)}"]
-        return Question("\n".join(body), "What is the running total?", st.total, why, self.rules.cap)
+        return Question("\n".join(body), "What is the running total?", st.total, why, self.rules.cap,
+                        Drawn.of(SPEC, st.view(None).to_json()))

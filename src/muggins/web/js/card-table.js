@@ -5,7 +5,7 @@ import { state } from "./state.js";
 import { $, el, svg, plural, listText, words, cardText, cardName, prettyCards } from "./util.js";
 import { render, playMove } from "./table.js";
 import { seatName, lowerName, isMe, waitingFor, sideName, sideSeats } from "./names.js";
-import { registerBoard } from "./boards.js";
+import { registerBoard, boardParts } from "./boards.js";
 
 /** A card face; a card in my hand to play or to choose is a button for the keyboard and is named by
  * its words ("ten of spades"). @param {string} c @param {string} [cls] @param {boolean} [active] */
@@ -19,7 +19,8 @@ export function discardCount(v) {
   const d = (v.legal || []).find((m) => m.startsWith("discard "));
   return d ? d.split(" ").length - 1 : 0;
 }
-function renderCards(v) {
+/** @param {any} v @param {import("./boards.js").BoardParts} [into] */
+function renderCards(v, into = boardParts()) {
   const parts = [];
   if (state.last.renderer === "card-pile") {
     parts.push(el("div", { class: "boardinfo" }, `Round ${v.round} — pile total `, el("strong", { id: "total" }, String(v.total)),
@@ -38,8 +39,8 @@ function renderCards(v) {
       ...(v.pile || []).map((p) => cardEl(p.card || p, "small"))));
     if (v.crib) parts.push(el("div", { class: "hand" }, el("span", { class: "lbl" }, "Crib:"), ...v.crib.map((c) => cardEl(c, "small"))));
   }
-  $("board").replaceChildren(...parts);
-  $("hands").replaceChildren(...v.hand_sizes.map((n, i) => i === state.me ? "" : el("div", { class: "hand other", "data-seat": i },
+  into.board.replaceChildren(...parts);
+  into.hands.replaceChildren(...v.hand_sizes.map((n, i) => i === state.me ? "" : el("div", { class: "hand other", "data-seat": i },
     `${seatName(i)}: `, ...Array.from({ length: n }, () => el("span", { class: "card back small", "aria-hidden": "true" }, "")),
     ` ${plural(n, "card")}`)));
   const mine = el("div", { class: "hand", id: "my-cards" });
@@ -55,7 +56,7 @@ function renderCards(v) {
   const kept = v.my_kept && v.my_kept.length && !(v.my_hand || []).length ? el("div", { class: "hand" }, "Your hand: ", ...v.my_kept.map((c) => cardEl(c, "small"))) : "";
   const hint = state.me === null ? "" : discarding ? `Your cards — pick ${plural(discardCount(v), "card")} for the crib, then press the button:`
     : legal.some((m) => m.startsWith("play ")) ? "Your cards — click one to play it:" : "Your cards:";
-  $("myhand").replaceChildren(el("div", { id: "my-cards-label" }, (v.my_hand || []).length ? hint : ""), mine, kept);
+  into.myhand.replaceChildren(el("div", { id: "my-cards-label" }, (v.my_hand || []).length ? hint : ""), mine, kept);
   mine.setAttribute("role", "group");
   mine.setAttribute("aria-labelledby", "my-cards-label");
   const shows = v.shows || [];
@@ -67,7 +68,7 @@ function renderCards(v) {
     for (const s of v.previous_hand.shows) ex.push(el("div", { class: "show" }, `${isMe(s.seat) ? "Your" : seatName(s.seat) + "'s"} ${s.what}: `,
       ...s.cards.map((c) => cardEl(c, "small")), s.total !== undefined ? ` = ${s.total}` : "", s.explain ? ` (${prettyCards(s.explain)})` : ""));
   }
-  $("explain").replaceChildren(...ex);
+  into.explain.replaceChildren(...ex);
 }
 function clickCard(v, c) {
   const play = (v.legal || []).find((m) => m === "play " + c);

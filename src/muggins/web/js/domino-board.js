@@ -5,7 +5,7 @@ import { state } from "./state.js";
 import { $, el, svg, plural, tileName } from "./util.js";
 import { render, playMove, moveLabel } from "./table.js";
 import { seatName, waitingFor } from "./names.js";
-import { registerBoard } from "./boards.js";
+import { registerBoard, boardParts } from "./boards.js";
 
 export function tkey(t) { const [a, b] = t.split("-").map(Number); return a >= b ? `${a}-${b}` : `${b}-${a}`; }
 const PIPS = { 0: [], 1: [[0, 0]], 2: [[-1, -1], [1, 1]], 3: [[-1, -1], [0, 0], [1, 1]], 4: [[-1, -1], [1, -1], [-1, 1], [1, 1]],
@@ -157,13 +157,14 @@ function placedHalves(p) {
 export function myTileMoves(v, tile) {
   return (v.legal || []).filter((m) => /^\d+-\d+/.test(m) && tkey(m.split(" ")[0]) === tkey(tile));
 }
-export function boardWidth() {
-  const b = $("board");
+export function boardWidth(b = $("board")) {
   return Math.max(260, (b && b.clientWidth) || Math.min(window.innerWidth, 960) - 16);
 }
-function renderDominoes(v) {
-  state.drawnWidth = boardWidth();
-  const avail = state.drawnWidth - 8;
+/** @param {any} v @param {import("./boards.js").BoardParts} [parts] */
+function renderDominoes(v, parts = boardParts()) {
+  const width = boardWidth(parts.board);
+  if (parts.board === $("board")) state.drawnWidth = width;
+  const avail = width - 8;
   const unit = Math.max(24, Math.min(34, Math.floor(avail / 15)));   // px per half tile: never smaller than 24
   const plan = new LayoutPlan(v.layout, Math.max(6, Math.floor(avail / unit))).plan();
   const s = svg("svg", { id: "layout", role: "group", "aria-label": "The layout" +
@@ -225,9 +226,9 @@ function renderDominoes(v) {
   const info = el("div", { class: "boardinfo" }, `Boneyard: ${v.boneyard}${ends}${count}`);
   const extra = plan.unplaced.length ? el("div", { class: "boardinfo" }, "Also played (no room to draw): " +
     plan.unplaced.map((e) => `${e.tile} on ${e.on}`).join(", ")) : "";
-  $("board").replaceChildren(el("div", { class: "layout-wrap" }, s), info, extra);
+  parts.board.replaceChildren(el("div", { class: "layout-wrap" }, s), info, extra);
   // others' hands as backs with counts; mine face up
-  $("hands").replaceChildren(...v.hand_sizes.map((n, i) => i === state.me ? "" : el("div", { class: "hand other", "data-seat": i },
+  parts.hands.replaceChildren(...v.hand_sizes.map((n, i) => i === state.me ? "" : el("div", { class: "hand other", "data-seat": i },
     `${seatName(i)}: `, ...Array.from({ length: Math.min(n, 12) }, () => el("span", { class: "tileback", "aria-hidden": "true" }, "")),
     ` ${plural(n, "tile")}`)));
   const mine = el("div", { class: "hand", id: "my-tiles" });
@@ -261,11 +262,11 @@ function renderDominoes(v) {
     const ms = myTileMoves(v, t).filter((m) => !target ? !m.includes(" on ") : m.includes(" on ") && tkey(m.split(" ")[2]) === target.getAttribute("data-tile"));
     if (ms.length === 1) playMove(ms[0]); else { state.selected = [t]; render(); }
   });
-  $("myhand").replaceChildren(el("div", { id: "my-tiles-label" }, state.me === null || !(v.my_hand || []).length ? ""
+  parts.myhand.replaceChildren(el("div", { id: "my-tiles-label" }, state.me === null || !(v.my_hand || []).length ? ""
     : "Your tiles" + (myTurn ? " — pick one, then click a yellow tile on the table (or lead here); from the keyboard: Tab to a tile, Enter, then Enter on its place:" : ":")), mine);
   mine.setAttribute("role", "group");
   mine.setAttribute("aria-labelledby", "my-tiles-label");
-  $("explain").replaceChildren();
+  parts.explain.replaceChildren();
 }
 
 /** A move's label with its tiles in words: "Play four-four on six-four". @param {string} label */

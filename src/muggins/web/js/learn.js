@@ -6,6 +6,7 @@ import { state } from "./state.js";
 import { $, el, prettyCards, words } from "./util.js";
 import { api } from "./api.js";
 import { render } from "./table.js";
+import { boardFor, boardParts } from "./boards.js";
 
 function showLearn() {
   $("lobby").hidden = true; $("table").hidden = true; $("learn").hidden = false;
@@ -16,16 +17,49 @@ function optionsText(opts) {
   return Object.entries(opts).map(([k, v]) => `${words(k)} ${Array.isArray(v) ? v.join("/") : v}`).join(", ");
 }
 
-/** @param {any} ex */
-function example(ex) {
-  return el("figure", { class: "example" }, el("pre", { class: "drawing" }, ex.body),
+/** A worked example: its position drawn by the table's own board when the game has one (the text
+ * drawing behind a toggle), then the question, the count and why. @param {any} ex @param {string} game */
+function example(ex, game) {
+  const text = el("pre", { class: "drawing" }, ex.body);
+  const drawn = ex.view && boardFor(ex.renderer);
+  const board = el("div", { class: "example-board" });
+  return el("figure", { class: "example", "data-game": game }, drawn ? board : text,
+    drawn ? el("details", { class: "example-text" }, el("summary", {}, "As text"), text) : "",
     el("figcaption", {}, el("b", {}, ex.prompt + " "), `${ex.answer}. `, ...ex.why.map((/** @type {string} */ w) => el("span", { class: "why" }, prettyCards(w) + " "))));
+}
+
+/** Draws each example's position into its own box (once the boxes are on the page, as the board fits
+ * its width) as the table draws a state message: seen by the seat whose view it is, if any. The ids a
+ * board gives its parts are made the example's own. @param {any[]} examples @param {HTMLElement[]} boxes */
+function drawExamples(examples, boxes) {
+  const saved = { last: state.last, me: state.me, selected: state.selected };
+  try {
+    examples.forEach((ex, i) => {
+      const draw = ex.view && boardFor(ex.renderer);
+      if (!draw) return;
+      const seat = typeof ex.view.seat === "number" ? ex.view.seat : null;
+      state.last = { type: "state", view: ex.view, table: { id: "example", status: "playing", seats: [] }, renderer: ex.renderer,
+        events: [], you: seat };
+      state.me = seat; state.selected = [];
+      const box = boxes[i];
+      draw(ex.view, boardParts(box));
+      for (const e of box.querySelectorAll("[id]")) {
+        const id = e.id, own = `example-${i}-${id}`;
+        e.id = own;
+        for (const r of box.querySelectorAll(`[aria-labelledby="${CSS.escape(id)}"]`)) r.setAttribute("aria-labelledby", own);
+      }
+    });
+  } finally {
+    Object.assign(state, saved);
+  }
 }
 
 export async function showRules() {
   showLearn();
   $("learn").replaceChildren(el("h2", {}, "Rules"), el("p", { class: "help" }, "Loading…"));
   const data = await api("/api/rules");
+  /** @type {any[]} */
+  const examples = [];
   const parts = [el("h2", {}, "Rules"), el("p", {}, el("a", { href: "/tutorial" }, "Take the guided first game"), " · ",
     el("a", { href: "/drills" }, "Counting drills"), " · ", el("a", { href: "/" }, "Lobby"))];
   for (const g of data.games) {
@@ -37,9 +71,11 @@ export async function showRules() {
         el("p", { class: "help" }, `Players: ${p.players.join(", ")}.`
           + (Object.keys(p.differs).length ? ` Differs from the default: ${optionsText(p.differs)}.` : ""))));
     }
-    if (g.examples.length) parts.push(el("h4", {}, "Worked examples"), ...g.examples.map(example));
+    if (g.examples.length) parts.push(el("h4", {}, "Worked examples"), ...g.examples.map((/** @type {any} */ ex) => example(ex, g.name)));
+    examples.push(...g.examples);
   }
   $("learn").replaceChildren(...parts);
+  drawExamples(examples, [...$("learn").querySelectorAll("figure.example")].map((f) => /** @type {HTMLElement} */ (f.querySelector(".example-board"))));
 }
 
 // ------------------------------------------------------------------------------------ the tutorial ----
