@@ -87,7 +87,8 @@ def test_a_persons_move_not_stored_is_refused_and_changes_nothing(tmp_path: Path
         store.retry_after = 0.0  # the store is asked again at once
         t = new_table(c, seats=[None, None])
         toks = [sit(c, t["id"], i, name) for i, name in enumerate(("Ann", "Bob"))]
-        socks = [table_socket(c, t["id"], tok).__enter__() for tok in toks]
+        opened = [table_socket(c, t["id"], tok) for tok in toks]  # kept: a dropped one closes its socket
+        socks = [cm.__enter__() for cm in opened]
         views = [ws.receive_json() for ws in socks]
         turn = next(i for i, v in enumerate(views) if v["view"]["legal"])
         move = views[turn]["view"]["legal"][0]
@@ -101,8 +102,8 @@ def test_a_persons_move_not_stored_is_refused_and_changes_nothing(tmp_path: Path
         replies = [socks[turn].receive_json() for _ in range(2)]
         assert {"type": "ack", "ref": 2, "index": 0} in replies
         assert stored_moves(store, t["id"]) == [move]
-        for ws in socks:
-            ws.__exit__(None, None, None)
+        for cm in opened:
+            cm.__exit__(None, None, None)
 
 
 def test_creating_a_table_while_the_store_is_down_is_a_clear_503(tmp_path: Path) -> None:
