@@ -1,7 +1,7 @@
 """The ``learned`` bot: a small network trained with the batched environment, played with NumPy alone.
 
 The weights of each game the bot knows are a ``.npz`` file in ``muggins/bots/weights/`` named
-``<game>-<preset>.npz`` (``python -m muggins.rl.train`` writes them; docs/rl.md). A file holds the layers of a
+``<game>-<preset>.npz`` (``python -m muggins.dominoes.train`` writes them; docs/rl.md). A file holds the layers of a
 multilayer perceptron (``w0, b0, w1, b1, ...``: tanh between layers, the last gives the logits of the compact
 move head) and ``meta``, a JSON text: ``game``, ``preset``, ``players``, ``observation`` (the encoder's size) and
 ``moves`` (the logits). The network reads the seat's observation (:func:`muggins.rl.observation.encoder_for`,
@@ -57,7 +57,8 @@ class LearnedNet:
     def choose(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """The legal move of highest logit in each row (``mask``: nonzero where legal; a row needs one)."""
         z = np.where(np.asarray(mask)[..., :self.moves] != 0, self.logits(obs), -np.inf)
-        return np.argmax(z, axis=-1)
+        out: np.ndarray = np.argmax(z, axis=-1)
+        return out
 
 
 def available() -> list[tuple[str, str, int]]:

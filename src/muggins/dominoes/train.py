@@ -1,6 +1,7 @@
 """Train the ``learned`` bot's network for 2-player domino ``muggins`` with the batched environment and PPO.
 
-    python -m muggins.rl.train --minutes 15 --seed 0 --out src/muggins/bots/weights/dominoes-muggins.npz
+    python -m muggins.dominoes.train --seed 0 --lr 6e-4 --wall-minutes 22 \
+        --out src/muggins/bots/weights/dominoes-muggins.npz
 
 Needs PyTorch (``pip install 'muggins[learn]'``); playing the result needs only NumPy
 (:mod:`muggins.bots.learned`). One seat learns against ``--opponent`` (``greedy`` or ``random``, played in C
@@ -33,10 +34,10 @@ from typing import Any
 import numpy as np
 
 from muggins.core.rules import get_game
+from muggins.dominoes.observation import DominoEncoder
 from muggins.dominoes.scoring import score_table
 from muggins.dominoes.tiles import full_set
 from muggins.rl.compact import compact_actions
-from muggins.rl.observation import encoder_for
 
 __all__ = ["PlayAmounts", "main", "train"]
 
@@ -53,7 +54,7 @@ class PlayAmounts:
         rules = get_game(GAME).rules(preset)
         if rules.spinner != "none":
             raise ValueError(f"play amounts are computed for a line of dominoes; {preset!r} has spinners")
-        enc = encoder_for(GAME, rules, players)
+        enc = DominoEncoder(rules, players)
         c = compact_actions(GAME, preset, players)
         self.top = int(rules.tile_set)
         self.ends = enc.s_ends
@@ -85,12 +86,14 @@ class PlayAmounts:
                          vj * (1 + obs[rows, self.ends + 3 * j + 2]))
         count = np.where(slot == 0, hi + lo, new_end + np.rint(other).astype(np.int64))
         pts = self.table[count]
-        return np.where(play & (pts > 0), pts + 1, 0)
+        out: np.ndarray = np.where(play & (pts > 0), pts + 1, 0)
+        return out
 
     def margin(self, obs: np.ndarray) -> np.ndarray:
         """Own score minus the opponent's, in points, of each row."""
         s = self.scores
-        return np.rint((obs[:, s] - obs[:, s + 1]) * self.target)
+        out: np.ndarray = np.rint((obs[:, s] - obs[:, s + 1]) * self.target)
+        return out
 
 
 def _net(torch: Any, size: int, moves: int, hidden: int) -> Any:
@@ -123,7 +126,7 @@ def export(net: Any, path: Path | None, size: int, moves: int) -> dict[str, np.n
     arrays["meta"] = np.array(json.dumps(meta))
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
-        np.savez_compressed(path, **arrays)
+        np.savez_compressed(path, **arrays)  # type: ignore[arg-type]
     return arrays
 
 
@@ -161,8 +164,10 @@ def evaluate(net: Any, opponent: str, games: int, seed: int, num_envs: int = 256
 def train(minutes: float = 15.0, updates: int = 10_000, seed: int = 0, opponent: str = "greedy",
           num_envs: int = 256, steps: int = 64, hidden: int = 64, lr: float = 3e-4, epochs: int = 4,
           minibatch: int = 4096, gamma: float = 0.99, lam: float = 0.95, clip: float = 0.2, ent: float = 0.01,
+          wall_minutes: float | None = None, checkpoint: Path | None = None,
           log: Any = None) -> tuple[Any, dict[str, Any]]:
-    """Run PPO (see the module docstring); returns the network and the training figures."""
+    """Run PPO (see the module docstring); returns the network and the training figures. ``wall_minutes``
+    bounds the run by the clock too; ``checkpoint``: the weights are written there every 50 updates."""
     import torch
 
     from muggins.rl.vector import vector_env
@@ -193,10 +198,11 @@ def train(minutes: float = 15.0, updates: int = 10_000, seed: int = 0, opponent:
     buf_done = np.zeros((steps, N), np.float32)
     buf_free = np.zeros((steps, N), bool)
     start = time.process_time()
+    wall_end = time.monotonic() + 60 * wall_minutes if wall_minutes is not None else float("inf")
     games = wins = 0
     recent: list[float] = []
     update = 0
-    while update < updates and time.process_time() - start < minutes * 60:
+    while update < updates and time.process_time() - start < minutes * 60 and time.monotonic() < wall_end:
         for t in range(steps):
             regular = mask[:, :moves] != 0
             free = regular.any(1)
@@ -204,8 +210,8 @@ def train(minutes: float = 15.0, updates: int = 10_000, seed: int = 0, opponent:
                 logits, value = net(torch.from_numpy(obs))
                 logits = logits.masked_fill(torch.from_numpy(~regular), -1e9)
                 dist = torch.distributions.Categorical(logits=logits)
-                a = dist.sample()
-                logp = dist.log_prob(a)
+                a = dist.sample()  # type: ignore[no-untyped-call]
+                logp = dist.log_prob(a)  # type: ignore[no-untyped-call]
             move = np.where(free, a.numpy(), let_go)
             buf_obs[t], buf_mask[t], buf_act[t] = obs, regular, a.numpy()
             buf_logp[t], buf_val[t], buf_free[t] = logp.numpy(), value.numpy(), free
@@ -250,20 +256,23 @@ def train(minutes: float = 15.0, updates: int = 10_000, seed: int = 0, opponent:
                 logits, value = net(b_obs[idx])
                 logits = logits.masked_fill(~b_mask[idx], -1e9)
                 dist = torch.distributions.Categorical(logits=logits)
-                logp = dist.log_prob(b_act[idx])
+                logp = dist.log_prob(b_act[idx])  # type: ignore[no-untyped-call]
                 f = b_free[idx]
                 nf = f.sum().clamp(min=1.0)
                 a = b_adv[idx]
                 a = (a - a.mean()) / (a.std() + 1e-8)
                 ratio = (logp - b_logp[idx]).exp()
                 pg = -torch.min(ratio * a, ratio.clamp(1 - clip, 1 + clip) * a)
-                loss = ((pg - ent * dist.entropy()) * f).sum() / nf + 0.5 * ((value - b_ret[idx]) ** 2).mean()
+                entropy = dist.entropy()  # type: ignore[no-untyped-call]
+                loss = ((pg - ent * entropy) * f).sum() / nf + 0.5 * ((value - b_ret[idx]) ** 2).mean()
                 opt.zero_grad()
                 loss.backward()
                 torch.nn.utils.clip_grad_norm_(net.parameters(), 0.5)
                 opt.step()
         update += 1
         recent = recent[-2000:]
+        if checkpoint is not None and update % 50 == 0:
+            export(net, checkpoint, size, moves)
         if log is not None and update % 10 == 0:
             log(f"update {update}: {games} games, last {len(recent)} won {np.mean(recent) if recent else 0:.3f}, "
                 f"cpu {time.process_time() - start:.0f} s")
@@ -275,8 +284,9 @@ def train(minutes: float = 15.0, updates: int = 10_000, seed: int = 0, opponent:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m muggins.rl.train", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="python -m muggins.dominoes.train", description=__doc__.split("\n\n")[0])
     p.add_argument("--minutes", type=float, default=15.0, help="CPU minutes of training at most (15)")
+    p.add_argument("--wall-minutes", type=float, default=None, help="minutes by the clock at most (no bound)")
     p.add_argument("--updates", type=int, default=10_000, help="PPO updates at most (10000)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--opponent", default="greedy", choices=("greedy", "random"))
@@ -289,6 +299,7 @@ def main(argv: list[str] | None = None) -> int:
     a = p.parse_args(argv)
     net, figures = train(minutes=a.minutes, updates=a.updates, seed=a.seed, opponent=a.opponent,
                          num_envs=a.num_envs, steps=a.steps, hidden=a.hidden, lr=a.lr,
+                         wall_minutes=a.wall_minutes, checkpoint=a.out,
                          log=lambda s: print(s, file=sys.stderr, flush=True))
     arrays = export(net, a.out, figures["observation"], figures["moves"])
     if a.eval_games > 0:
