@@ -139,8 +139,10 @@ def evaluate(net: Any, opponent: str, games: int, seed: int, num_envs: int = 256
     amounts = PlayAmounts()
     wins = margin = done = 0.0
     for seat in range(PLAYERS):
-        n = min(num_envs, max(1, games // PLAYERS))
-        quota = np.full(n, max(1, games // PLAYERS // n))  # each slot counts its first ``quota`` games
+        want = max(1, games // PLAYERS)
+        n = min(num_envs, want)
+        quota = np.full(n, want // n)  # each slot counts its first ``quota`` games: ``want`` in all
+        quota[:want % n] += 1
         env = vector_env(GAME, PRESET, PLAYERS, num_envs=n, opponents=opponent, seed=seed + seat, seat=seat,
                          autoreset="same_step")
         obs, _ = env.reset()
