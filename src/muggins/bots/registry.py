@@ -1,7 +1,7 @@
 """Named bots and levels: ``make_bot("greedy", seed)``, ``make_bot("club", seed)``,
 ``make_bot("search:iterations=800:time=0.5", seed)``.
 
-A name is a skill (``random``, ``greedy``, ``heuristic``, ``search``, ``omniscient``; perfect attention)
+A name is a skill (``random``, ``greedy``, ``heuristic``, ``search``, ``learned``, ``omniscient``; perfect attention)
 or a level (``beginner``, ``casual``, ``club``, ``expert``: a skill and an attention model together).
 Options follow the name after colons, ``key=value``: search budgets (``iterations``, ``time``,
 ``exploration``, ``horizon``, ``rollout_greedy``; ``native=0`` keeps rollouts in Python) and attention rates
@@ -18,6 +18,7 @@ from typing import Any
 from muggins.bots.attention import LEVEL_ATTENTION, PERFECT, Attention
 from muggins.bots.base import Policy
 from muggins.bots.bot import AttentiveBot
+from muggins.bots.learned import LearnedPolicy
 from muggins.bots.policies import GreedyPolicy, HeuristicPolicy, RandomPolicy
 from muggins.bots.search import SearchPolicy, true_determinization
 from muggins.core.errors import RulesError
@@ -82,6 +83,9 @@ SKILLS: dict[str, BotKind] = {
     "greedy": BotKind(lambda o: GreedyPolicy(), description="most points now; on ties, the piece hardest to keep"),
     "heuristic": BotKind(lambda o: HeuristicPolicy(), description="per-game judgement, one move ahead"),
     "search": BotKind(_search("search"), description="information-set Monte Carlo tree search"),
+    "learned": BotKind(lambda o: LearnedPolicy(),
+                       description="a small network trained with PPO against greedy (2-player "
+                                   "domino muggins only)"),
     "omniscient": BotKind(_search("omniscient", omniscient=True), offered=False,
                           description="search that sees every hand: a measuring ceiling only"),
 }
