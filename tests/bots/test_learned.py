@@ -131,6 +131,7 @@ def test_play_amounts_are_the_true_points() -> None:
     assert checked > 1000 and scoring > 50
 
 
+@pytest.mark.slow  # needs PyTorch, which only the learn extra installs (pip install -e '.[learn]')
 def test_training_runs_a_few_steps(tmp_path: object) -> None:
     pytest.importorskip("torch")
     from muggins.dominoes.train import export, train
