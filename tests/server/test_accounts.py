@@ -247,3 +247,18 @@ def test_deleting_the_account_keeps_its_games_under_another_name(client: TestCli
     assert log_in(other(client)).status_code == 401
     assert sign_up(other(client)).status_code == 201  # the name is free again
 
+
+
+def test_a_seat_left_and_taken_by_a_guest_is_no_longer_the_accounts(client: TestClient, acc: Accounts) -> None:
+    sign_up(client)
+    t = new_table(client, seats=[None, None])
+    token = client.post(f"/api/tables/{t['id']}/seats/0", json={}).json()["token"]
+    assert client.post(f"/api/tables/{t['id']}/leave", headers={"Authorization": f"Bearer {token}"}).status_code == 200
+    guest = other(client)
+    guest_token = sit(guest, t["id"], 0, "Bob")
+    assert client.get(f"/api/tables/{t['id']}/my-seat").status_code == 404
+    assert client.post(f"/api/tables/{t['id']}/seats/0", json={}).status_code == 409
+    table = client.app.state.manager.get(t["id"])  # type: ignore[attr-defined]
+    assert table.seat_of_token(guest_token) == 0 and table.seats[0].name == "Bob"
+    r = client.request("DELETE", "/api/account", json={"password": PASSWORD})
+    assert r.json()["games"] == 0 and table.seats[0].name == "Bob"  # the guest keeps his name

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
 import re
 import secrets
 import time
@@ -38,9 +39,10 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from muggins.bots.names import BOT_NICKNAMES
 from muggins.server import seating
 from muggins.server.guard import BadRequest, ClientLimits
-from muggins.server.store import ENDED, Store, accounts_t, seat_owners_t, sessions_t, tables_t
-from muggins.server.tables import _BOT_NAME, BOT_LEVELS, GameTable, TableManager
+from muggins.server.store import ENDED, Store, StoreUnavailable, accounts_t, seat_owners_t, sessions_t, tables_t
+from muggins.server.tables import _BOT_NAME, BOT_LEVELS, GameTable, TableError, TableManager
 
+log = logging.getLogger("muggins.server")
 COOKIE = "muggins_session"
 SESSION_SECONDS = 30 * 24 * 3600.0
 MIN_PASSWORD, MAX_PASSWORD = 8, 1024
@@ -197,11 +199,22 @@ class Accounts:
         its name and linked to it."""
         owner = self._db(lambda c: c.execute(select(seat_owners_t.c.account_id).where(
             seat_owners_t.c.table_id == t.id, seat_owners_t.c.seat == seat)).scalar())
-        if owner == account.id:
+        held = 0 <= seat < len(t.seats) and t.seats[seat].token_hash is not None
+        if owner == account.id and held:
             return seating.redeem(t, seating.handoff(t, seat))[1]
         token = t.take_seat(seat, account.username)
-        self._db(lambda c: c.execute(insert(seat_owners_t).values(table_id=t.id, seat=seat, account_id=account.id)))
+
+        def work(conn: Any) -> None:
+            conn.execute(delete(seat_owners_t).where(seat_owners_t.c.table_id == t.id, seat_owners_t.c.seat == seat))
+            conn.execute(insert(seat_owners_t).values(table_id=t.id, seat=seat, account_id=account.id))
+
+        self._db(work)
         return token
+
+    def release(self, table_id: str, seat: int) -> None:
+        """The seat was taken by a guest: whoever held it before (and left it) has no claim on it."""
+        self._db(lambda c: c.execute(delete(seat_owners_t).where(seat_owners_t.c.table_id == table_id,
+                                                                  seat_owners_t.c.seat == seat)))
 
     def forget(self, account: Account) -> tuple[str, int]:
         """Delete the account: its hash, sessions and seat links; its name in its games replaced. Returns
@@ -211,11 +224,20 @@ class Accounts:
             seat_owners_t.c.account_id == account.id)).all())
         renamed = set()
         for table_id, seat in seats:
-            t = self.manager.get(table_id)
-            if t.seats[seat].name is not None and t.seats[seat].name != account.username:
-                continue  # the seat was left and taken by somebody else since
+            try:
+                t = self.manager.get(table_id)
+            except TableError as e:  # a damaged table, set aside: its link goes, its row is left as it is
+                log.error("table %s: the name of a deleted account is left in it: %s", table_id, e)
+                continue
+            if t.seats[seat].name != account.username:
+                continue  # the seat was left since
             t.seats[seat].name = shown
-            self.store.update_seats(t.id, [s.to_store() for s in t.seats], t.status)
+            try:
+                self.store.update_seats(t.id, [s.to_store() for s in t.seats], t.status)
+            except StoreUnavailable:
+                t.seats[seat].name = account.username
+                raise BadRequest("the database does not answer; the account is kept, try again in a moment",
+                                 503) from None
             t.changed()
             renamed.add(table_id)
 

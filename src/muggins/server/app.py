@@ -324,6 +324,7 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
             raise TableError("give a 'name' to take a seat", 422)
         t = manager.get(table_id)
         token = t.take_seat(seat, name)
+        accounts.release(table_id, seat)
         return {"table": table_id, "seat": seat, "token": token}
 
     @app.get("/api/tables/{table_id}/record")
