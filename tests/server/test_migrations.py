@@ -60,6 +60,7 @@ def upgraded_plays_on(url: str) -> None:
         assert table.seat_of_token(tokens[1]) == 1
         assert play(table, 2000) > 0
         assert table.state.is_over() and table.status == "finished"
+    assert schema_differences(url) == []  # exactly the schema of a database made new
     # a second start finds it at the newest revision and changes nothing
     reopened = Store(url)
     try:
@@ -107,3 +108,26 @@ def pg_schema_url() -> Iterator[str]:
 def test_a_postgres_database_made_before_migrations_is_upgraded_and_plays_on(pg_schema_url: str) -> None:
     upgraded_plays_on(pg_schema_url)
 
+
+
+def schema_differences(url: str) -> list[Any]:
+    """What the migrated database lacks or has besides the store's tables as the code declares them."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.runtime.migration import MigrationContext
+
+    from muggins.server.store import metadata
+
+    store = Store(url)
+    try:
+        with store.engine.connect() as conn:
+            return list(compare_metadata(MigrationContext.configure(conn), metadata))
+    finally:
+        store.close()
+
+
+def test_the_migrations_make_exactly_the_tables_the_code_declares(db_url: str) -> None:
+    assert schema_differences(db_url) == []
+
+
+def test_on_postgres_the_migrations_make_exactly_the_tables_the_code_declares(pg_schema_url: str) -> None:
+    assert schema_differences(pg_schema_url) == []

@@ -31,14 +31,14 @@ def upgrade() -> None:
         sa.Column("created", sa.Float, nullable=False),
         sa.Column("expires", sa.Float, nullable=False),
     )
-    op.create_index("account_sessions_account", "account_sessions", ["account_id"])
+    op.create_index("ix_account_sessions_account_id", "account_sessions", ["account_id"])
     op.create_table(
         "seat_owners",
         sa.Column("table_id", sa.String(32), sa.ForeignKey("game_tables.id"), primary_key=True),
         sa.Column("seat", sa.Integer, primary_key=True),
         sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
     )
-    op.create_index("seat_owners_account", "seat_owners", ["account_id"])
+    op.create_index("ix_seat_owners_account_id", "seat_owners", ["account_id"])
 
 
 def downgrade() -> None:
