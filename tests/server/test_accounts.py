@@ -14,9 +14,11 @@ from sqlalchemy import select
 from muggins.server.accounts import COOKIE, Accounts
 from muggins.server.store import accounts_t, seat_owners_t, sessions_t
 from tests.server.conftest import new_table, sit
+from tests.server.test_migrations import pg_schema_url
 
 PASSWORD = "correct horse battery"
 FOREIGN = {"Origin": "https://elsewhere.example"}
+__all__ = ["pg_schema_url"]  # a fixture
 
 
 class Counting(PasswordHasher):
@@ -262,3 +264,19 @@ def test_a_seat_left_and_taken_by_a_guest_is_no_longer_the_accounts(client: Test
     assert table.seat_of_token(guest_token) == 0 and table.seats[0].name == "Bob"
     r = client.request("DELETE", "/api/account", json={"password": PASSWORD})
     assert r.json()["games"] == 0 and table.seats[0].name == "Bob"  # the guest keeps his name
+
+
+def test_accounts_on_postgres(pg_schema_url: str) -> None:
+    from muggins.server.app import create_app
+
+    with TestClient(create_app(pg_schema_url, time_scale=0.0)) as c:
+        c.app.state.accounts.hasher = Counting()  # type: ignore[attr-defined]
+        assert sign_up(c).status_code == 201 and sign_up(other(c), "ANN_1").status_code == 409
+        t = new_table(c, seats=[None, "casual"])
+        assert c.post(f"/api/tables/{t['id']}/seats/0", json={}).status_code == 200
+        phone = other(c)
+        assert log_in(phone).status_code == 200
+        assert phone.post(f"/api/tables/{t['id']}/seats/0", json={}).status_code == 200
+        r = phone.request("DELETE", "/api/account", json={"password": PASSWORD})
+        assert r.status_code == 200 and r.json()["games"] == 1
+        assert c.get("/api/account").status_code == 401
