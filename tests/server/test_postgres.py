@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 import pytest
 
@@ -33,18 +34,21 @@ def reachable(url: str) -> str | None:
 
 
 @pytest.fixture
-def pg_url() -> str:
+def pg_url() -> Iterator[str]:
     why = reachable(PG_URL)
     if why:
         pytest.skip(why)
     from sqlalchemy import create_engine
 
-    from muggins.server.store import metadata
+    from muggins.server.migrations import drop_all
 
     engine = create_engine(PG_URL)
-    metadata.drop_all(engine)
-    engine.dispose()
-    return PG_URL
+    drop_all(engine)  # each test starts from an empty database, made by the migrations
+    try:
+        yield PG_URL
+    finally:
+        drop_all(engine)  # and leaves none of its tables to the next user of the shared database
+        engine.dispose()
 
 
 def test_postgres_restart_resumes_every_table(pg_url: str) -> None:

@@ -156,10 +156,10 @@ def test_a_postgresql_connection_cut_under_the_store_is_replaced(tmp_path: Path)
         pytest.skip(why)
     from sqlalchemy import create_engine, text
 
-    from muggins.server.store import metadata
+    from muggins.server.migrations import drop_all
 
     admin = create_engine(PG_URL)
-    metadata.drop_all(admin)
+    drop_all(admin)
     store = Store(PG_URL)
     try:
         manager = TableManager(store, time_scale=0.0)
@@ -182,5 +182,5 @@ def test_a_postgresql_connection_cut_under_the_store_is_replaced(tmp_path: Path)
             store.end_table(table_id, "abandoned", {}, 0.0)
     finally:
         store.close()
-        metadata.drop_all(admin)
+        drop_all(admin)
         admin.dispose()

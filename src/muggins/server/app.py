@@ -31,6 +31,7 @@ from fastapi.staticfiles import StaticFiles
 
 from muggins.core.errors import MugginsError
 from muggins.core.rules import GameSpec, all_games, default_game, options_of
+from muggins.server.accounts import Accounts, add_account_routes
 from muggins.server.guard import (
     ORIGINS_ENV,
     AllOf,
@@ -143,6 +144,7 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
     store = Store(db_url or default_url())
     manager = TableManager(store, time_scale, idle_timeout, hand_pause=hand_pause)
     manager.load()
+    accounts = Accounts(store, manager)
     insight = Insight(analysis_samples)
     catalogue = {"games": games_catalogue(), "bots": list(BOT_LEVELS),
                  "defaults": {"grace": DEFAULT_GRACE, "bot_delay": DEFAULT_BOT_DELAY}}
@@ -175,6 +177,7 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
     app.state.manager = manager
     app.state.insight = insight
     app.state.store = store
+    app.state.accounts = accounts
     app.state.origins = policy
 
     def client_of(request: Request | WebSocket) -> str:
@@ -313,11 +316,15 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
     @app.post("/api/tables/{table_id}/seats/{seat}")
     async def take_seat(table_id: str, seat: int, request: Request) -> dict[str, Any]:
         data = await body(request, seat_takers)
+        account = accounts.account_of(request)
+        if account is not None:  # logged in: the seat is taken under the account's name, or given back to it
+            return {"table": table_id, "seat": seat, "token": accounts.take_seat(manager.get(table_id), seat, account)}
         name = data.get("name") if isinstance(data, dict) else None
         if not isinstance(name, str):
             raise TableError("give a 'name' to take a seat", 422)
         t = manager.get(table_id)
         token = t.take_seat(seat, name)
+        accounts.release(table_id, seat)
         return {"table": table_id, "seat": seat, "token": token}
 
     @app.get("/api/tables/{table_id}/record")
@@ -433,6 +440,7 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
                 await wtask
 
     add_routes(app, manager, body, bearer, same_site, WEB_DIR / "index.html")
+    add_account_routes(app, accounts, body, same_site)
 
     @app.get("/")
     async def index() -> FileResponse:

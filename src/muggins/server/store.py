@@ -44,6 +44,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
 
+from muggins.server import migrations
+
 log = logging.getLogger("muggins.server")
 FAULTS_ENV = "MUGGINS_FAULTS"
 metadata = MetaData()
@@ -80,6 +82,30 @@ actions_t = Table(
     Column("seat", Integer, nullable=False),
     Column("move", String(200), nullable=False),
     Column("claim", Integer, nullable=True),
+)
+
+# accounts (revision 0002): a player's name and password hash, his login sessions (a token's hash each),
+# and the seats he took while logged in (the seat comes back to him on any device)
+accounts_t = Table(
+    "accounts", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("username", String(20), nullable=False),               # as the player wrote it
+    Column("username_key", String(20), nullable=False, unique=True),  # casefolded: names are unique in any case
+    Column("password_hash", String(255), nullable=False),         # argon2id, with its parameters
+    Column("created", Float, nullable=False),
+)
+sessions_t = Table(
+    "account_sessions", metadata,
+    Column("token_hash", String(64), primary_key=True),           # sha256 of the cookie's random token
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("created", Float, nullable=False),
+    Column("expires", Float, nullable=False),
+)
+seat_owners_t = Table(
+    "seat_owners", metadata,
+    Column("table_id", String(32), ForeignKey("game_tables.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False, index=True),
 )
 
 # the columns as read back: JSON ones as they are stored, parsed one row at a time (see Store._stored),
@@ -170,9 +196,12 @@ class Store:
         self.engine: Engine = create_engine(url, pool_pre_ping=True, **kwargs)
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
+        # a database made before migrations first gains the columns added by hand since, so that it is
+        # exactly the first revision; then every database is upgraded in place to the newest one
         self._add_columns()
-        metadata.create_all(self.engine)
-        status_index.create(self.engine, checkfirst=True)  # an older database's table gains it too
+        if inspect(self.engine).has_table("game_tables"):
+            status_index.create(self.engine, checkfirst=True)  # an older database's table gains it too
+        migrations.upgrade(self.engine)
         # statements built once: building them per action costs more than the SQLite commit itself
         self._insert_action = insert(actions_t)
         self._set_status = (update(tables_t).where(tables_t.c.id == bindparam("tid"))

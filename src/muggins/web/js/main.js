@@ -13,7 +13,9 @@ import { renderLog, describeAt } from "./log.js";
 import { showReplay, leaveReplay } from "./replay.js";
 import { showRules, showTutorial, showDrills } from "./learn.js";
 import { setupSwitch, fxLog } from "./fx.js";
+import { setupAccount, reclaimSeat } from "./account.js";
 
+const accountReady = setupAccount();
 export function route() {
   if (state.ws) { const old = state.ws; state.ws = null; old.onclose = null; old.close(); }
   leaveReplay();
@@ -24,7 +26,7 @@ export function route() {
   if (m && /\/replay$/.test(location.pathname)) showReplay(m[1]);
   else if (m) {
     if (!state.catalogue) api("/api/games").then((c) => { state.catalogue = c; }).catch(() => {});
-    showTable(m[1]);
+    accountReady.then(() => reclaimSeat(m[1])).then(() => showTable(m[1]));  // a seat of the account comes back
   } else showLobby();
 }
 // the layout is planned for the board's width: drawn again when that width changes (not the height)

@@ -1,0 +1,49 @@
+"""The database's schema history (Alembic revisions), applied by :func:`upgrade` when a store opens."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import Engine, inspect
+
+HERE = Path(__file__).resolve().parent
+#: the revision that is the schema as it was before migrations: a database without alembic_version but
+#: with its tables is marked as being at it, then upgraded
+BASELINE = "0001"
+
+
+def config(connection: Any) -> Config:
+    """Alembic's configuration, without an alembic.ini: the scripts of this package, on ``connection``."""
+    cfg = Config()
+    cfg.set_main_option("script_location", str(HERE))
+    cfg.attributes["connection"] = connection
+    return cfg
+
+
+def current(engine: Engine) -> str | None:
+    """The revision the database is at (None: none recorded)."""
+    with engine.connect() as conn:
+        return MigrationContext.configure(conn).get_current_revision()
+
+
+def upgrade(engine: Engine) -> None:
+    """Bring the database to the newest revision: a new database gets every table; one made before
+    migrations (its tables there, no revision recorded) is marked as the baseline first."""
+    with engine.begin() as conn:
+        cfg = config(conn)
+        if MigrationContext.configure(conn).get_current_revision() is None and inspect(conn).has_table("game_tables"):
+            command.stamp(cfg, BASELINE)
+        command.upgrade(cfg, "head")
+
+
+def drop_all(engine: Engine) -> None:
+    """Remove every table of the store and the record of its revision (for tests on a shared database)."""
+    from muggins.server.store import metadata
+
+    metadata.drop_all(engine)
+    with engine.begin() as conn:
+        conn.exec_driver_sql("DROP TABLE IF EXISTS alembic_version")
