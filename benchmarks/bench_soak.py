@@ -123,6 +123,9 @@ class Person:
             if m is not None:
                 if m["type"] == "state":
                     state = m
+                    end = m.get("hand_end") or {}
+                    if end.get("paused") and self.seat in end.get("waiting", ()):
+                        await ws.send(json.dumps({"type": "next"}))  # a person presses Next hand at once
                 elif m["type"] in ("ack", "error") and sent is not None and m.get("ref") == sent[2]:
                     took = time.perf_counter() - sent[0]
                     self.samples.append((clock.phase(time.monotonic()), took, m["type"] == "ack"))
