@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from muggins.bots.registry import bot_names, make_bot
+from muggins.core.errors import RulesError
 from muggins.core.records import load, replay, save, to_record
 from muggins.core.rules import get_game
 from muggins.sim.driver import play_game
@@ -38,6 +39,13 @@ def test_every_offered_bot_finishes_a_game(case: Case, level: str) -> None:
     """All seats but the first are the bot; the first is a bot of the lowest level (the scripted player
     cannot sit in the bots' driver: it is checked against the bots in the server test)."""
     bots = [bot("random", SEED)] + [bot(level, SEED + s) for s in range(1, case.players)]
+    refuses = getattr(bots[-1].policy, "refuses", None)  # a bot trained for one game only
+    why = refuses(case.new(SEED)) if refuses is not None else None
+    if why is not None:  # it says so by name, and at its first move, rather than playing badly
+        assert f"bot {level!r}" in why, why
+        with pytest.raises(RulesError, match=f"bot {level!r}"):
+            play_game(case.spec, case.rules, case.players, bots, SEED)
+        return
     result = play_game(case.spec, case.rules, case.players, bots, SEED)
     assert result.finished and result.winners, result
     assert len(result.side_scores) == len({case.new(SEED).side_of(s) for s in range(case.players)})

@@ -127,6 +127,14 @@ class LearnedPolicy:
         self._ready[key] = (net, enc, compact)
         return net, enc, compact
 
+    def refuses(self, state: GameState) -> str | None:
+        """Why this bot cannot play the game of ``state`` (no weights for it, or rules changed), or None."""
+        try:
+            self._setup(state)
+        except RulesError as e:
+            return str(e)
+        return None
+
     def choose(self, state: GameState, seat: int, actions: list[Action], rng: random.Random) -> Action:
         net, enc, compact = self._setup(state)
         if len(actions) == 1:
