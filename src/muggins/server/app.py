@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import json
 import logging
 import os
@@ -124,7 +125,7 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
                analysis_samples: int = ANALYSIS_SAMPLES, sockets_per_client: int = SOCKETS_PER_CLIENT,
                connects_per_minute: float = CONNECTS_PER_MINUTE, connects_burst: float = CONNECTS_BURST,
                address: tuple[str, int] | None = None, api_docs: bool = False,
-               hand_pause: float = HAND_PAUSE) -> FastAPI:
+               hand_pause: float = HAND_PAUSE, redis_url: str | None = None) -> FastAPI:
     """The app, bound to one database (SQLite in the user's data directory when ``db_url`` is None).
 
     ``allowed_origins`` (and the comma-separated environment variable MUGGINS_ALLOWED_ORIGINS) name the
@@ -137,7 +138,8 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
     WebSockets open and opens ``connects_per_minute`` a minute (bursts of ``connects_burst``); the
     sockets of one seat share one message rate limit (``rate`` a second, bursts of ``burst``), and all the
     sockets of one address share twice that. The end of each hand stays on screen until every seated person
-    has pressed Next hand, or for ``hand_pause`` seconds (times ``time_scale``) at most."""
+    has pressed Next hand, or for ``hand_pause`` seconds (times ``time_scale``) at most. With ``redis_url``
+    (scale-out mode) the per-address limits are counted in that Redis, shared by every process using it."""
     policy = OriginPolicy([*(allowed_origins or ()), os.environ.get(ORIGINS_ENV, "")],
                           own_addresses(*address) if address is not None else ())
     store = Store(db_url or default_url())
@@ -146,9 +148,14 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
     insight = Insight(analysis_samples)
     catalogue = {"games": games_catalogue(), "bots": list(BOT_LEVELS),
                  "defaults": {"grace": DEFAULT_GRACE, "bot_delay": DEFAULT_BOT_DELAY}}
-    new_tables = ClientLimits("new tables", tables_per_minute, tables_burst)
-    seat_takers = ClientLimits("seats taken", seats_per_minute, seats_burst)
-    sockets = SocketGate(sockets_per_client, connects_per_minute, connects_burst)
+    new_tables: Any = ClientLimits("new tables", tables_per_minute, tables_burst)
+    seat_takers: Any = ClientLimits("seats taken", seats_per_minute, seats_burst)
+    sockets: Any = SocketGate(sockets_per_client, connects_per_minute, connects_burst)
+    shared = None
+    if redis_url is not None:  # scale-out mode: the limits hold across the processes
+        from muggins.server.redis_limits import SharedRedis
+        shared = SharedRedis(redis_url)
+        new_tables, seat_takers, sockets = shared.limits(new_tables, seat_takers, sockets)
     seat_limits = SharedLimiters(rate, burst)
     client_limits = SharedLimiters(ADDRESS_SHARE * rate, ADDRESS_SHARE * burst)
 
@@ -169,6 +176,8 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
         insight.cancel()
         manager.shutdown()
         store.close()
+        if shared is not None:
+            await shared.close()
 
     app = FastAPI(title="muggins", lifespan=lifespan, openapi_url="/openapi.json" if api_docs else None,
                   docs_url="/docs" if api_docs else None, redoc_url="/redoc" if api_docs else None)
@@ -188,7 +197,7 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
     def same_site(request: Request) -> None:
         policy.check(request.headers.get("origin"), request.url.scheme, served_at(request))
 
-    async def body(request: Request, limits: ClientLimits | None = None) -> Any:
+    async def body(request: Request, limits: Any = None) -> Any:
         """The JSON body of a POST, after its origin, its type and its size are checked; the request
         is counted against ``limits`` before the body is read."""
         same_site(request)
@@ -203,7 +212,7 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
             if int(length) > MAX_BODY_BYTES:  # refused before a byte of it is read
                 raise BadRequest(f"request body over {MAX_BODY_BYTES} bytes", 413)
         if limits is not None:
-            limits.charge(client_of(request))
+            await settle(limits.charge(client_of(request)))
         chunks, size = [], 0
         async for chunk in request.stream():
             size += len(chunk)
@@ -337,7 +346,7 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
             return
         client = client_of(ws)
         try:
-            sockets.enter(client)
+            await settle(sockets.enter(client))
         except BadRequest as e:
             if e.retry_after is not None:  # too many attempts: refused before the handshake (an HTTP 403),
                 await ws.close(code=1008)  # so that a flood of reconnections costs no more than its requests
@@ -444,6 +453,12 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
 
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
     return app
+
+
+async def settle(result: Any) -> None:
+    """Wait for ``result`` when it is awaitable (a limit counted in Redis), else nothing to wait for."""
+    if inspect.isawaitable(result):
+        await result
 
 
 def handle_message(table: Any, conn: Connection, raw: str, limiter: RateLimiter | AllOf) -> dict[str, Any] | None:
