@@ -69,6 +69,10 @@ def serve_command(
              "limits counted by the address the proxy names; see docs/proxy.md."),
     api_docs: bool = typer.Option(
         False, "--api-docs", help="Serve the API's description: /openapi.json, /docs and /redoc (off by default)."),
+    metrics: bool = typer.Option(
+        True, "--metrics/--no-metrics",
+        help="Serve the server's figures at /metrics in the Prometheus text format (on by default: totals only, "
+             "no game's content; a public site blocks the path at its proxy, see docs/deploy.md)."),
 ) -> None:
     """Serve the lobby and the tables; open the printed address in a browser."""
     try:
@@ -105,7 +109,7 @@ def serve_command(
             raise typer.Exit(2)
     try:
         app = create_app(url, allowed_origins=allow_origin, idle_timeout=idle_minutes * 60, address=(host, port),
-                         api_docs=api_docs, redis_url=redis_url or None)
+                         api_docs=api_docs, redis_url=redis_url or None, metrics=metrics)
     except Exception as e:
         typer.echo(f"cannot open the database {url}: {e}", err=True)
         raise typer.Exit(2) from None

@@ -21,6 +21,7 @@ import json
 import logging
 import os
 import secrets
+import time
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -47,6 +48,7 @@ from muggins.server.guard import (
 )
 from muggins.server.handend import HAND_PAUSE
 from muggins.server.insight import ANALYSIS_SAMPLES, Insight
+from muggins.server.metrics import Metrics
 from muggins.server.routes import add_routes, next_hand
 from muggins.server.store import Store, default_url
 from muggins.server.tables import (
@@ -125,7 +127,7 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
                analysis_samples: int = ANALYSIS_SAMPLES, sockets_per_client: int = SOCKETS_PER_CLIENT,
                connects_per_minute: float = CONNECTS_PER_MINUTE, connects_burst: float = CONNECTS_BURST,
                address: tuple[str, int] | None = None, api_docs: bool = False,
-               hand_pause: float = HAND_PAUSE, redis_url: str | None = None) -> FastAPI:
+               hand_pause: float = HAND_PAUSE, redis_url: str | None = None, metrics: bool = True) -> FastAPI:
     """The app, bound to one database (SQLite in the user's data directory when ``db_url`` is None).
 
     ``allowed_origins`` (and the comma-separated environment variable MUGGINS_ALLOWED_ORIGINS) name the
@@ -139,13 +141,16 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
     sockets of one seat share one message rate limit (``rate`` a second, bursts of ``burst``), and all the
     sockets of one address share twice that. The end of each hand stays on screen until every seated person
     has pressed Next hand, or for ``hand_pause`` seconds (times ``time_scale``) at most. With ``redis_url``
-    (scale-out mode) the per-address limits are counted in that Redis, shared by every process using it."""
+    (scale-out mode) the per-address limits are counted in that Redis, shared by every process using it.
+    ``metrics`` serves the server's figures at /metrics (Prometheus text format; see docs/deploy.md)."""
     policy = OriginPolicy([*(allowed_origins or ()), os.environ.get(ORIGINS_ENV, "")],
                           own_addresses(*address) if address is not None else ())
     store = Store(db_url or default_url())
     manager = TableManager(store, time_scale, idle_timeout, hand_pause=hand_pause)
     manager.load()
     insight = Insight(analysis_samples)
+    figures = Metrics(manager, insight)
+    manager.metrics = figures
     catalogue = {"games": games_catalogue(), "bots": list(BOT_LEVELS),
                  "defaults": {"grace": DEFAULT_GRACE, "bot_delay": DEFAULT_BOT_DELAY}}
     new_tables: Any = ClientLimits("new tables", tables_per_minute, tables_burst)
@@ -354,10 +359,12 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
             await ws.accept()  # too many open: the page is told why
             await refuse(ws, str(e), 1013)
             return
+        figures.sockets.inc()
         try:
             await ws.accept()
             await serve_socket(ws, table_id, client)
         finally:
+            figures.sockets.dec()
             sockets.leave(client)
 
     async def serve_socket(ws: WebSocket, table_id: str, client: str) -> None:
@@ -415,7 +422,10 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
                     reply = {"type": "error", "message": SLOW_DOWN if not limiter.allow()
                              else "send JSON text frames, not binary ones"}
                 else:
+                    arrived = time.perf_counter()
                     reply = handle_message(table, conn, raw, limiter)
+                    if reply is not None and reply["type"] == "ack":  # applied and broadcast
+                        figures.latency.observe(time.perf_counter() - arrived)
                 if reply is not None:
                     conn.push(reply)
                 refused = refused + 1 if reply is not None and reply.get("message") == SLOW_DOWN else 0
@@ -442,6 +452,11 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
                 await wtask
 
     add_routes(app, manager, body, bearer, same_site, WEB_DIR / "index.html")
+
+    if metrics:
+        @app.get("/metrics", include_in_schema=False)
+        async def metrics_page() -> Response:
+            return Response(figures.render(), media_type=figures.content_type)
 
     @app.get("/")
     async def index() -> FileResponse:

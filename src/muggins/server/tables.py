@@ -40,6 +40,7 @@ from muggins.core.protocol import Action, GameState
 from muggins.core.records import apply_record_action, to_record
 from muggins.core.rules import GameSpec, get_game
 from muggins.server.handend import HandPause, HandPauses
+from muggins.server.metrics import NoMetrics
 from muggins.server.seating import resigned_winners
 from muggins.server.store import ACTIVE, ENDED, Store, StoredTable, StoreUnavailable
 
@@ -557,10 +558,12 @@ class GameTable(HandPauses):
                 status if grew or status != "playing" else None, result, ended)
         except StoreUnavailable:
             st.undo(1)
+            self.manager.metrics.store_failed()
             raise TableError(f"that move was not saved: {NOT_SAVED}", 503) from None
         except Exception:
             st.undo(1)
             raise
+        self.manager.metrics.action(self.game, self.seats[seat].bot_obj is not None)
         if grew:
             self.saved_chance = len(st.chance.outcomes)
         if self._log_marks is not None and len(self._log_marks) == len(st.history):
@@ -635,9 +638,11 @@ class GameTable(HandPauses):
             self._bot_fallback_apply(seat)
         except TableError as e:
             log.error("table %s: the move of the bot at seat %d: %s", self.id, seat, e)
+            self.manager.metrics.bot_failed()
             self.bot_retry.failed(self)
         except Exception:
             log.exception("table %s: the move of the bot at seat %d could not be applied", self.id, seat)
+            self.manager.metrics.bot_failed()
             self.bot_retry.failed(self)
         else:
             self.bot_retry.succeeded()
@@ -657,6 +662,7 @@ class GameTable(HandPauses):
             except Exception:
                 log.exception("table %s: the bot at seat %d failed to choose (attempt %d of 2)",
                               self.id, seat, attempt)
+                self.manager.metrics.bot_failed()
         if version != self.version:
             return None
         return fallback_action(self.state, seat, bot, self.bot_rng, f"table {self.id}")
@@ -715,6 +721,7 @@ class TableManager:
         self.tables: dict[str, GameTable] = {}  # in play, and ended ones still watched
         self.archived: OrderedDict[str, GameTable] = OrderedDict()
         self.closing = False
+        self.metrics: Any = NoMetrics()  # the app's figures (/metrics) count here
 
     def _rebuild(self, stored: StoredTable) -> GameTable:
         """A stored table as it stands: the same seed redraws the same deals, and the actions replay."""
@@ -850,6 +857,7 @@ class TableManager:
         try:
             self.store.create_table(stored)
         except StoreUnavailable:
+            self.metrics.store_failed()
             raise TableError(f"the table was not created: {NOT_SAVED}", 503) from None
         self.tables[table.id] = table
         table.schedule_bots()
