@@ -147,7 +147,8 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
                           own_addresses(*address) if address is not None else ())
     store = Store(db_url or default_url())
     manager = TableManager(store, time_scale, idle_timeout, hand_pause=hand_pause)
-    manager.load()
+    if redis_url is None:
+        manager.load()  # in scale-out mode each process takes the tables without an owner (cluster.py)
     insight = Insight(analysis_samples)
     figures = Metrics(manager, insight)
     manager.metrics = figures
@@ -161,6 +162,7 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
         from muggins.server.redis_limits import SharedRedis
         shared = SharedRedis(redis_url)
         new_tables, seat_takers, sockets = shared.limits(new_tables, seat_takers, sockets)
+    cluster: Any = None  # scale-out mode: a cluster.Cluster, made below
     seat_limits = SharedLimiters(rate, burst)
     client_limits = SharedLimiters(ADDRESS_SHARE * rate, ADDRESS_SHARE * burst)
 
@@ -175,9 +177,13 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         manager.start()
+        if cluster is not None:
+            await cluster.start()
         sweep = asyncio.create_task(sweeper())
         yield
         sweep.cancel()
+        if cluster is not None:
+            await cluster.stop()
         insight.cancel()
         manager.shutdown()
         store.close()
@@ -263,6 +269,8 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
                            data.get("seats"), data.get("grace", DEFAULT_GRACE),
                            data.get("bot_delay", DEFAULT_BOT_DELAY), creator_hash=hash_token(token),
                            hints=data.get("hints", False))
+        if cluster is not None:
+            await cluster.adopt(t.id)
         # the creator's token removes the table (DELETE); it is given here once and stored hashed
         return {**t.summary(), "creator_token": token}
 
@@ -330,8 +338,8 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
         name = data.get("name") if isinstance(data, dict) else None
         if not isinstance(name, str):
             raise TableError("give a 'name' to take a seat", 422)
-        t = manager.get(table_id)
-        token = t.take_seat(seat, name)
+        remote = await cluster.take_seat(table_id, seat, name) if cluster and not cluster.owns(table_id) else None
+        token = remote if remote is not None else manager.get(table_id).take_seat(seat, name)
         return {"table": table_id, "seat": seat, "token": token}
 
     @app.get("/api/tables/{table_id}/record")
@@ -382,6 +390,8 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
             if not isinstance(hello, dict) or hello.get("type") != "hello" or not isinstance(token, (str, type(None))):
                 raise TableError("the first message must be {\"type\": \"hello\", \"token\": TOKEN} "
                                  "(token null to watch)")
+            if cluster is not None and not cluster.owns(table_id) and await cluster.relay(ws, table_id, token):
+                return  # the table is played on another process: this socket was relayed to it
             table = manager.get(table_id)
             seat = table.seat_of_token(token) if token else None
         except WebSocketDisconnect:
@@ -452,6 +462,11 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
                 await wtask
 
     add_routes(app, manager, body, bearer, same_site, WEB_DIR / "index.html")
+    if shared is not None:  # scale-out mode: the tables' leases and relays
+        from muggins.server.cluster import Cluster
+        cluster = Cluster(shared.redis, manager, handle_message, lambda: RateLimiter(rate, burst), figures,
+                          MAX_SOCKETS_PER_SEAT, MAX_SPECTATORS_PER_TABLE)
+        manager.shared = True
 
     if metrics:
         @app.get("/metrics", include_in_schema=False)

@@ -16,6 +16,7 @@ import bisect
 import contextlib
 import hashlib
 import itertools
+import json
 import logging
 import math
 import random
@@ -722,6 +723,7 @@ class TableManager:
         self.archived: OrderedDict[str, GameTable] = OrderedDict()
         self.closing = False
         self.metrics: Any = NoMetrics()  # the app's figures (/metrics) count here
+        self.shared = False  # scale-out mode: other processes play tables of the same store
 
     def _rebuild(self, stored: StoredTable) -> GameTable:
         """A stored table as it stands: the same seed redraws the same deals, and the actions replay."""
@@ -775,6 +777,8 @@ class TableManager:
             if stored is None:
                 raise TableError(f"no table {table_id!r}"[:80], 404)
             t = self._rebuild(stored)
+            if self.shared and stored.status in ACTIVE:
+                return t  # played on another process: read afresh each time, never kept
         except TableError:
             raise
         except Exception as e:  # a damaged row (DamagedRow), a record that no longer replays
@@ -898,7 +902,14 @@ class TableManager:
                              "text", 400)
         q = q.strip() if q else None
         offset = (page - 1) * limit
-        if status == "active":
+        if status == "active" and self.shared:  # other processes play tables too: the store has them all
+            rows = [r for r in self.store.load_active([])
+                    if not q or q.lower() in json.dumps(stored_summary(r)).lower()]
+            rows.sort(key=lambda r: (r.status != "open", -r.created))
+            total = len(rows)
+            items = [self.tables[r.id].summary() if r.id in self.tables
+                     else {**stored_summary(r), "actions": len(r.actions)} for r in rows[offset:offset + limit]]
+        elif status == "active":
             found = [t for t in self.tables.values() if t.status in ACTIVE and (not q or t.matches(q))]
             found.sort(key=lambda t: (t.status != "open", -t.created))
             total = len(found)
