@@ -74,8 +74,10 @@ def checked_text(msg: dict[str, Any], peek: list[str] | None = None) -> str:
     # new deal on are held against what is hidden now
     starts = [i for i, e in enumerate(events) if e.get("kind") in NEW_DEAL]
     body["events"] = events[starts[-1]:] if starts else events
-    # likewise the view's record of the previous hand (its shows) is public history
+    # likewise the view's record of the previous hand (its shows) and the hand's end that a pause holds on
+    # screen (the hands laid down) are public history
     body["view"] = {k: v for k, v in body["view"].items() if k != "previous_hand"}
+    body.pop("hand_end", None)
     if peek is not None:  # the control: a server that shows the next hand
         body["view"]["peek"] = peek
     summary = dict(body.pop("table", {}))
