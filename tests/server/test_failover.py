@@ -61,6 +61,13 @@ class Person:
         self.reconnects = 0
         self.over = False
 
+    def stuck(self) -> dict[str, Any]:
+        """Where a person that did not see its game end was left."""
+        m = self.states[-1] if self.states else {"table": {}, "view": {}}
+        return {"table": self.table_id, "seat": self.seat, "reconnects": self.reconnects,
+                "actions": m["table"].get("actions"), "to_act": m["view"].get("to_act"),
+                "legal": m["view"].get("legal", [])[:3], "hand_end": m.get("hand_end")}
+
     async def play(self, alive: list[int]) -> None:
         port = self.ports[0]
         while not self.over:
@@ -146,7 +153,7 @@ async def play_through_a_kill(redis_url: str, tables: list[dict[str, Any]], peop
         t.cancel()
     r.close()
     holders = [r.get(f"muggins:lease:{t['id']}") for t in tables]
-    assert all(p.over for p in people), (holders, [(p.table_id, p.seat, len(p.states), p.reconnects, p.states[-1]["table"]["actions"], p.states[-1]["view"].get("waiting_for"), p.states[-1]["view"]["to_act"], p.states[-1]["view"]["legal"][:3], p.states[-1].get("hand_end")) for p in people if not p.over])
+    assert all(p.over for p in people), (holders, [p.stuck() for p in people if not p.over])
     assert taken is not None
     return taken
 
