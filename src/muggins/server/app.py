@@ -338,8 +338,8 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
         name = data.get("name") if isinstance(data, dict) else None
         if not isinstance(name, str):
             raise TableError("give a 'name' to take a seat", 422)
-        remote = await cluster.take_seat(table_id, seat, name) if cluster and not cluster.owns(table_id) else None
-        token = remote if remote is not None else manager.get(table_id).take_seat(seat, name)
+        t = manager.get(table_id)
+        token = t.take_seat(seat, name)
         return {"table": table_id, "seat": seat, "token": token}
 
     @app.get("/api/tables/{table_id}/record")
@@ -463,10 +463,13 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
 
     add_routes(app, manager, body, bearer, same_site, WEB_DIR / "index.html")
     if shared is not None:  # scale-out mode: the tables' leases and relays
-        from muggins.server.cluster import Cluster
+        from muggins.server.cluster import Cluster, RelayRequests
         cluster = Cluster(shared.redis, manager, handle_message, lambda: RateLimiter(rate, burst), figures,
                           MAX_SOCKETS_PER_SEAT, MAX_SPECTATORS_PER_TABLE)
         manager.shared = True
+        app.add_middleware(RelayRequests, cluster=cluster)  # requests that change a table run at its owner
+        cluster.app = app
+        app.state.cluster = cluster
 
     if metrics:
         @app.get("/metrics", include_in_schema=False)

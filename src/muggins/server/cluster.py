@@ -16,10 +16,12 @@ on another process is relayed to the owner over Redis pub/sub.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import json
 import logging
 import os
+import re
 import secrets
 import socket
 import time
@@ -78,6 +80,9 @@ class Cluster:
         self.relayed: dict[str, Relayed] = {}                                  # this process's relayed sockets
         self.remote: dict[str, tuple[str, Connection, Any, asyncio.Task[None]]] = {}  # others', at owned tables
         self.pubsub: Any = None
+        self.app: Any = None            # the process's ASGI app: requests relayed here are run through it (set
+                                        # by the app that makes this)
+        self.requests: set[asyncio.Task[None]] = set()
         self.tasks: list[asyncio.Task[None]] = []
         self.renew = redis.register_script(RENEW)
         self.release = redis.register_script(RELEASE)
@@ -250,15 +255,11 @@ class Cluster:
                 if reply["type"] == "ack":
                     self.metrics.latency.observe(max(0.0, time.time() - arrived))
                 conn.push(reply)
-        elif op == "call":
-            if table is None or table_id not in self.owned:
-                return
-            try:
-                token = table.take_seat(int(data.get("seat", -1)), data.get("name"))  # type: ignore[arg-type]
-                answer: dict[str, Any] = {"conn": cid, "op": "result", "token": token}
-            except TableError as e:
-                answer = {"conn": cid, "op": "result", "error": str(e), "status": e.status}
-            await self._send(node, answer)
+        elif op == "http":
+            if table_id in self.owned and self.app is not None:
+                task = asyncio.create_task(self._request(node, cid, data))
+                self.requests.add(task)
+                task.add_done_callback(self.requests.discard)
         elif op == "close":
             got = self.remote.pop(cid, None)
             if got is not None:
@@ -305,9 +306,9 @@ class Cluster:
         finally:
             self.relayed.pop(cid, None)
 
-    async def take_seat(self, table_id: str, seat: int, name: str) -> str | None:
-        """Take a seat at a table owned by another process (its token), or None when this process serves the
-        table (it took it over) or it is not in play. TableError as the owner refused it."""
+    async def forward(self, table_id: str, request: dict[str, Any]) -> dict[str, Any] | None:
+        """Run an HTTP request for a table owned by another process there: its answer (status, headers,
+        body), or None when this process serves the table after all (it took it over) or it is not in play."""
         cid = secrets.token_hex(8)
         box = self.relayed[cid] = Relayed()
         try:
@@ -320,18 +321,51 @@ class Cluster:
                         return None
                     await asyncio.sleep(0.2)
                     continue
-                ask = {"op": "call", "node": self.node, "conn": cid, "seat": seat, "name": name}
+                ask = {**request, "op": "http", "node": self.node, "conn": cid}
                 if await self.redis.publish(TABLE_CHANNEL + table_id, json.dumps(ask)):
                     with contextlib.suppress(TimeoutError):
-                        reply = await asyncio.wait_for(box.inbox.get(), OPEN_TIMEOUT)
-                        if "error" in reply:
-                            raise TableError(str(reply["error"]), int(reply.get("status", 400)))
-                        return str(reply["token"])
+                        return dict(await asyncio.wait_for(box.inbox.get(), RELAY_PATIENCE))
                 else:
                     await asyncio.sleep(0.3)
-            raise TableError("the table's server does not answer; try again in a moment", 503)
+            return {"status": 503, "headers": [["content-type", "application/json"], ["retry-after", "2"]],
+                    "body": base64.b64encode(b'{"error": "the table\'s server does not answer; try again"}').decode()}
         finally:
             self.relayed.pop(cid, None)
+
+    async def _request(self, node: str, cid: str, data: dict[str, Any]) -> None:
+        """A relayed HTTP request, run through this process's app; its answer sent back to the relay."""
+        body = base64.b64decode(data.get("body", ""))
+        scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": data["method"],
+                 "scheme": data.get("scheme", "http"), "path": data["path"], "raw_path": data["path"].encode(),
+                 "query_string": data.get("query", "").encode(), "root_path": "",
+                 "headers": [(k.encode("latin-1"), v.encode("latin-1")) for k, v in data.get("headers", [])],
+                 "client": tuple(data["client"]) if data.get("client") else None,
+                 "server": tuple(data["server"]) if data.get("server") else None}
+        sent = False
+        answer: dict[str, Any] = {"conn": cid, "op": "answer", "status": 500, "headers": [], "body": ""}
+        chunks: list[bytes] = []
+
+        async def receive() -> dict[str, Any]:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            await asyncio.sleep(3600)
+            return {"type": "http.disconnect"}
+
+        async def send(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                answer["status"] = message["status"]
+                answer["headers"] = [[k.decode("latin-1"), v.decode("latin-1")] for k, v in message["headers"]]
+            elif message["type"] == "http.response.body":
+                chunks.append(message.get("body", b""))
+
+        try:
+            await self.app(scope, receive, send)
+        except Exception:
+            log.exception("a relayed request %s %s failed", data.get("method"), data.get("path"))
+        answer["body"] = base64.b64encode(b"".join(chunks)).decode()
+        await self._send(node, answer)
 
     async def _open(self, table_id: str, cid: str, token: str | None, box: Relayed) -> str | dict[str, Any] | None:
         """Open the relayed connection at the table's owner: its node id, its refusal, or None when the table
@@ -405,3 +439,58 @@ class Cluster:
                 await self.redis.publish(channel, json.dumps({"op": "close", "node": self.node, "conn": cid}))
             with contextlib.suppress(Exception):
                 await ws.close(code=1012)  # the page reconnects: to the new owner, through any process
+
+
+TABLE_PATH = re.compile(r"^/api/tables/([A-Za-z0-9_-]{1,32})(/.*)?$")
+MAX_RELAYED_BODY = 65536
+
+
+class RelayRequests:
+    """ASGI middleware: a request that changes a table (anything but GET) played by another process is run
+    there; everything else goes on to the app here."""
+
+    def __init__(self, app: Any, cluster: Cluster) -> None:
+        self.app = app
+        self.cluster = cluster
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        m = TABLE_PATH.match(scope.get("path", "")) if scope["type"] == "http" else None
+        if m is None or scope["method"] in ("GET", "HEAD", "OPTIONS") or self.cluster.owns(m[1]) \
+                or self.cluster.pubsub is None:
+            await self.app(scope, receive, send)
+            return
+        chunks, size = [], 0
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > MAX_RELAYED_BODY:
+                break
+            chunks.append(chunk)
+            more = message.get("more_body", False)
+        body = b"".join(chunks)
+        request = {"method": scope["method"], "scheme": scope.get("scheme", "http"), "path": scope["path"],
+                   "query": scope.get("query_string", b"").decode("latin-1"),
+                   "headers": [[k.decode("latin-1"), v.decode("latin-1")] for k, v in scope.get("headers", [])],
+                   "client": list(scope["client"]) if scope.get("client") else None,
+                   "server": list(scope["server"]) if scope.get("server") else None,
+                   "body": base64.b64encode(body).decode()}
+        answer = None if size > MAX_RELAYED_BODY else await self.cluster.forward(m[1], request)
+        if answer is None:  # served here after all: the body read is given to the app again
+            replayed = False
+
+            async def again() -> dict[str, Any]:
+                nonlocal replayed
+                if not replayed:
+                    replayed = True
+                    return {"type": "http.request", "body": body, "more_body": False}
+                return dict(await receive())
+
+            await self.app(scope, again, send)
+            return
+        await send({"type": "http.response.start", "status": int(answer["status"]),
+                    "headers": [(k.encode("latin-1"), v.encode("latin-1")) for k, v in answer["headers"]]})
+        await send({"type": "http.response.body", "body": base64.b64decode(answer["body"])})
