@@ -13,7 +13,6 @@ import signal
 import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +22,7 @@ websockets = pytest.importorskip("websockets", reason="the failover test needs w
 redis = pytest.importorskip("redis", reason="the failover test needs redis-py")
 
 from muggins.core.records import apply_record_action, start_from_record  # noqa: E402
-from tests.server.test_restart import get, post  # noqa: E402
+from tests.server.test_restart import get, post, start  # noqa: E402
 from tests.server.test_secrecy import checked_text, hidden_in, norm, tokens  # noqa: E402
 
 PORTS = (18610, 18611, 18612)
@@ -33,21 +32,6 @@ GAMES: list[tuple[str, dict[str, Any], list[str | None]]] = [
     ("cribbage", {"target": 61}, [None, "beginner"]),
 ]
 KILL_AFTER = 6  # actions every table has made when the owner is killed
-
-
-def serve(db: str, redis_url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
-    out = log.open("ab")
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MUGGINS_")}
-    proc = subprocess.Popen([sys.executable, "-m", "muggins", "serve", "--port", str(port), "--db", db,
-                             "--redis", redis_url], stdout=out, stderr=subprocess.STDOUT, env=env)
-    for _ in range(400):
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games", timeout=1)
-            return proc
-        except OSError:
-            time.sleep(0.05)
-    proc.kill()
-    raise AssertionError(f"the server did not start: {log.read_text()[-2000:]}")
 
 
 class Person:
@@ -160,8 +144,8 @@ async def play_through_a_kill(redis_url: str, tables: list[dict[str, Any]], peop
 
 def test_the_owner_killed_mid_game_loses_nothing(redis_url: str, tmp_path: Path) -> None:
     db = os.environ.get("MUGGINS_PG_URL") or f"sqlite:///{tmp_path / 'shared.db'}"
-    log = tmp_path / "servers.log"
-    procs = {port: serve(db, redis_url, port, log) for port in PORTS}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MUGGINS_")}
+    procs = {port: start(db, port, "--redis", redis_url, env=env) for port in PORTS}
     try:
         owner_port, others = PORTS[0], list(PORTS[1:])
         base = f"http://127.0.0.1:{owner_port}"

@@ -8,10 +8,9 @@ the Redis server's clock, so every process sees the same bucket)."""
 from __future__ import annotations
 
 import math
-from collections import Counter
 from typing import Any
 
-from muggins.server.guard import BadRequest
+from muggins.server.guard import BadRequest, SocketGate
 
 KEY_PREFIX = "muggins:limit:"
 
@@ -84,26 +83,26 @@ class RedisClientLimits:
             raise BadRequest(f"too many {self.what} from your address; try again in {shown} s", 429, shown)
 
 
-class RedisSocketGate:
+class _Uncounted:
+    """The attempts of a socket gate whose attempts are counted elsewhere."""
+
+    def charge(self, client: str) -> None:
+        pass
+
+
+class RedisSocketGate(SocketGate):
     """:class:`muggins.server.guard.SocketGate` with the connection attempts counted in Redis; the sockets
-    open at once are counted by each process (a process that dies takes its count with it)."""
+    open at once are counted by each process (a process that dies takes its count with it). ``enter`` is a
+    coroutine."""
 
     def __init__(self, redis: Any, per_client: int, per_minute: float, burst: float) -> None:
-        self.per_client = per_client
-        self.attempts = RedisClientLimits(redis, "connections", per_minute, burst)
-        self.open: Counter[str] = Counter()
+        super().__init__(per_client, per_minute, burst)
+        self.shared_attempts = RedisClientLimits(redis, "connections", per_minute, burst)
+        self.attempts = _Uncounted()  # type: ignore[assignment]
 
-    async def enter(self, client: str) -> None:
-        await self.attempts.charge(client)
-        if self.open[client] >= self.per_client:
-            raise BadRequest(f"too many open connections from your address (at most {self.per_client}); "
-                             f"close some tabs and try again", 429)
-        self.open[client] += 1
-
-    def leave(self, client: str) -> None:
-        self.open[client] -= 1
-        if self.open[client] <= 0:
-            del self.open[client]
+    async def enter(self, client: str) -> None:  # type: ignore[override]
+        await self.shared_attempts.charge(client)
+        super().enter(client)
 
 
 class SharedRedis:
