@@ -13,6 +13,12 @@ import pytest
 STRICT = os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
 WHY = "CI=true, so a test that cannot run its real component fails instead of skipping"
 
+# `muggins serve` takes MUGGINS_REDIS_URL from its environment (scale-out mode); the Redis server of the tests is
+# given by the same name, so it is moved aside here: the servers the other tests start stay in the embedded mode,
+# and the scale-out tests pass it on explicitly (tests/server/redis_helpers.py).
+if os.environ.get("MUGGINS_REDIS_URL"):
+    os.environ["MUGGINS_TEST_REDIS_URL"] = os.environ.pop("MUGGINS_REDIS_URL")
+
 
 def _fail_skip(report: Any) -> None:
     if STRICT and report.skipped and not hasattr(report, "wasxfail"):

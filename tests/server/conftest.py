@@ -17,6 +17,7 @@ pytest.importorskip("httpx", reason="the app tests need httpx")
 from fastapi.testclient import TestClient
 
 from muggins.server.app import create_app
+from tests.server.redis_helpers import redis_url  # noqa: F401  (the fixture of the scale-out tests)
 
 
 @pytest.fixture
@@ -60,3 +61,4 @@ def table_socket(client: TestClient, table_id: str, token: str | None = None, **
 def hello(token: str | None) -> str:
     """The first message on a table's socket: who is there."""
     return json.dumps({"type": "hello", "token": token})
+

@@ -43,19 +43,46 @@ def norm(game: str, items: Any) -> set[str]:
 
 
 def hidden_from(table: GameTable, seat: int | None) -> set[str]:
-    st: Any = table.state
+    return hidden_in(table.game, table.state, seat)
+
+
+def hidden_in(game: str, st: Any, seat: int | None) -> set[str]:
+    """The tiles or cards of ``st`` that ``seat`` (None: a spectator) may not see."""
     out: set[str] = set()
     for j, hand in enumerate(st.hands):
         if j != seat:
-            out |= norm(table.game, hand)
-    if table.game == "dominoes":
-        out |= norm(table.game, st.boneyard)
-    elif table.game == "card-muggins":
-        out |= norm(table.game, st.stock)
+            out |= norm(game, hand)
+    if game == "dominoes":
+        out |= norm(game, st.boneyard)
+    elif game == "card-muggins":
+        out |= norm(game, st.stock)
     else:
         starter = getattr(st, "starter", None)
-        out |= norm(table.game, [c for c in st.pack if c != starter])
+        out |= norm(game, [c for c in st.pack if c != starter])
     return out
+
+
+def checked_text(msg: dict[str, Any], peek: list[str] | None = None) -> str:
+    """The part of a state message held against what is hidden from its receiver, as text."""
+    body = dict(msg)
+    # lots drawn for the first lead or deal are shown to all and shuffled back before the deal
+    # and a show (with its explanation, given once the muggins window closes, which may be after
+    # the next deal) lays down cards for everybody to count
+    events = [e for e in body.get("events", []) if not revealed_before_deal(e) and e.get("kind") not in SHOWN]
+    # an action that ends a hand also deals the next: the ended hand's events (its show, its
+    # hands laid down) reveal cards that the new deal hides again, so only the events from the
+    # new deal on are held against what is hidden now
+    starts = [i for i, e in enumerate(events) if e.get("kind") in NEW_DEAL]
+    body["events"] = events[starts[-1]:] if starts else events
+    # likewise the view's record of the previous hand (its shows) and the hand's end that a pause holds on
+    # screen (the hands laid down) are public history
+    body["view"] = {k: v for k, v in body["view"].items() if k != "previous_hand"}
+    body.pop("hand_end", None)
+    if peek is not None:  # the control: a server that shows the next hand
+        body["view"]["peek"] = peek
+    summary = dict(body.pop("table", {}))
+    summary.pop("id", None)
+    return json.dumps([body, summary])
 
 
 class Recorder(Connection):
@@ -69,24 +96,11 @@ class Recorder(Connection):
         self.found = found
 
     def push(self, msg: dict[str, Any]) -> None:
-        body = dict(msg)
-        # lots drawn for the first lead or deal are shown to all and shuffled back before the deal
-        # and a show (with its explanation, given once the muggins window closes, which may be after
-        # the next deal) lays down cards for everybody to count
-        events = [e for e in body.get("events", []) if not revealed_before_deal(e) and e.get("kind") not in SHOWN]
-        # an action that ends a hand also deals the next: the ended hand's events (its show, its
-        # hands laid down) reveal cards that the new deal hides again, so only the events from the
-        # new deal on are held against what is hidden now
-        starts = [i for i, e in enumerate(events) if e.get("kind") in NEW_DEAL]
-        body["events"] = events[starts[-1]:] if starts else events
-        # likewise the view's record of the previous hand (its shows) is public history
-        body["view"] = {k: v for k, v in body["view"].items() if k != "previous_hand"}
+        peek = None
         if self.inject and self.seat is not None:  # the control: a server that shows the next hand
             other: Any = self.table.state.hands[(self.seat + 1) % len(self.table.seats)]  # type: ignore[attr-defined]
-            body["view"]["peek"] = [str(x) for x in other]
-        summary = dict(body.pop("table", {}))
-        summary.pop("id", None)
-        text = json.dumps([body, summary])
+            peek = [str(x) for x in other]
+        text = checked_text(msg, peek)
         seen = tokens(self.table.game, text)
         leaked = seen & hidden_from(self.table, self.seat)
         if leaked:  # recorded, not raised: this runs inside the bots' tasks

@@ -9,6 +9,23 @@ import os
 import typer
 
 FORWARDED_ENV = "MUGGINS_FORWARDED_ALLOW_IPS"
+DB_ENV = "MUGGINS_DB_URL"
+REDIS_ENV = "MUGGINS_REDIS_URL"
+
+
+def database_problem(url: str) -> str | None:
+    """Why ``url`` is not a database URL SQLAlchemy can use, or None."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+
+    try:
+        make_url(url).get_dialect()
+    except (ArgumentError, NoSuchModuleError, ValueError) as e:
+        return (f"{url!r} is not a database URL SQLAlchemy can use ({e}); write sqlite:///PATH or "
+                f"postgresql+psycopg://USER:PASSWORD@HOST/NAME")
+    except ImportError as e:
+        return f"the database driver of {url!r} is not installed: {e}"
+    return None
 
 
 def trusted_proxies(value: str | None) -> str:
@@ -29,8 +46,14 @@ def trusted_proxies(value: str | None) -> str:
 def serve_command(
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on."),
     port: int = typer.Option(8000, "--port", help="Port to listen on."),
-    db: str = typer.Option(None, "--db", help="SQLAlchemy database URL (default: SQLite in the user's data "
-                                                "directory; postgresql+psycopg://... for PostgreSQL)."),
+    db: str = typer.Option(None, "--db", envvar=DB_ENV,
+                           help="SQLAlchemy database URL (default: SQLite in the user's data "
+                                "directory; postgresql+psycopg://... for PostgreSQL)."),
+    redis_url: str = typer.Option(
+        None, "--redis", envvar=REDIS_ENV, metavar="URL",
+        help="Scale-out mode: a Redis server (redis://HOST:PORT/DB) shared by several `muggins serve` processes "
+             "on one --db; the per-address limits are counted there. Default: none, one process on its own. "
+             "See docs/deploy.md."),
     allow_origin: list[str] = typer.Option(
         [], "--allow-origin", metavar="URL",
         help="A browser origin allowed to play besides the server's own address, like "
@@ -47,6 +70,10 @@ def serve_command(
              "limits counted by the address the proxy names; see docs/proxy.md."),
     api_docs: bool = typer.Option(
         False, "--api-docs", help="Serve the API's description: /openapi.json, /docs and /redoc (off by default)."),
+    metrics: bool = typer.Option(
+        True, "--metrics/--no-metrics",
+        help="Serve the server's figures at /metrics in the Prometheus text format (on by default: totals only, "
+             "no game's content; a public site blocks the path at its proxy, see docs/deploy.md)."),
 ) -> None:
     """Serve the lobby and the tables; open the printed address in a browser."""
     try:
@@ -70,9 +97,20 @@ def serve_command(
         typer.echo(f"--forwarded-allow-ips / {FORWARDED_ENV}: {e}", err=True)
         raise typer.Exit(2) from None
     url = db or default_url()
+    problem = database_problem(url)
+    if problem is not None:
+        typer.echo(f"--db / {DB_ENV}: {problem}", err=True)
+        raise typer.Exit(2)
+    if redis_url:
+        from muggins.server.redis_limits import redis_problem
+
+        problem = redis_problem(redis_url)
+        if problem is not None:
+            typer.echo(f"--redis / {REDIS_ENV}: {problem}", err=True)
+            raise typer.Exit(2)
     try:
         app = create_app(url, allowed_origins=allow_origin, idle_timeout=idle_minutes * 60, address=(host, port),
-                         api_docs=api_docs)
+                         api_docs=api_docs, redis_url=redis_url or None, metrics=metrics)
     except Exception as e:
         typer.echo(f"cannot open the database {url}: {e}", err=True)
         raise typer.Exit(2) from None
@@ -81,7 +119,8 @@ def serve_command(
     gc.freeze()
     gc.set_threshold(20000, 20, 20)
     shown = "localhost" if host in ("0.0.0.0", "127.0.0.1", "::") else host
-    typer.echo(f"muggins: open http://{shown}:{port}/  (database: {url})", err=False)
+    shared = f"; Redis: {redis_url}" if redis_url else ""
+    typer.echo(f"muggins: open http://{shown}:{port}/  (database: {url}{shared})", err=False)
     # small JSON messages: compressing each one costs more CPU than it saves on the wire
     # forwarded headers are believed from the named proxies only (uvicorn's own default trusts 127.0.0.1)
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65536,

@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import json
 import logging
 import os
 import secrets
+import time
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -47,6 +49,7 @@ from muggins.server.guard import (
 )
 from muggins.server.handend import HAND_PAUSE
 from muggins.server.insight import ANALYSIS_SAMPLES, Insight
+from muggins.server.metrics import Metrics
 from muggins.server.routes import add_routes, next_hand
 from muggins.server.store import Store, default_url
 from muggins.server.tables import (
@@ -125,7 +128,7 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
                analysis_samples: int = ANALYSIS_SAMPLES, sockets_per_client: int = SOCKETS_PER_CLIENT,
                connects_per_minute: float = CONNECTS_PER_MINUTE, connects_burst: float = CONNECTS_BURST,
                address: tuple[str, int] | None = None, api_docs: bool = False,
-               hand_pause: float = HAND_PAUSE) -> FastAPI:
+               hand_pause: float = HAND_PAUSE, redis_url: str | None = None, metrics: bool = True) -> FastAPI:
     """The app, bound to one database (SQLite in the user's data directory when ``db_url`` is None).
 
     ``allowed_origins`` (and the comma-separated environment variable MUGGINS_ALLOWED_ORIGINS) name the
@@ -138,19 +141,30 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
     WebSockets open and opens ``connects_per_minute`` a minute (bursts of ``connects_burst``); the
     sockets of one seat share one message rate limit (``rate`` a second, bursts of ``burst``), and all the
     sockets of one address share twice that. The end of each hand stays on screen until every seated person
-    has pressed Next hand, or for ``hand_pause`` seconds (times ``time_scale``) at most."""
+    has pressed Next hand, or for ``hand_pause`` seconds (times ``time_scale``) at most. With ``redis_url``
+    (scale-out mode) the per-address limits are counted in that Redis, shared by every process using it.
+    ``metrics`` serves the server's figures at /metrics (Prometheus text format; see docs/deploy.md)."""
     policy = OriginPolicy([*(allowed_origins or ()), os.environ.get(ORIGINS_ENV, "")],
                           own_addresses(*address) if address is not None else ())
     store = Store(db_url or default_url())
     manager = TableManager(store, time_scale, idle_timeout, hand_pause=hand_pause)
-    manager.load()
+    if redis_url is None:
+        manager.load()  # in scale-out mode each process takes the tables without an owner (cluster.py)
     accounts = Accounts(store, manager)
     insight = Insight(analysis_samples)
+    figures = Metrics(manager, insight)
+    manager.metrics = figures
     catalogue = {"games": games_catalogue(), "bots": list(BOT_LEVELS),
                  "defaults": {"grace": DEFAULT_GRACE, "bot_delay": DEFAULT_BOT_DELAY}}
-    new_tables = ClientLimits("new tables", tables_per_minute, tables_burst)
-    seat_takers = ClientLimits("seats taken", seats_per_minute, seats_burst)
-    sockets = SocketGate(sockets_per_client, connects_per_minute, connects_burst)
+    new_tables: Any = ClientLimits("new tables", tables_per_minute, tables_burst)
+    seat_takers: Any = ClientLimits("seats taken", seats_per_minute, seats_burst)
+    sockets: Any = SocketGate(sockets_per_client, connects_per_minute, connects_burst)
+    shared = None
+    if redis_url is not None:  # scale-out mode: the limits hold across the processes
+        from muggins.server.redis_limits import SharedRedis
+        shared = SharedRedis(redis_url)
+        new_tables, seat_takers, sockets = shared.limits(new_tables, seat_takers, sockets)
+    cluster: Any = None  # scale-out mode: a cluster.Cluster, made below
     seat_limits = SharedLimiters(rate, burst)
     client_limits = SharedLimiters(ADDRESS_SHARE * rate, ADDRESS_SHARE * burst)
 
@@ -165,12 +179,18 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         manager.start()
+        if cluster is not None:
+            await cluster.start()
         sweep = asyncio.create_task(sweeper())
         yield
         sweep.cancel()
+        if cluster is not None:
+            await cluster.stop()
         insight.cancel()
         manager.shutdown()
         store.close()
+        if shared is not None:
+            await shared.close()
 
     app = FastAPI(title="muggins", lifespan=lifespan, openapi_url="/openapi.json" if api_docs else None,
                   docs_url="/docs" if api_docs else None, redoc_url="/redoc" if api_docs else None)
@@ -191,7 +211,7 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
     def same_site(request: Request) -> None:
         policy.check(request.headers.get("origin"), request.url.scheme, served_at(request))
 
-    async def body(request: Request, limits: ClientLimits | None = None) -> Any:
+    async def body(request: Request, limits: Any = None) -> Any:
         """The JSON body of a POST, after its origin, its type and its size are checked; the request
         is counted against ``limits`` before the body is read."""
         same_site(request)
@@ -206,7 +226,7 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
             if int(length) > MAX_BODY_BYTES:  # refused before a byte of it is read
                 raise BadRequest(f"request body over {MAX_BODY_BYTES} bytes", 413)
         if limits is not None:
-            limits.charge(client_of(request))
+            await settle(limits.charge(client_of(request)))
         chunks, size = [], 0
         async for chunk in request.stream():
             size += len(chunk)
@@ -252,6 +272,8 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
                            data.get("seats"), data.get("grace", DEFAULT_GRACE),
                            data.get("bot_delay", DEFAULT_BOT_DELAY), creator_hash=hash_token(token),
                            hints=data.get("hints", False))
+        if cluster is not None:
+            await cluster.adopt(t.id)
         # the creator's token removes the table (DELETE); it is given here once and stored hashed
         return {**t.summary(), "creator_token": token}
 
@@ -344,7 +366,7 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
             return
         client = client_of(ws)
         try:
-            sockets.enter(client)
+            await settle(sockets.enter(client))
         except BadRequest as e:
             if e.retry_after is not None:  # too many attempts: refused before the handshake (an HTTP 403),
                 await ws.close(code=1008)  # so that a flood of reconnections costs no more than its requests
@@ -352,10 +374,12 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
             await ws.accept()  # too many open: the page is told why
             await refuse(ws, str(e), 1013)
             return
+        figures.sockets.inc()
         try:
             await ws.accept()
             await serve_socket(ws, table_id, client)
         finally:
+            figures.sockets.dec()
             sockets.leave(client)
 
     async def serve_socket(ws: WebSocket, table_id: str, client: str) -> None:
@@ -373,6 +397,8 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
             if not isinstance(hello, dict) or hello.get("type") != "hello" or not isinstance(token, (str, type(None))):
                 raise TableError("the first message must be {\"type\": \"hello\", \"token\": TOKEN} "
                                  "(token null to watch)")
+            if cluster is not None and not cluster.owns(table_id) and await cluster.relay(ws, table_id, token):
+                return  # the table is played on another process: this socket was relayed to it
             table = manager.get(table_id)
             seat = table.seat_of_token(token) if token else None
         except WebSocketDisconnect:
@@ -413,7 +439,10 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
                     reply = {"type": "error", "message": SLOW_DOWN if not limiter.allow()
                              else "send JSON text frames, not binary ones"}
                 else:
+                    arrived = time.perf_counter()
                     reply = handle_message(table, conn, raw, limiter)
+                    if reply is not None and reply["type"] == "ack":  # applied and broadcast
+                        figures.latency.observe(time.perf_counter() - arrived)
                 if reply is not None:
                     conn.push(reply)
                 refused = refused + 1 if reply is not None and reply.get("message") == SLOW_DOWN else 0
@@ -441,6 +470,19 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
 
     add_routes(app, manager, body, bearer, same_site, WEB_DIR / "index.html")
     add_account_routes(app, accounts, body, same_site)
+    if shared is not None:  # scale-out mode: the tables' leases and relays
+        from muggins.server.cluster import Cluster, RelayRequests
+        cluster = Cluster(shared.redis, manager, handle_message, lambda: RateLimiter(rate, burst), figures,
+                          MAX_SOCKETS_PER_SEAT, MAX_SPECTATORS_PER_TABLE)
+        manager.shared = True
+        app.add_middleware(RelayRequests, cluster=cluster)  # requests that change a table run at its owner
+        cluster.app = app
+        app.state.cluster = cluster
+
+    if metrics:
+        @app.get("/metrics", include_in_schema=False)
+        async def metrics_page() -> Response:
+            return Response(figures.render(), media_type=figures.content_type)
 
     @app.get("/")
     async def index() -> FileResponse:
@@ -452,6 +494,12 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
 
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
     return app
+
+
+async def settle(result: Any) -> None:
+    """Wait for ``result`` when it is awaitable (a limit counted in Redis), else nothing to wait for."""
+    if inspect.isawaitable(result):
+        await result
 
 
 def handle_message(table: Any, conn: Connection, raw: str, limiter: RateLimiter | AllOf) -> dict[str, Any] | None:

@@ -16,6 +16,7 @@ import bisect
 import contextlib
 import hashlib
 import itertools
+import json
 import logging
 import math
 import random
@@ -40,6 +41,7 @@ from muggins.core.protocol import Action, GameState
 from muggins.core.records import apply_record_action, to_record
 from muggins.core.rules import GameSpec, get_game
 from muggins.server.handend import HandPause, HandPauses
+from muggins.server.metrics import NoMetrics
 from muggins.server.seating import resigned_winners
 from muggins.server.store import ACTIVE, ENDED, Store, StoredTable, StoreUnavailable
 
@@ -557,10 +559,12 @@ class GameTable(HandPauses):
                 status if grew or status != "playing" else None, result, ended)
         except StoreUnavailable:
             st.undo(1)
+            self.manager.metrics.store_failed()
             raise TableError(f"that move was not saved: {NOT_SAVED}", 503) from None
         except Exception:
             st.undo(1)
             raise
+        self.manager.metrics.action(self.game, self.seats[seat].bot_obj is not None)
         if grew:
             self.saved_chance = len(st.chance.outcomes)
         if self._log_marks is not None and len(self._log_marks) == len(st.history):
@@ -635,9 +639,11 @@ class GameTable(HandPauses):
             self._bot_fallback_apply(seat)
         except TableError as e:
             log.error("table %s: the move of the bot at seat %d: %s", self.id, seat, e)
+            self.manager.metrics.bot_failed()
             self.bot_retry.failed(self)
         except Exception:
             log.exception("table %s: the move of the bot at seat %d could not be applied", self.id, seat)
+            self.manager.metrics.bot_failed()
             self.bot_retry.failed(self)
         else:
             self.bot_retry.succeeded()
@@ -657,6 +663,7 @@ class GameTable(HandPauses):
             except Exception:
                 log.exception("table %s: the bot at seat %d failed to choose (attempt %d of 2)",
                               self.id, seat, attempt)
+                self.manager.metrics.bot_failed()
         if version != self.version:
             return None
         return fallback_action(self.state, seat, bot, self.bot_rng, f"table {self.id}")
@@ -715,6 +722,8 @@ class TableManager:
         self.tables: dict[str, GameTable] = {}  # in play, and ended ones still watched
         self.archived: OrderedDict[str, GameTable] = OrderedDict()
         self.closing = False
+        self.metrics: Any = NoMetrics()  # the app's figures (/metrics) count here
+        self.shared = False  # scale-out mode: other processes play tables of the same store
 
     def _rebuild(self, stored: StoredTable) -> GameTable:
         """A stored table as it stands: the same seed redraws the same deals, and the actions replay."""
@@ -768,6 +777,8 @@ class TableManager:
             if stored is None:
                 raise TableError(f"no table {table_id!r}"[:80], 404)
             t = self._rebuild(stored)
+            if self.shared and stored.status in ACTIVE:
+                return t  # played on another process: read afresh each time, never kept
         except TableError:
             raise
         except Exception as e:  # a damaged row (DamagedRow), a record that no longer replays
@@ -850,6 +861,7 @@ class TableManager:
         try:
             self.store.create_table(stored)
         except StoreUnavailable:
+            self.metrics.store_failed()
             raise TableError(f"the table was not created: {NOT_SAVED}", 503) from None
         self.tables[table.id] = table
         table.schedule_bots()
@@ -890,7 +902,14 @@ class TableManager:
                              "text", 400)
         q = q.strip() if q else None
         offset = (page - 1) * limit
-        if status == "active":
+        if status == "active" and self.shared:  # other processes play tables too: the store has them all
+            rows = [r for r in self.store.load_active([])
+                    if not q or q.lower() in json.dumps(stored_summary(r)).lower()]
+            rows.sort(key=lambda r: (r.status != "open", -r.created))
+            total = len(rows)
+            items = [self.tables[r.id].summary() if r.id in self.tables
+                     else {**stored_summary(r), "actions": len(r.actions)} for r in rows[offset:offset + limit]]
+        elif status == "active":
             found = [t for t in self.tables.values() if t.status in ACTIVE and (not q or t.matches(q))]
             found.sort(key=lambda t: (t.status != "open", -t.created))
             total = len(found)

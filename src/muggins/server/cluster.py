@@ -1,0 +1,496 @@
+"""Scale-out mode's tables: each table in play is owned by one process at a time, and a socket that lands
+on another process is relayed to the owner over Redis pub/sub.
+
+- **Leases**: ``muggins:lease:TABLE`` holds the owner's id (``host:pid:random``), set with SET NX PX and
+  renewed while the owner lives. A watcher in every process claims the lease of any table in play whose
+  lease has lapsed (its owner died) and rebuilds the table from the store; the store's action index is the
+  arbiter of a race (a write for an index already stored is refused), and a process that finds its lease
+  gone drops the table.
+- **Relays**: a process subscribes to ``muggins:table:TABLE`` for each table it owns. A socket on another
+  process sends its hello and then its frames there (``open``, ``msg``, ``close``, each with the relay's
+  node and connection id); the owner answers on the relay's own channel ``muggins:node:NODE`` with the very
+  messages a local socket of that seat would get. When the owner changes or stops answering, the relay
+  closes the socket with code 1012 and the page reconnects, to the new owner through any process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import json
+import logging
+import os
+import re
+import secrets
+import socket
+import time
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy import select
+
+from muggins.server.store import ACTIVE, tables_t
+from muggins.server.tables import Connection, GameTable, TableError, TableManager
+
+log = logging.getLogger("muggins.server")
+
+LEASE_SECONDS = 3.0       # a dead owner's tables are taken over after this, plus one watcher round
+ROUND_SECONDS = 1.0       # how often leases are renewed and lapsed ones looked for
+OPEN_TIMEOUT = 2.0        # a relay waits this long for the owner to answer its open before asking again
+RELAY_PATIENCE = 12.0     # ... and gives up after this long without an owner (the page then reconnects)
+LEASE = "muggins:lease:"
+TABLE_CHANNEL = "muggins:table:"
+NODE_CHANNEL = "muggins:node:"
+
+# renew a lease only while it is still ours; give it back only if it is ours
+RENEW = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0"
+RELEASE = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0"
+
+
+def node_id() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+
+
+class Relayed:
+    """A socket of this process whose table is owned by another: what the owner sends it arrives here."""
+
+    def __init__(self) -> None:
+        self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=1024)
+
+
+class Cluster:
+    """The leases, the takeovers and the relays of one process."""
+
+    def __init__(self, redis: Any, manager: TableManager,
+                 handle: Callable[[GameTable, Connection, str, Any], dict[str, Any] | None],
+                 limiter: Callable[[], Any], metrics: Any, room_for_seat: int, max_spectators: int,
+                 lease_seconds: float = LEASE_SECONDS) -> None:
+        self.redis = redis
+        self.manager = manager
+        self.handle = handle            # a client message at an owned table: the app's handle_message
+        self.limiter = limiter          # a message rate limiter for one relayed socket
+        self.metrics = metrics
+        self.room_for_seat = room_for_seat
+        self.max_spectators = max_spectators
+        self.lease_ms = int(lease_seconds * 1000)
+        self.node = node_id()
+        self.owned: set[str] = set()
+        self.broken: set[str] = set()   # tables that could not be rebuilt here: not claimed again
+        self.relayed: dict[str, Relayed] = {}                                  # this process's relayed sockets
+        self.remote: dict[str, tuple[str, Connection, Any, asyncio.Task[None]]] = {}  # others', at owned tables
+        self.pubsub: Any = None
+        self.app: Any = None            # the process's ASGI app: requests relayed here are run through it (set
+                                        # by the app that makes this)
+        self.requests: set[asyncio.Task[None]] = set()
+        self.tasks: list[asyncio.Task[None]] = []
+        self.renew = redis.register_script(RENEW)
+        self.release = redis.register_script(RELEASE)
+
+    # --- life -------------------------------------------------------------------------------------
+    async def start(self) -> None:
+        self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        await self.pubsub.subscribe(NODE_CHANNEL + self.node)
+        self.tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self._watch())]
+        await self.round()  # the tables without an owner are taken at once
+
+    async def stop(self) -> None:
+        """Give every lease back (a restarted process's tables are taken over at once, not after the lease
+        lapses) and stop listening."""
+        for task in self.tasks:
+            task.cancel()
+        for table_id in list(self.owned):
+            with contextlib.suppress(Exception):
+                await self.release(keys=[LEASE + table_id], args=[self.node])
+        if self.pubsub is not None:
+            with contextlib.suppress(Exception):
+                await self.pubsub.aclose()
+
+    def owns(self, table_id: str) -> bool:
+        return table_id in self.owned
+
+    # --- leases -----------------------------------------------------------------------------------
+    async def adopt(self, table_id: str) -> bool:
+        """Claim the lease of ``table_id``; True when this process now owns it."""
+        if not await self.redis.set(LEASE + table_id, self.node, nx=True, px=self.lease_ms):
+            return False
+        self.owned.add(table_id)
+        await self.pubsub.subscribe(TABLE_CHANNEL + table_id)
+        return True
+
+    async def take_over(self, table_id: str) -> bool:
+        """Claim a table whose lease lapsed and rebuild it from the store; True when it is now served here."""
+        if table_id in self.owned:
+            return True
+        if table_id in self.broken or not await self.adopt(table_id):
+            return False
+        try:
+            stored = await asyncio.to_thread(self.manager.store.load_one, table_id)
+            if stored is None or stored.status not in ACTIVE:  # it ended meanwhile
+                await self.release(keys=[LEASE + table_id], args=[self.node])
+                await self.drop(table_id)
+                return False
+            table = self.manager._rebuild(stored)
+        except Exception as e:
+            log.error("table %s could not be taken over: %s", table_id, e)
+            self.broken.add(table_id)
+            await self.drop(table_id)
+            return False
+        self.manager.archived.pop(table_id, None)
+        self.manager.tables[table_id] = table
+        table.schedule_bots()
+        self.metrics.lease_changes.inc()
+        log.info("table %s taken over by %s at action %d", table_id, self.node, len(table.state.history))
+        return True
+
+    async def drop(self, table_id: str) -> None:
+        """Stop serving ``table_id`` here (its lease is lost or given back): its bots stop, its sockets close
+        so that their pages reconnect to the owner."""
+        self.owned.discard(table_id)
+        with contextlib.suppress(Exception):
+            await self.pubsub.unsubscribe(TABLE_CHANNEL + table_id)
+        table = self.manager.tables.pop(table_id, None)
+        if table is not None:
+            self.metrics.lease_changes.inc()
+            table.cancel()
+            for conn in list(table.conns):
+                conn.close()
+
+    async def round(self) -> None:
+        """Renew this process's leases (dropping those lost) and take over the tables in play that have none."""
+        mine = sorted(self.owned)
+        for table_id in mine:
+            table = self.manager.tables.get(table_id)
+            if table is not None and table.status not in ACTIVE and not table.conns:
+                self.manager.tables.pop(table_id, None)  # an ended table nobody watches: the store keeps it
+                await self.release(keys=[LEASE + table_id], args=[self.node])
+                self.owned.discard(table_id)
+                with contextlib.suppress(Exception):
+                    await self.pubsub.unsubscribe(TABLE_CHANNEL + table_id)
+                continue
+            if not await self.renew(keys=[LEASE + table_id], args=[self.node, self.lease_ms]):
+                log.warning("table %s: its lease was lost; it is served elsewhere now", table_id)
+                await self.drop(table_id)
+        active = await asyncio.to_thread(self._active_ids)
+        others = [t for t in active if t not in self.owned and t not in self.broken]
+        if not others:
+            return
+        holders = await self.redis.mget([LEASE + t for t in others])
+        for table_id, holder in zip(others, holders, strict=True):
+            if holder is None:
+                await self.take_over(table_id)
+
+    def _active_ids(self) -> list[str]:
+        query = select(tables_t.c.id).where(tables_t.c.status.in_(list(ACTIVE)), tables_t.c.quarantined.is_(None))
+        with self.manager.store.engine.connect() as conn:
+            return [row[0] for row in conn.execute(query)]
+
+    async def _watch(self) -> None:
+        while True:
+            await asyncio.sleep(ROUND_SECONDS)
+            try:
+                await self.round()
+            except Exception:
+                log.exception("the round of table leases failed")
+
+    # --- messages ---------------------------------------------------------------------------------
+    async def _listen(self) -> None:
+        while True:
+            try:
+                async for item in self.pubsub.listen():
+                    if item.get("type") != "message":
+                        continue
+                    channel = item["channel"].decode()
+                    data = json.loads(item["data"])
+                    if channel.startswith(NODE_CHANNEL):
+                        box = self.relayed.get(data.get("conn", ""))
+                        if box is not None:
+                            with contextlib.suppress(asyncio.QueueFull):
+                                box.inbox.put_nowait(data)
+                    else:
+                        await self._at_owner(channel[len(TABLE_CHANNEL):], data)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the relay listener failed; it starts again")
+                await asyncio.sleep(0.2)
+
+    async def _send(self, node: str, message: dict[str, Any]) -> int:
+        return int(await self.redis.publish(NODE_CHANNEL + node, json.dumps(message, separators=(",", ":"))))
+
+    async def _at_owner(self, table_id: str, data: dict[str, Any]) -> None:
+        """A relay's message for a table of this process."""
+        op, cid, node = data.get("op"), str(data.get("conn", "")), str(data.get("node", ""))
+        table = self.manager.tables.get(table_id)
+        if op == "open":
+            if table is None or table_id not in self.owned:
+                return  # not (or no longer) ours: the relay asks again, and finds the owner
+            try:
+                token = data.get("token")
+                seat = table.seat_of_token(token) if token else None
+            except TableError as e:
+                await self._send(node, {"conn": cid, "op": "refused", "message": str(e),
+                                        "code": 4404 if e.status == 404 else 4403})
+                return
+            if seat is None and table.spectators() >= self.max_spectators:
+                await self._send(node, {"conn": cid, "op": "refused", "code": 1013,
+                                        "message": "this table has too many spectators; try again later"})
+                return
+            if seat is not None:
+                table.make_room_for_seat(seat, self.room_for_seat)
+            conn = Connection(seat)
+            pump = asyncio.create_task(self._pump(node, cid, conn))
+            self.remote[cid] = (table_id, conn, self.limiter(), pump)
+            await self._send(node, {"conn": cid, "op": "opened", "seat": seat})
+            table.attach(conn)
+        elif op == "msg":
+            got = self.remote.get(cid)
+            if got is None or table is None:
+                await self._send(node, {"conn": cid, "op": "closed"})
+                return
+            _, conn, limiter, _ = got
+            arrived = float(data.get("at", time.time()))
+            reply = self.handle(table, conn, str(data.get("raw", "")), limiter)
+            if reply is not None:
+                if reply["type"] == "ack":
+                    self.metrics.latency.observe(max(0.0, time.time() - arrived))
+                conn.push(reply)
+        elif op == "http":
+            if table_id in self.owned and self.app is not None:
+                task = asyncio.create_task(self._request(node, cid, data))
+                self.requests.add(task)
+                task.add_done_callback(self.requests.discard)
+        elif op == "close":
+            got = self.remote.pop(cid, None)
+            if got is not None:
+                if table is not None:
+                    table.detach(got[1])
+                got[1].close()
+
+    async def _pump(self, node: str, cid: str, conn: Connection) -> None:
+        """The owner's messages for one relayed socket, to its relay."""
+        try:
+            while True:
+                msg = await conn.queue.get()
+                if msg is None or conn.closed:
+                    break
+                if not await self._send(node, {"conn": cid, "msg": msg}):
+                    break  # the relay is gone
+        finally:
+            got = self.remote.pop(cid, None)
+            if got is not None:
+                table = self.manager.tables.get(got[0])
+                if table is not None:
+                    table.detach(conn)
+            conn.close()
+            with contextlib.suppress(Exception):
+                await self._send(node, {"conn": cid, "op": "closed"})
+
+    # --- the relay side ---------------------------------------------------------------------------
+    async def relay(self, ws: Any, table_id: str, token: str | None) -> bool:
+        """Serve a socket (its hello read) whose table is in play and owned by another process, by relaying;
+        False when this process owns the table after all (it took it over) or it is not in play, so that it
+        is served here."""
+        cid = secrets.token_hex(8)
+        box = self.relayed[cid] = Relayed()
+        try:
+            owner = await self._open(table_id, cid, token, box)
+            if owner is None:
+                return False
+            if isinstance(owner, dict):  # refused by the owner
+                await ws.send_json({"type": "error", "message": owner.get("message", ""), "fatal": True})
+                await ws.close(code=int(owner.get("code", 4403)))
+                return True
+            await self._carry(ws, table_id, cid, owner, box)
+            return True
+        finally:
+            self.relayed.pop(cid, None)
+
+    async def forward(self, table_id: str, request: dict[str, Any]) -> dict[str, Any] | None:
+        """Run an HTTP request for a table owned by another process there: its answer (status, headers,
+        body), or None when this process serves the table after all (it took it over) or it is not in play."""
+        cid = secrets.token_hex(8)
+        box = self.relayed[cid] = Relayed()
+        try:
+            give_up = time.monotonic() + RELAY_PATIENCE
+            while time.monotonic() < give_up:
+                holder = await self.redis.get(LEASE + table_id)
+                if holder is None or holder.decode() == self.node:
+                    stored = await asyncio.to_thread(self.manager.store.load_one, table_id)
+                    if stored is None or stored.status not in ACTIVE or await self.take_over(table_id):
+                        return None
+                    await asyncio.sleep(0.2)
+                    continue
+                ask = {**request, "op": "http", "node": self.node, "conn": cid}
+                if await self.redis.publish(TABLE_CHANNEL + table_id, json.dumps(ask)):
+                    with contextlib.suppress(TimeoutError):
+                        return dict(await asyncio.wait_for(box.inbox.get(), RELAY_PATIENCE))
+                else:
+                    await asyncio.sleep(0.3)
+            return {"status": 503, "headers": [["content-type", "application/json"], ["retry-after", "2"]],
+                    "body": base64.b64encode(b'{"error": "the table\'s server does not answer; try again"}').decode()}
+        finally:
+            self.relayed.pop(cid, None)
+
+    async def _request(self, node: str, cid: str, data: dict[str, Any]) -> None:
+        """A relayed HTTP request, run through this process's app; its answer sent back to the relay."""
+        body = base64.b64decode(data.get("body", ""))
+        scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": data["method"],
+                 "scheme": data.get("scheme", "http"), "path": data["path"], "raw_path": data["path"].encode(),
+                 "query_string": data.get("query", "").encode(), "root_path": "",
+                 "headers": [(k.encode("latin-1"), v.encode("latin-1")) for k, v in data.get("headers", [])],
+                 "client": tuple(data["client"]) if data.get("client") else None,
+                 "server": tuple(data["server"]) if data.get("server") else None}
+        sent = False
+        answer: dict[str, Any] = {"conn": cid, "op": "answer", "status": 500, "headers": [], "body": ""}
+        chunks: list[bytes] = []
+
+        async def receive() -> dict[str, Any]:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            await asyncio.sleep(3600)
+            return {"type": "http.disconnect"}
+
+        async def send(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                answer["status"] = message["status"]
+                answer["headers"] = [[k.decode("latin-1"), v.decode("latin-1")] for k, v in message["headers"]]
+            elif message["type"] == "http.response.body":
+                chunks.append(message.get("body", b""))
+
+        try:
+            await self.app(scope, receive, send)
+        except Exception:
+            log.exception("a relayed request %s %s failed", data.get("method"), data.get("path"))
+        answer["body"] = base64.b64encode(b"".join(chunks)).decode()
+        await self._send(node, answer)
+
+    async def _open(self, table_id: str, cid: str, token: str | None, box: Relayed) -> str | dict[str, Any] | None:
+        """Open the relayed connection at the table's owner: its node id, its refusal, or None when the table
+        is to be served here."""
+        give_up = time.monotonic() + RELAY_PATIENCE
+        while time.monotonic() < give_up:
+            holder = await self.redis.get(LEASE + table_id)
+            if holder is None:
+                stored = await asyncio.to_thread(self.manager.store.load_one, table_id)
+                if stored is None or stored.status not in ACTIVE:
+                    return None  # not in play (or no such table): shown from the store here
+                if await self.take_over(table_id) or table_id in self.owned:
+                    return None
+                await asyncio.sleep(0.2)
+                continue
+            owner = str(holder.decode())
+            if owner == self.node:
+                return None
+            hello = {"op": "open", "node": self.node, "conn": cid, "token": token}
+            if await self.redis.publish(TABLE_CHANNEL + table_id, json.dumps(hello)):
+                try:
+                    reply = await asyncio.wait_for(box.inbox.get(), OPEN_TIMEOUT)
+                except TimeoutError:
+                    continue
+                if reply.get("op") == "opened":
+                    return owner
+                if reply.get("op") == "refused":
+                    return dict(reply)
+                continue
+            await asyncio.sleep(0.3)  # its owner died, or has not subscribed yet: the lease will tell
+        return {"message": "the table's server does not answer; reconnecting", "code": 1012}
+
+    async def _carry(self, ws: Any, table_id: str, cid: str, owner: str, box: Relayed) -> None:
+        """Carry frames both ways until the socket closes, the owner closes it, or the owner changes."""
+        channel = TABLE_CHANNEL + table_id
+
+        async def up() -> None:
+            while True:
+                frame = await ws.receive()
+                if frame["type"] == "websocket.disconnect":
+                    return
+                raw = frame.get("text")
+                if raw is None:
+                    raw = "\x00binary"  # refused at the owner like any non-JSON message
+                msg = {"op": "msg", "node": self.node, "conn": cid, "raw": raw[:8192], "at": time.time()}
+                if not await self.redis.publish(channel, json.dumps(msg)):
+                    return  # nobody owns the table now
+
+        async def down() -> None:
+            while True:
+                item = await box.inbox.get()
+                if "msg" in item:
+                    await ws.send_text(json.dumps(item["msg"], separators=(",", ":")))
+                elif item.get("op") == "closed":
+                    return
+
+        async def watch() -> None:
+            while True:
+                await asyncio.sleep(ROUND_SECONDS)
+                holder = await self.redis.get(LEASE + table_id)
+                if holder is None or holder.decode() != owner:
+                    return
+
+        tasks = [asyncio.create_task(x) for x in (up(), down(), watch())]
+        try:
+            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in tasks:
+                task.cancel()
+            with contextlib.suppress(Exception):
+                await self.redis.publish(channel, json.dumps({"op": "close", "node": self.node, "conn": cid}))
+            with contextlib.suppress(Exception):
+                await ws.close(code=1012)  # the page reconnects: to the new owner, through any process
+
+
+TABLE_PATH = re.compile(r"^/api/tables/([A-Za-z0-9_-]{1,32})(/.*)?$")
+MAX_RELAYED_BODY = 65536
+
+
+class RelayRequests:
+    """ASGI middleware: a request that changes a table (anything but GET) played by another process is run
+    there; everything else goes on to the app here."""
+
+    def __init__(self, app: Any, cluster: Cluster) -> None:
+        self.app = app
+        self.cluster = cluster
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        m = TABLE_PATH.match(scope.get("path", "")) if scope["type"] == "http" else None
+        if m is None or scope["method"] in ("GET", "HEAD", "OPTIONS") or self.cluster.owns(m[1]) \
+                or self.cluster.pubsub is None:
+            await self.app(scope, receive, send)
+            return
+        chunks, size = [], 0
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > MAX_RELAYED_BODY:
+                break
+            chunks.append(chunk)
+            more = message.get("more_body", False)
+        body = b"".join(chunks)
+        request = {"method": scope["method"], "scheme": scope.get("scheme", "http"), "path": scope["path"],
+                   "query": scope.get("query_string", b"").decode("latin-1"),
+                   "headers": [[k.decode("latin-1"), v.decode("latin-1")] for k, v in scope.get("headers", [])],
+                   "client": list(scope["client"]) if scope.get("client") else None,
+                   "server": list(scope["server"]) if scope.get("server") else None,
+                   "body": base64.b64encode(body).decode()}
+        answer = None if size > MAX_RELAYED_BODY else await self.cluster.forward(m[1], request)
+        if answer is None:  # served here after all: the body read is given to the app again
+            replayed = False
+
+            async def again() -> dict[str, Any]:
+                nonlocal replayed
+                if not replayed:
+                    replayed = True
+                    return {"type": "http.request", "body": body, "more_body": False}
+                return dict(await receive())
+
+            await self.app(scope, again, send)
+            return
+        await send({"type": "http.response.start", "status": int(answer["status"]),
+                    "headers": [(k.encode("latin-1"), v.encode("latin-1")) for k, v in answer["headers"]]})
+        await send({"type": "http.response.body", "body": base64.b64decode(answer["body"])})
