@@ -280,3 +280,14 @@ def test_accounts_on_postgres(pg_schema_url: str) -> None:
         r = phone.request("DELETE", "/api/account", json={"password": PASSWORD})
         assert r.status_code == 200 and r.json()["games"] == 1
         assert c.get("/api/account").status_code == 401
+
+
+def test_the_session_says_who_is_logged_in_and_a_guest_gets_no_error(client: TestClient, acc: Accounts) -> None:
+    """The page asks GET /api/session on every load: a guest gets 200 and null (no error in his console)."""
+    r = client.get("/api/session")
+    assert r.status_code == 200 and r.json() == {"account": None}
+    sign_up(client)
+    me = client.get("/api/session").json()["account"]
+    assert me["username"] == "Ann_1" and me["seats"] == []
+    client.delete("/api/session", headers={"origin": str(client.base_url)})
+    assert client.get("/api/session").json() == {"account": None}

@@ -325,6 +325,13 @@ def add_account_routes(app: FastAPI, accounts: Accounts, body: Callable[..., Awa
         same_site(request)
         return ended_session(request, {"logged_out": True})
 
+    @app.get("/api/session")
+    async def session(request: Request) -> dict[str, Any]:
+        """Who this browser is logged in as: ``{"account": ...}``, null for a guest (200 either way, so a
+        guest's page asks without an error)."""
+        account = accounts.account_of(request)
+        return {"account": None if account is None else {**public(account), "seats": accounts.active_seats(account)}}
+
     @app.get("/api/account")
     async def me(request: Request) -> dict[str, Any]:
         account = logged_in(request)

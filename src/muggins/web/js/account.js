@@ -51,7 +51,7 @@ async function logOut() {
 
 /** Who is logged in (null: a guest), asked once; the header shows it. @returns {Promise<any>} */
 export async function setupAccount() {
-  try { account = await call("/api/account", "GET"); } catch (e) { account = null; }
+  try { account = (await call("/api/session", "GET")).account; } catch (e) { account = null; }
   draw();
   return account;
 }
@@ -60,7 +60,7 @@ export async function setupAccount() {
  * the page saves a seat it takes; false when there is none (a guest, or no seat of the account there).
  * @param {string} id @returns {Promise<boolean>} */
 export async function reclaimSeat(id) {
-  if (localStorage.getItem(tokenKey(id))) return false;
+  if (!account || localStorage.getItem(tokenKey(id))) return false;
   try {
     const mine = await call(`/api/tables/${id}/my-seat`, "GET");
     const r = await call(`/api/tables/${id}/seats/${mine.seat}`, "POST", {});
