@@ -80,11 +80,6 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def bot_names(levels: list[str | None]) -> list[str | None]:
-    """A distinct name for each bot seat, the same every time for the same seats; None for a person's seat."""
-    return table_names(levels)
-
-
 def name_key(name: str) -> str:
     """How names are compared: trimmed, inner spaces collapsed, case folded."""
     return " ".join(name.split()).casefold()
@@ -170,7 +165,7 @@ class Seat:
 
 def seats_of(rows: list[dict[str, Any]]) -> list[Seat]:
     """The seats of a stored table, every bot named (tables stored before bots had names get them)."""
-    names = bot_names([r.get("bot") for r in rows])
+    names = table_names([r.get("bot") for r in rows])
     return [Seat(r.get("name") or names[i], r.get("bot"), r.get("token_hash"), r.get("heir"))
             for i, r in enumerate(rows)]
 
@@ -847,7 +842,7 @@ class TableManager:
             seed, state = self._deal(spec, rules, len(seats), opener)
         except (RulesError, MugginsError) as e:
             raise TableError(str(e), 422) from None
-        names = [n or b for n, b in zip(names or [None] * len(seats), bot_names(seats), strict=True)]
+        names = [n or b for n, b in zip(names or [None] * len(seats), table_names(seats), strict=True)]
         seat_rows = [{"name": names[i], "bot": s, "token_hash": None} for i, s in enumerate(seats)]
         for row, heir in zip(seat_rows, heirs or [], strict=False):  # a rematch keeps its people's seats
             if heir is not None:
