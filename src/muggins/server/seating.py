@@ -88,6 +88,7 @@ def resign(t: GameTable, seat: int) -> None:
     t._stop_bots()
     t.manager.store.end_table(t.id, "resigned", t.result(), ended)
     t.ended = ended
+    t.manager.table_ended(t)
     t.changed()
 
 def resigned_winners(t: GameTable) -> list[int]:

@@ -71,6 +71,8 @@ tables_t = Table(
     Column("ended", Float, nullable=True),       # when it finished or was abandoned
     Column("hints", Boolean, nullable=True),     # the seat to act may ask for a hint (null: off)
     Column("quarantined", Text, nullable=True),  # why its stored data cannot be resumed (null: it can)
+    # revision 0003: what kind of table it is, as an object (null: a casual table), e.g. {"rated": true}
+    Column("meta", JSON, nullable=True),
 )
 status_index = Index("game_tables_status", tables_t.c.status, tables_t.c.ended)
 ADDED_COLUMNS = ("creator_hash", "names", "result", "ended", "hints", "quarantined")
@@ -93,6 +95,10 @@ accounts_t = Table(
     Column("username_key", String(20), nullable=False, unique=True),  # casefolded: names are unique in any case
     Column("password_hash", String(255), nullable=False),         # argon2id, with its parameters
     Column("created", Float, nullable=False),
+    # revision 0003: "person", "bot" (an outside program playing through the bot API, owned by a person's
+    # account) or "house" (a built-in bot level holding a rating)
+    Column("kind", String(8), nullable=False, server_default="person"),
+    Column("owner_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=True),
 )
 sessions_t = Table(
     "account_sessions", metadata,
@@ -107,6 +113,42 @@ seat_owners_t = Table(
     Column("seat", Integer, primary_key=True),
     Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False, index=True),
 )
+
+# ratings (revision 0003): an account's rating per game family ("dominoes", "card-muggins", "cribbage"),
+# and every change of it, with the table whose end changed it
+ratings_t = Table(
+    "ratings", metadata,
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("family", String(16), primary_key=True),
+    Column("rating", Float, nullable=False),       # the displayed rating
+    Column("deviation", Float, nullable=False),    # its uncertainty ("?" while provisional)
+    Column("mu", Float, nullable=False),           # the rating library's own figures
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("updated", Float, nullable=False),
+)
+rating_history_t = Table(
+    "rating_history", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("family", String(16), nullable=False),
+    Column("table_id", String(32), nullable=False),
+    Column("rating", Float, nullable=False),
+    Column("deviation", Float, nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+# --- ratings and profiles (revision 0004) ---
+
+
+# --- quick and ranked play (revision 0005) ---
+
+
+# --- the bot API (revision 0006) ---
+
+
+# --- the daily deal (revision 0007) ---
+
 
 # the columns as read back: JSON ones as they are stored, parsed one row at a time (see Store._stored),
 # so that one row that is not JSON cannot stop the reading of the others
@@ -163,6 +205,7 @@ class StoredTable:
     result: dict[str, Any] | None = None
     ended: float | None = None
     hints: bool = False
+    meta: dict[str, Any] | None = None  # what kind of table (rated, daily, clock...); None: casual
 
 
 def names_of(seats: list[dict[str, Any]]) -> str:
@@ -281,7 +324,7 @@ class Store:
                 "chance": json.dumps(t.chance), "status": t.status, "created": t.created,
                 "creator_hash": t.creator_hash, "names": names_of(t.seats),
                 "result": json.dumps(t.result) if t.result is not None else None, "ended": t.ended,
-                "hints": t.hints}
+                "hints": t.hints, "meta": t.meta}
 
     def create_table(self, t: StoredTable) -> None:
         self.create_tables([t])
@@ -394,12 +437,20 @@ class Store:
             if not isinstance(result, dict):
                 log.warning("table %s: its stored result cannot be read; it is shown without one", r["id"])
                 result = None
+        meta: Any = None
+        if r["meta"]:
+            try:
+                meta = _json(r["meta"])
+            except ValueError:
+                meta = None
+            if meta is not None and not isinstance(meta, dict):
+                raise DamagedRow("its meta cannot be read: an object was expected")
         return StoredTable(
             id=r["id"], game=r["game"], preset=r["preset"], options=options,
             num_players=num_players, seed=seed, grace=r["grace"], bot_delay=r["bot_delay"],
             seats=seats, chance=chance, status=r["status"], created=r["created"],
             actions=actions, creator_hash=r["creator_hash"], result=result, ended=r["ended"],
-            hints=bool(r["hints"]))
+            hints=bool(r["hints"]), meta=meta)
 
     def load_all(self) -> list[StoredTable]:
         with self.engine.connect() as conn:

@@ -258,6 +258,7 @@ class GameTable(HandPauses):
         self.grace = stored.grace
         self.bot_delay = stored.bot_delay
         self.hints = stored.hints
+        self.meta: dict[str, Any] = dict(stored.meta or {})  # what kind of table: {"rated": true}, ...
         self.created = stored.created
         self.creator_hash = stored.creator_hash
         self.abandoned = stored.status == "abandoned"
@@ -566,6 +567,7 @@ class GameTable(HandPauses):
             self._log_marks.append(len(st.log))
         if ended is not None:
             self.ended = ended
+            self.manager.table_ended(self)
         self.after_action(mark, seat, action)
         self.last_active = self.manager.clock()
         self._update_grace()
@@ -690,6 +692,7 @@ class GameTable(HandPauses):
         self.ended = ended
         self.grace_open = False
         self._stop_bots()
+        self.manager.table_ended(self)
         log.info("table %s abandoned: %s", self.id, why)
         self.version += 1
         self.broadcast()
@@ -719,6 +722,16 @@ class TableManager:
         self.closing = False
         self.metrics: Any = NoMetrics()  # the app's figures (/metrics) count here
         self.shared = False  # scale-out mode: other processes play tables of the same store
+        # called once with each table whose game ends here (finished, resigned or abandoned), after its
+        # end is stored: ratings, results and the like follow from it; a listener that fails is logged
+        self.end_listeners: list[Callable[[GameTable], None]] = []
+
+    def table_ended(self, table: GameTable) -> None:
+        for listener in self.end_listeners:
+            try:
+                listener(table)
+            except Exception:
+                log.exception("table %s: what follows its end failed", table.id)
 
     def _rebuild(self, stored: StoredTable) -> GameTable:
         """A stored table as it stands: the same seed redraws the same deals, and the actions replay."""
@@ -809,9 +822,11 @@ class TableManager:
     def create(self, game: Any, preset: Any = None, options: Any = None, seats: Any = None,
                grace: Any = DEFAULT_GRACE, bot_delay: Any = DEFAULT_BOT_DELAY,
                creator_hash: str | None = None, hints: Any = False, opener: int | None = None,
-               heirs: list[str | None] | None = None, names: list[str | None] | None = None) -> GameTable:
+               heirs: list[str | None] | None = None, names: list[str | None] | None = None,
+               meta: dict[str, Any] | None = None, seed: int | None = None) -> GameTable:
         """A new table. ``seats`` lists each seat: null (open for a person) or a bot level; with
-        ``hints`` the seat to act may ask what the bot would play."""
+        ``hints`` the seat to act may ask what the bot would play. ``meta`` says what kind of table it is
+        (kept with it; None: casual); ``seed`` deals a given game (None: a fresh one)."""
         if not isinstance(game, str):
             raise TableError("'game' must be a game name", 422)
         try:
@@ -839,7 +854,10 @@ class TableManager:
             raise TableError("the server has too many tables in play; try again later", 503)
         try:
             rules = spec.rules(preset, options)
-            seed, state = self._deal(spec, rules, len(seats), opener)
+            if seed is None:
+                seed, state = self._deal(spec, rules, len(seats), opener)
+            else:
+                state = spec.new(rules, len(seats), chance=Chance(seed=seed))
         except (RulesError, MugginsError) as e:
             raise TableError(str(e), 422) from None
         names = [n or b for n, b in zip(names or [None] * len(seats), table_names(seats), strict=True)]
@@ -850,7 +868,8 @@ class TableManager:
         stored = StoredTable(id=secrets.token_urlsafe(9), game=game, preset=rules.preset, options=dict(options),
                              num_players=len(seats), seed=seed, grace=float(grace), bot_delay=float(bot_delay),
                              seats=seat_rows, chance=[dict(o) for o in state.chance.outcomes], status="open",
-                             created=time.time(), actions=[], creator_hash=creator_hash, hints=hints)
+                             created=time.time(), actions=[], creator_hash=creator_hash, hints=hints,
+                             meta=dict(meta) if meta else None)
         table = GameTable(self, stored, state)
         stored.status = table.status
         try:

@@ -1,0 +1,20 @@
+"""The tables of quick and ranked play (none needed yet).
+
+Revision ID: 0005
+Revises: 0004
+"""
+
+from __future__ import annotations
+
+revision = "0005"
+down_revision = "0004"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    pass
+
+
+def downgrade() -> None:
+    pass
