@@ -98,3 +98,23 @@ def test_serve_takes_redis_from_the_environment(tmp_path: Path) -> None:
                            env={"MUGGINS_REDIS_URL": "redis://127.0.0.1:1/5"})
     assert result.exit_code == 2
     assert "MUGGINS_REDIS_URL" in result.output and "no Redis server answers" in result.output
+
+
+def test_failed_logins_are_counted_in_redis_across_processes(redis_url: str, tmp_path: Path) -> None:
+    """Wrong passwords spread over two processes reach the per-name limit as soon as on one; the signups of
+    an address are counted across them too."""
+    from tests.server.test_accounts import Counting
+
+    db = f"sqlite:///{tmp_path / 'l.db'}"
+    a, b = (TestClient(create_app(db, time_scale=0.0, redis_url=redis_url)) for _ in range(2))
+    with a, b:
+        for c in (a, b):
+            c.app.state.accounts.hasher = Counting()  # type: ignore[attr-defined]
+        assert a.post("/api/account", json={"username": "Ann_1", "password": "correct horse"}).status_code == 201
+        codes = [(a, b)[i % 2].post("/api/session", json={"username": "Ann_1", "password": f"wrong {i}"}
+                                    ).status_code for i in range(14)]
+        # the name's failures (10 at once) are shared: one process alone would allow 10 on each
+        assert codes.count(401) == 10 and codes[-1] == 429
+        made = [(a, b)[i % 2].post("/api/account", json={"username": f"Bob_{i}", "password": "correct horse"}
+                                   ).status_code for i in range(14)]
+        assert made.count(201) == 9 and made[-1] == 429  # 10 at once from one address, Ann's included

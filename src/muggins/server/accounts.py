@@ -38,7 +38,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from muggins.bots.names import BOT_NICKNAMES
 from muggins.server import seating
-from muggins.server.guard import BadRequest, ClientLimits
+from muggins.server.guard import BadRequest, ClientLimits, settle
 from muggins.server.store import ENDED, Store, StoreUnavailable, accounts_t, seat_owners_t, sessions_t, tables_t
 from muggins.server.tables import _BOT_NAME, BOT_LEVELS, GameTable, TableError, TableManager
 
@@ -112,9 +112,18 @@ class Accounts:
         self.manager = manager
         self.hasher = hasher or PasswordHasher()
         self._dummy: str | None = None
-        self.per_name = FailureLimits("failed logins for this name", *LOGIN_FAILS_PER_NAME)
-        self.per_client = FailureLimits("failed logins from your address", *LOGIN_FAILS_PER_CLIENT)
-        self.signups = ClientLimits("new accounts", *SIGNUPS_PER_CLIENT)
+        self.per_name: Any = FailureLimits("failed logins for this name", *LOGIN_FAILS_PER_NAME)
+        self.per_client: Any = FailureLimits("failed logins from your address", *LOGIN_FAILS_PER_CLIENT)
+        self.signups: Any = ClientLimits("new accounts", *SIGNUPS_PER_CLIENT)
+
+    def share(self, redis: Any) -> None:
+        """Count the failed logins and the new accounts in ``redis`` (scale-out mode), so that the limits
+        hold across every process using it."""
+        from muggins.server.redis_limits import RedisClientLimits, RedisFailureLimits
+
+        self.per_name = RedisFailureLimits(redis, "failed logins for this name", *LOGIN_FAILS_PER_NAME)
+        self.per_client = RedisFailureLimits(redis, "failed logins from your address", *LOGIN_FAILS_PER_CLIENT)
+        self.signups = RedisClientLimits(redis, "new accounts", *SIGNUPS_PER_CLIENT)
 
     # --- the database ---------------------------------------------------------------------------------
     def _db(self, work: Callable[[Any], Any]) -> Any:
@@ -173,13 +182,13 @@ class Accounts:
         the limits of failed attempts."""
         client = request.client.host if request.client is not None else "unknown"
         key = username.casefold()
-        self.per_client.check(client)
-        self.per_name.check(key)
+        await settle(self.per_client.check(client))
+        await settle(self.per_name.check(key))
         found = self.find(username) if USERNAME.fullmatch(username) else None
         ok = await asyncio.to_thread(self._verify, found[1] if found else None, password)
         if found is None or not ok:
-            self.per_client.fail(client)
-            self.per_name.fail(key)
+            await settle(self.per_client.fail(client))
+            await settle(self.per_name.fail(key))
             raise BadRequest(WRONG, 401)
         account, stored = found
         if self.hasher.check_needs_rehash(stored):

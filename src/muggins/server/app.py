@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import inspect
 import json
 import logging
 import os
@@ -46,6 +45,7 @@ from muggins.server.guard import (
     host_port,
     own_addresses,
     parse_json,
+    settle,
 )
 from muggins.server.handend import HAND_PAUSE
 from muggins.server.insight import ANALYSIS_SAMPLES, Insight
@@ -164,6 +164,7 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
         from muggins.server.redis_limits import SharedRedis
         shared = SharedRedis(redis_url)
         new_tables, seat_takers, sockets = shared.limits(new_tables, seat_takers, sockets)
+        accounts.share(shared.redis)
     cluster: Any = None  # scale-out mode: a cluster.Cluster, made below
     seat_limits = SharedLimiters(rate, burst)
     client_limits = SharedLimiters(ADDRESS_SHARE * rate, ADDRESS_SHARE * burst)
@@ -494,12 +495,6 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
 
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
     return app
-
-
-async def settle(result: Any) -> None:
-    """Wait for ``result`` when it is awaitable (a limit counted in Redis), else nothing to wait for."""
-    if inspect.isawaitable(result):
-        await result
 
 
 def handle_message(table: Any, conn: Connection, raw: str, limiter: RateLimiter | AllOf) -> dict[str, Any] | None:

@@ -3,6 +3,7 @@ type and depth of a JSON body, and how often one client may create tables or tak
 
 from __future__ import annotations
 
+import inspect
 import json
 import math
 import re
@@ -279,3 +280,9 @@ class AllOf:
 
     def allow(self) -> bool:
         return all(x.allow() for x in self.limiters)
+
+
+async def settle(result: Any) -> None:
+    """Wait for ``result`` when it is awaitable (a limit counted in Redis), else nothing to wait for."""
+    if inspect.isawaitable(result):
+        await result

@@ -42,6 +42,28 @@ return {allowed, wait}
 """
 
 
+# KEYS[1]: the bucket; ARGV: tokens a second, burst. Returns the seconds to wait before the next attempt
+# (0: one may be made now), without counting one.
+BUCKET_WAIT = """
+local rate = tonumber(ARGV[1])
+local burst = tonumber(ARGV[2])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+local v = redis.call('HMGET', KEYS[1], 'level', 'ts')
+local level = tonumber(v[1]) or burst
+local ts = tonumber(v[2]) or now
+level = math.min(burst, level + math.max(0, now - ts) * rate)
+if level >= 1 then return '0' end
+if rate > 0 then return tostring((1 - level) / rate) end
+return 'inf'
+"""
+
+
+def _shown(seconds: float) -> int:
+    """Whole seconds to tell a client to wait (an hour for a bucket that never refills)."""
+    return max(1, math.ceil(seconds)) if math.isfinite(seconds) else 3600
+
+
 def redis_problem(url: str, timeout: float = 3.0) -> str | None:
     """Why the Redis server at ``url`` cannot be used (a malformed URL, no server answering, no redis-py),
     or None when it answers a PING."""
@@ -78,9 +100,26 @@ class RedisClientLimits:
         too many."""
         allowed, wait = await self.script(keys=[self.prefix + client], args=[self.rate, self.burst])
         if not int(allowed):
-            seconds = float(wait)
-            shown = max(1, math.ceil(seconds)) if math.isfinite(seconds) else 3600
+            shown = _shown(float(wait))
             raise BadRequest(f"too many {self.what} from your address; try again in {shown} s", 429, shown)
+
+
+class RedisFailureLimits(RedisClientLimits):
+    """Failed attempts per key (a name, an address) counted in Redis: checked before an attempt, counted
+    only when it fails (:class:`muggins.server.accounts.FailureLimits` across processes)."""
+
+    def __init__(self, redis: Any, what: str, per_minute: float, burst: float) -> None:
+        super().__init__(redis, what, per_minute, burst)
+        self.peek = redis.register_script(BUCKET_WAIT)
+
+    async def check(self, key: str) -> None:
+        wait = float(await self.peek(keys=[self.prefix + key], args=[self.rate, self.burst]))
+        if wait > 0:
+            shown = _shown(wait)
+            raise BadRequest(f"too many {self.what}; try again in {shown} s", 429, shown)
+
+    async def fail(self, key: str) -> None:
+        await self.script(keys=[self.prefix + key], args=[self.rate, self.burst])
 
 
 class _Uncounted:
