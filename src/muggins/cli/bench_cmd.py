@@ -54,9 +54,11 @@ def bench_command(
     from muggins._accel import build_status, describe_build
 
     build = build_status()
+    state_engine, why_pure = spec.engine(spec.rules(preset, opts), players or spec.default_players)
     out = {"game": game, "preset": preset or spec.default_preset,
            "players": players or spec.default_players, "seconds_per_run": seconds,
-           "build": build, "engine": f"protocol ({build['mode']} build)", **result, **extra}
+           "build": build, "state_engine": state_engine, "state_engine_why": why_pure,
+           "engine": f"protocol on {state_engine} states ({build['mode']} build)", **result, **extra}
     if as_json:
         typer.echo(json.dumps(out, indent=1))
         return
@@ -83,6 +85,7 @@ def bench_command(
     console = Console()
     console.print(t)
     console.print(f"Build: {describe_build()}.", highlight=False)
+    console.print(f"Engine of spec.new: {state_engine}" + (f" ({why_pure})." if why_pure else "."), highlight=False)
     if isinstance(nat, dict):
         ratio = nat["moves_per_second"] / out["moves_per_second"]
         console.print(f"Native engine {nat['engine']}: {nat['moves_per_second']:,.0f} moves/s, "

@@ -33,14 +33,15 @@ app = typer.Typer(cls=Group, no_args_is_help=True, add_completion=False, pretty_
 
 @app.callback(invoke_without_command=True)
 def _root(
-    version: bool = typer.Option(False, "--version", help="Print the version and the build in use, and exit.",
-                                 is_eager=True),
+    version: bool = typer.Option(False, "--version", is_eager=True,
+                                 help="Print the version, the build and each game's engine in use, and exit."),
 ) -> None:
     if version:
         from muggins import __version__
         from muggins._accel import describe_build
+        from muggins.core.engine import describe_engines
 
-        typer.echo(f"muggins {__version__} ({describe_build()})")
+        typer.echo(f"muggins {__version__} ({describe_build()}; {describe_engines()})")
         raise typer.Exit()
     # What is loaded by now (modules, tables, the registry) lives as long as the process: frozen, it is no
     # longer walked by every full collection, which a long game, a tournament or a benchmark makes often.

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from types import ModuleType
+from typing import Any
 
 ENGINE_ENV = "MUGGINS_ENGINE"
 CHOICES = ("native", "pure")
@@ -29,3 +30,39 @@ def native_module(name: str) -> ModuleType | None:
     from muggins._accel import load_native
 
     return load_native(name)[0]
+
+
+_TYPES: dict[str, Any] = {}
+
+
+def native_state_type(path: str | None, rules: Any, num_players: int) -> tuple[Any, str | None]:
+    """The native-backed state class at import path ``path`` (a game's ``GameSpec.native``) and None when
+    ``spec.new`` gives its states for ``rules`` with ``num_players``; else None and why the pure engine plays
+    them (``MUGGINS_ENGINE=pure``, no native engine for the game, not built, rules outside its scope).
+
+    The class named by ``path`` is a :class:`~muggins.core.protocol.GameState` with
+    ``unsupported(rules, num_players) -> str | None`` (why it cannot play them, a missing build included;
+    None: it can) and ``new(rules, num_players, chance)``, dealing exactly what the pure state deals from
+    the same :class:`~muggins.core.chance.Chance`."""
+    if path is None:
+        return None, "the game has no native engine"
+    if engine_choice() == "pure":
+        return None, f"{ENGINE_ENV}=pure"
+    cls = _TYPES.get(path)
+    if cls is None:
+        from muggins.core.rules import load_object
+
+        cls = _TYPES[path] = load_object(path)
+    why: str | None = cls.unsupported(rules, num_players)
+    return (cls, None) if why is None else (None, why)
+
+
+def describe_engines() -> str:
+    """One line for people: the engine ``spec.new`` uses for each game's default preset and players."""
+    from muggins.core.rules import all_games
+
+    parts = []
+    for spec in all_games().values():
+        engine, why = spec.engine()
+        parts.append(f"{spec.name} {engine}" + (f" ({why})" if why else ""))
+    return "engines: " + ", ".join(parts)

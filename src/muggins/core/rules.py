@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, get_args, get_origin
 
 from muggins.core.chance import Chance
+from muggins.core.engine import native_state_type
 from muggins.core.errors import RulesError, shown
 
 if TYPE_CHECKING:  # the protocol depends on the muggins options, which use this module
@@ -204,7 +205,9 @@ class GameSpec:
     of the encoder class that turns a seat's view into numbers for learning (None: the generic one, see
     :mod:`muggins.rl.observation`); ``vector`` is the import path of its batched learning environment class
     (None: it has none, see :mod:`muggins.rl.vector`); ``drills`` are import paths of the counting drills
-    ``muggins train`` offers (see :mod:`muggins.train`)."""
+    ``muggins train`` offers (see :mod:`muggins.train`); ``native`` is the import path of the state class
+    backed by the game's native engine, which :meth:`new` gives where it is built and plays the rules
+    (see :func:`muggins.core.engine.native_state_type`; ``MUGGINS_ENGINE=pure`` forces ``state_type``)."""
 
     name: str
     title: str
@@ -227,6 +230,7 @@ class GameSpec:
     observation: str | None = None
     vector: str | None = None
     drills: tuple[str, ...] = ()
+    native: str | None = None
 
     def pieces(self, n: int) -> str:
         """``"1 tile"``, ``"3 cards"``."""
@@ -270,7 +274,16 @@ class GameSpec:
     def new(self, rules: Any, num_players: int | None = None, seed: int | None = None,
             chance: Chance | None = None) -> GameState:
         n = self.check(rules, self.default_players if num_players is None else num_players)
-        return self.state_type.new(rules, n, chance if chance is not None else Chance(seed))
+        native, _ = native_state_type(self.native, rules, n)
+        return (native or self.state_type).new(rules, n, chance if chance is not None else Chance(seed))
+
+    def engine(self, rules: Any = None, num_players: int | None = None) -> tuple[str, str | None]:
+        """Which engine :meth:`new` uses for ``rules`` (default: the default preset's) with ``num_players``
+        (default: the default number): ``("native", None)``, or ``("pure", why)``."""
+        rules = self.rules() if rules is None else rules
+        n = self.default_players if num_players is None else num_players
+        native, why = native_state_type(self.native, rules, n)
+        return ("native", None) if native is not None else ("pure", why)
 
     def describe(self) -> dict[str, Any]:
         """The game as JSON-able data for a lobby or ``rules --json``: every preset with its description,
