@@ -161,9 +161,10 @@ class Ratings:
         if found is None:
             try:
                 with self.store.engine.begin() as conn:
-                    found = conn.execute(insert(accounts_t).values(
+                    made: Any = conn.execute(insert(accounts_t).values(
                         username=level, username_key=level, password_hash="!house", created=time.time(),
-                        kind="house")).inserted_primary_key[0]
+                        kind="house")).inserted_primary_key
+                    found = made[0]
             except IntegrityError:  # made by another process at the same moment
                 with self.store.engine.connect() as conn:
                     found = find(conn)
