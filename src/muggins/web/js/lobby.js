@@ -151,7 +151,7 @@ async function createTable(ev) {
     // with no name given, the table's page asks for it with the seats to choose from
     const myName = $("my-name").value.trim(), mySeat = myName ? $("my-seat").value : "";
     const t = await api("/api/tables", { game: $("game").value, preset: $("preset").value, seats,
-      grace: Number($("grace").value), options, hints: $("hints").checked });
+      grace: Number($("grace").value), options, hints: $("hints").checked, rated: $("rated").checked });
     if (mySeat !== "") {
       const r = await api(`/api/tables/${t.id}/seats/${mySeat}`, { name: myName });
       localStorage.setItem(tokenKey(t.id), JSON.stringify({ seat: Number(mySeat), token: r.token }));
