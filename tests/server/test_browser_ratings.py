@@ -27,6 +27,7 @@ from tests.server.test_browser_accounts import account_form
 pytestmark = needs_chromium
 __all__ = ["browser", "server", "shots"]  # fixtures
 NAMES = ("Ann_1", "Bob_2")
+CELLS = "rs => rs.map((r) => [...r.cells].map((c) => c.textContent))"  # a table's rows as lists of texts
 
 
 def post(page: Any, base: str, path: str, body: dict[str, Any], token: str | None = None) -> Any:
@@ -95,7 +96,7 @@ def test_two_accounts_play_a_rated_game_and_the_leaderboard_and_profiles_show_it
     ann.click("#leaderboard-link")
     ann.click("nav.board-tabs a[href='/leaderboard/card-muggins']")
     ann.wait_for_selector("#leaderboard")
-    rows = ann.eval_on_selector_all("#leaderboard tbody tr", "rs => rs.map((r) => [...r.cells].map((c) => c.textContent))")
+    rows = ann.eval_on_selector_all("#leaderboard tbody tr", CELLS)
     by_rating = sorted(zip(NAMES, profiles, strict=True), key=lambda np: -np[1]["ratings"]["card-muggins"]["rating"])
     expected = [[str(i + 1), n, str(p["ratings"]["card-muggins"]["rating"])
                  + ("?" if p["ratings"]["card-muggins"]["provisional"] else "")] for i, (n, p) in enumerate(by_rating)]
@@ -108,8 +109,7 @@ def test_two_accounts_play_a_rated_game_and_the_leaderboard_and_profiles_show_it
         page.click("#account-name")  # the header's account area: my profile
         page.wait_for_selector("#profile-ratings")
         assert page.url.endswith(f"/players/{name}")
-        cells = page.eval_on_selector_all("#profile-ratings tbody tr",
-                                          "rs => rs.map((r) => [...r.cells].map((c) => c.textContent))")
+        cells = page.eval_on_selector_all("#profile-ratings tbody tr", CELLS)
         shown = p["ratings"]["card-muggins"]
         assert ["Card Muggins", f"{shown['rating']}{'?' if shown['provisional'] else ''}", f"± {shown['deviation']}",
                 str(MIN_GAMES)] in cells

@@ -210,6 +210,8 @@ def test_a_house_bot_is_rated_from_its_measured_start(client: TestClient) -> Non
     start = HOUSE_START["card-muggins"]["expert"]
     got = expert["ratings"]["card-muggins"]
     assert got["games"] == 1 and start < got["rating"] < start + 60 and not got["provisional"]
+    assert expert["starts"]["card-muggins"] == round(start)  # where its chart begins
+    assert profile(client, "Ann_1")["starts"]["card-muggins"] == 1500
     ann = profile(client, "Ann_1")["ratings"]["card-muggins"]
     # a loss to a strong opponent costs a newcomer less than a loss to an even one would
     assert 1500 - 200 < ann["rating"] < 1500

@@ -2,9 +2,9 @@
 
 * ``GET /api/players/{name}``: an account's profile (a person's, an outside bot's or a house bot's):
   ``ratings`` ``{family: {"rating", "deviation", "games", "provisional"}}``, ``games`` played and won per
-  game, the rating ``history`` per family (for the chart), the ``recent`` games (with their replay and
-  analysis links) and the ``muggins`` figures of its games with the muggins rule. 404 for a name that is no
-  account (a deleted account is gone).
+  game, the rating ``history`` per family (for the chart; ``starts``: the rating each family started
+  from), the ``recent`` games (with their replay and analysis links) and the ``muggins`` figures of its
+  games with the muggins rule. 404 for a name that is no account (a deleted account is gone).
 * ``GET /api/leaderboard/{game}`` (a family, or a game's name): the best :data:`LEADERS` accounts with at
   least :data:`MIN_GAMES` rated games in it, people and bots, the provisional ones marked.
 * ``POST /api/tables`` with ``"rated": true`` (see :func:`rated_meta`) makes a rated table; only accounts
@@ -38,7 +38,7 @@ from muggins.core.records import apply_record_action
 from muggins.core.rules import get_game
 from muggins.server.accounts import Account
 from muggins.server.guard import BadRequest
-from muggins.server.ratings import FAMILIES, PROVISIONAL, Ratings, family_of, figures, rating_of
+from muggins.server.ratings import FAMILIES, PROVISIONAL, Ratings, family_of, figures, rating_of, shown, start_of
 from muggins.server.store import (
     ENDED,
     Store,
@@ -175,7 +175,10 @@ class Profiles:
             if len(recent) < RECENT:
                 recent.append(self.recent_entry(r, seat, won))
         ratings = {f: rating_of(self.store, acc["id"], f) for f in FAMILIES}
+        level = acc["username"] if acc["kind"] == "house" else None
+        starts = {f: round(shown(*start_of(f, level))[0]) for f in FAMILIES}
         return {"name": acc["username"], "kind": acc["kind"], "created": acc["created"], "ratings": ratings,
+                "starts": starts,
                 "games": played, "history": self.history(acc["id"]), "recent": recent,
                 "muggins": self.muggins(games), "provisional_above": PROVISIONAL}
 

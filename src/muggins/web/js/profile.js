@@ -7,6 +7,8 @@ import { api } from "./api.js";
 
 /** @type {Record<string, string>} */
 const FAMILIES = { dominoes: "Dominoes", "card-muggins": "Card Muggins", cribbage: "Cribbage" };
+/** @type {Record<string, string>} */
+const KINDS = { person: "player", bot: "bot", house: "house bot" };
 
 function showPlayers() {
   $("lobby").hidden = true; $("table").hidden = true; $("learn").hidden = true; $("players").hidden = false;
@@ -18,11 +20,12 @@ export function ratingText(r) { return `${r.rating}${r.provisional ? "?" : ""}`;
 /** @param {string} name */
 function playerLink(name) { return el("a", { href: `/players/${encodeURIComponent(name)}`, class: "player-link" }, name); }
 
-/** The rating history of one family as a line chart (game by game), with its lowest and highest
- * ratings written on the axis. @param {string} family @param {any[]} points @returns {Element} */
-function chart(family, points) {
+/** The rating history of one family as a line chart (game by game, from the rating it started with), with
+ * its lowest and highest ratings written on the axis. @param {string} family @param {number} start
+ * @param {any[]} points @returns {Element} */
+function chart(family, start, points) {
   const W = 320, H = 120, PAD = 34;
-  const ratings = [1500, ...points.map((p) => p.rating)];
+  const ratings = [start, ...points.map((p) => p.rating)];
   const lo = Math.min(...ratings), hi = Math.max(...ratings), span = Math.max(1, hi - lo);
   const x = (/** @type {number} */ i) => PAD + (ratings.length > 1 ? (i * (W - PAD - 8)) / (ratings.length - 1) : 0);
   const y = (/** @type {number} */ r) => 8 + ((hi - r) * (H - 24)) / span;
@@ -65,7 +68,7 @@ export async function showProfile(name) {
     Object.keys(FAMILIES).map((f) => [FAMILIES[f], ratingText(p.ratings[f]), `± ${p.ratings[f].deviation}`,
       String(p.ratings[f].games)]), "profile-ratings", "Ratings (? while provisional)");
   const charts = Object.keys(FAMILIES).filter((f) => (p.history[f] || []).length)
-    .map((f) => el("figure", { class: "chart" }, el("figcaption", {}, `${FAMILIES[f]} rating`), chart(f, p.history[f])));
+    .map((f) => el("figure", { class: "chart" }, el("figcaption", {}, `${FAMILIES[f]} rating`), chart(f, p.starts[f], p.history[f])));
   const played = table(["Game", "Played", "Won"], Object.entries(p.games).map(([g, n]) =>
     [FAMILIES[g] || g, String(/** @type {any} */ (n).played), String(/** @type {any} */ (n).won)]), "profile-games", "Games");
   const m = p.muggins;
@@ -76,7 +79,7 @@ export async function showProfile(name) {
       .flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, v)]));
   const recent = el("ul", { id: "profile-recent" }, ...p.recent.map((/** @type {any} */ g) => el("li", { "data-table": g.id },
     `${FAMILIES[g.game] || g.game}${g.rated ? " (rated)" : ""}: ${g.result}`, g.scores ? ` ${g.scores.join("–")}` : "",
-    ` with ${g.players.join(", ")} `, el("a", { href: g.replay }, "Replay"),
+    ` with ${g.players.filter((/** @type {string} */ _n, /** @type {number} */ i) => i !== g.seat).join(", ")} `, el("a", { href: g.replay }, "Replay"),
     g.analysis ? el("a", { href: `/t/${g.id}` }, "Analysis") : "")));
   box.replaceChildren(el("h2", {}, p.name + kind), ratings, ...charts, played,
     el("h3", {}, "Muggins figures"), figures, el("h3", {}, "Recent games"),
@@ -98,8 +101,8 @@ export async function showLeaderboard(game) {
   }
   document.title = `${FAMILIES[b.game]} leaderboard — Muggins`;
   const rows = b.players.map((/** @type {any} */ p) => [String(p.rank), playerLink(p.name),
-    ratingText(p), `± ${p.deviation}`, String(p.games), p.kind === "person" ? "" : "bot"]);
+    ratingText(p), `± ${p.deviation}`, String(p.games), KINDS[p.kind] || p.kind]);
   box.replaceChildren(el("h2", {}, `${FAMILIES[b.game]} leaderboard`), tabs,
-    rows.length ? table(["#", "Player", "Rating", "Deviation", "Games", ""], rows, "leaderboard", `Rated players with at least ${b.min_games} games (? while provisional)`)
+    rows.length ? table(["#", "Player", "Rating", "Deviation", "Games", "Kind"], rows, "leaderboard", `Rated players with at least ${b.min_games} games (? while provisional)`)
       : el("p", { id: "leaderboard-empty" }, `Nobody has played ${b.min_games} rated games yet.`));
 }
