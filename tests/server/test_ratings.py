@@ -231,6 +231,18 @@ def test_an_abandoned_rated_game_is_lost_by_who_left(client: TestClient) -> None
     assert a["rating"] > 1500 > b["rating"] and a["games"] == b["games"] == 1
 
 
+def test_a_rated_game_left_idle_is_lost_by_the_seat_it_waited_for(client: TestClient) -> None:
+    ann, bob = two_players(client)
+    tid, tokens = rated_table(ann, [ann, bob])
+    table = play_through_sockets(client, tid, tokens, moves=3)  # then both sockets close
+    lapsed = min(table.state.waiting_for())
+    manager = client.app.state.manager  # type: ignore[attr-defined]
+    table.last_active = manager.clock() - manager.idle_timeout - 1
+    assert manager.sweep() == 1 and table.status == "abandoned"
+    got = [profile(client, n)["ratings"]["dominoes"]["rating"] for n in ("Ann_1", "Bob_2")]
+    assert got[lapsed] < 1500 < got[1 - lapsed]
+
+
 def test_profiles_of_unknown_and_deleted_players_are_404(client: TestClient) -> None:
     ann, bob = two_players(client)
     tid, tokens = rated_table(ann, [ann, bob])
