@@ -218,6 +218,21 @@ def test_a_house_bot_is_rated_from_its_measured_start(client: TestClient) -> Non
     assert profile(client, "expert")["recent"][0]["result"] == "won"
 
 
+def test_partners_share_the_result_of_their_side(client: TestClient) -> None:
+    """Four-hand cribbage: seats 0 and 2 against 1 and 3. The account at seat 0 resigns: its partner (a house
+    bot) loses with it, both opponents gain."""
+    quick(client)
+    sign_up(client)
+    t = new_table(client, game="cribbage", preset="four-hand", seats=[None, "beginner", "casual", "club"], rated=True)
+    token = client.post(f"/api/tables/{t['id']}/seats/0", json={}).json()["token"]
+    r = client.post(f"/api/tables/{t['id']}/resign", headers={"authorization": f"Bearer {token}"}, json={})
+    assert r.status_code == 200, r.text
+    start = HOUSE_START["cribbage"]
+    got = {n: profile(client, n)["ratings"]["cribbage"]["rating"] for n in ("Ann_1", "beginner", "casual", "club")}
+    assert got["Ann_1"] < 1500 and got["casual"] < round(start["casual"])
+    assert got["beginner"] > round(start["beginner"]) and got["club"] > round(start["club"])
+
+
 def test_an_abandoned_rated_game_is_lost_by_who_left(client: TestClient) -> None:
     ann, bob = two_players(client)
     tid, tokens = rated_table(ann, [ann, bob])
