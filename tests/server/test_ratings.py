@@ -244,6 +244,12 @@ def test_an_abandoned_rated_game_is_lost_by_who_left(client: TestClient) -> None
         assert r.status_code == 200 and r.json()["status"] == "abandoned"
     a, b = (profile(client, n)["ratings"]["dominoes"] for n in ("Ann_1", "Bob_2"))
     assert a["rating"] > 1500 > b["rating"] and a["games"] == b["games"] == 1
+    tid, tokens = rated_table(ann, [ann, bob])  # removed before its first move: nobody is rated
+    r = client.delete(f"/api/tables/{tid}", headers={"authorization": f"Bearer {tokens[0]}",
+                                                     "origin": str(client.base_url)})
+    assert r.status_code == 200 and profile(client, "Bob_2")["ratings"]["dominoes"]["games"] == 1
+    notes = [x["note"] for x in rows(client, rated_tables_t) if x["table_id"] == tid]
+    assert notes == ["abandoned before its first move"]
 
 
 def test_a_rated_game_left_idle_is_lost_by_the_seat_it_waited_for(client: TestClient) -> None:

@@ -13,7 +13,7 @@
   finished game); an abandoned game puts last the sides that left it: the people's seats with no
   connection open when it was abandoned, or, when all or none of them were connected (a table that went
   idle, a table removed), the people's seats the game was waiting for, who let it lapse. When that names no
-  side, or every side, the table is not rated.
+  side, or every side, or the game was abandoned before its first move, the table is not rated.
 * Once only: every ended rated table is entered in ``rated_tables`` with its ratings' change, in one
   transaction; a table already there is never rated again (a server started afresh catches up with the
   rated tables that ended before their rating was stored).
@@ -129,6 +129,8 @@ def outcome(table: GameTable) -> tuple[list[int] | None, str]:
     if status == "resigned" and table.resigned is not None:
         winners = table.result()["winners"]
         return side_ranks(scores, {st.side_of(s) for s in winners}, {st.side_of(table.resigned)}), status
+    if status == "abandoned" and not st.history:
+        return None, "abandoned before its first move"
     if status == "abandoned":
         people = [i for i, s in enumerate(table.seats) if s.bot is None]
         connected = {c.seat for c in table.conns if c.seat is not None}
