@@ -175,7 +175,8 @@ function tableRow(t, finished) {
     ? `won by ${listText(t.winners.map(who))}` + (t.status === "resigned" ? ` (${who(t.resigned)} resigned)` : "") : "";
   const when = finished && t.ended ? new Date(t.ended * 1000).toLocaleString() : "";
   const kids = [el("a", { href: "/t/" + t.id, class: "table-link" }, title),
-    el("span", { class: "tstatus " + t.status }, t.status), el("span", {}, seatsText(t)),
+    el("span", { class: "tstatus " + t.status }, t.status), t.rated ? el("span", { class: "rated-tag" }, "rated") : "",
+    el("span", {}, seatsText(t)),
     el("span", {}, "scores " + (t.scores || []).join(" : ")), won ? el("span", {}, won) : "",
     when ? el("span", { class: "when" }, when) : ""];
   if (finished && t.status === "finished") {
