@@ -50,6 +50,7 @@ from muggins.server.guard import (
 from muggins.server.handend import HAND_PAUSE
 from muggins.server.insight import ANALYSIS_SAMPLES, Insight
 from muggins.server.metrics import Metrics
+from muggins.server.profiles import add_profile_routes, rated_meta
 from muggins.server.routes import add_routes, next_hand
 from muggins.server.store import Store, default_url
 from muggins.server.tables import (
@@ -269,10 +270,11 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
         if not isinstance(data, dict):
             raise TableError("the request body must be a JSON object", 422)
         token = secrets.token_urlsafe(24)
+        meta = rated_meta(data, accounts.account_of(request) if data.get("rated") is True else None)
         t = manager.create(data.get("game", default_game().name), data.get("preset"), data.get("options"),
                            data.get("seats"), data.get("grace", DEFAULT_GRACE),
                            data.get("bot_delay", DEFAULT_BOT_DELAY), creator_hash=hash_token(token),
-                           hints=data.get("hints", False))
+                           hints=data.get("hints", False), meta=meta)
         if cluster is not None:
             await cluster.adopt(t.id)
         # the creator's token removes the table (DELETE); it is given here once and stored hashed
@@ -346,6 +348,8 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
         if not isinstance(name, str):
             raise TableError("give a 'name' to take a seat", 422)
         t = manager.get(table_id)
+        if t.meta.get("rated"):
+            raise TableError("this game is rated: log in to take a seat (guests play unrated tables)", 401)
         token = t.take_seat(seat, name)
         accounts.release(table_id, seat)
         return {"table": table_id, "seat": seat, "token": token}
@@ -471,6 +475,7 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
 
     add_routes(app, manager, body, bearer, same_site, WEB_DIR / "index.html")
     add_account_routes(app, accounts, body, same_site)
+    add_profile_routes(app, store, manager, WEB_DIR / "index.html")
     if shared is not None:  # scale-out mode: the tables' leases and relays
         from muggins.server.cluster import Cluster, RelayRequests
         cluster = Cluster(shared.redis, manager, handle_message, lambda: RateLimiter(rate, burst), figures,

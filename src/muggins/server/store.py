@@ -139,6 +139,16 @@ rating_history_t = Table(
 )
 
 # --- ratings and profiles (revision 0004) ---
+# every ended table the ratings looked at, once: rated (its outcome) or not (why not); a table listed here is
+# never rated again, after a restart too
+rated_tables_t = Table(
+    "rated_tables", metadata,
+    Column("table_id", String(32), ForeignKey("game_tables.id"), primary_key=True),
+    Column("family", String(16), nullable=True),
+    Column("outcome", String(16), nullable=False),  # finished, resigned, abandoned, or "unrated"
+    Column("note", String(200), nullable=True),     # why it was not rated
+    Column("at", Float, nullable=False),
+)
 
 
 # --- quick and ranked play (revision 0005) ---

@@ -189,7 +189,8 @@ def stored_summary(s: StoredTable) -> dict[str, Any]:
             "muggins_rule": muggins_rule_of(s.game, s.preset, s.options), "winners": result.get("winners", []),
             "created": s.created, "ended": s.ended,
             "record": record_url(s.id) if s.status == "finished" else None, "paused": False,
-            "hints": s.hints, "resigned": result.get("resigned"), "rematch": result.get("rematch")}
+            "hints": s.hints, "resigned": result.get("resigned"), "rematch": result.get("rematch"),
+            "rated": bool((s.meta or {}).get("rated"))}
 
 
 def page_renderer(spec: GameSpec) -> str:
@@ -330,7 +331,8 @@ class GameTable(HandPauses):
                 "muggins_rule": self.muggins_rule, "winners": self.result()["winners"],
                 "created": self.created, "ended": self.ended,
                 "record": record_url(self.id) if status == "finished" else None, "paused": self.paused,
-                "hints": self.hints, "resigned": self.resigned, "rematch": self.rematch_id}
+                "hints": self.hints, "resigned": self.resigned, "rematch": self.rematch_id,
+                "rated": bool(self.meta.get("rated"))}
 
     def matches(self, q: str) -> bool:
         """Whether ``q`` (any case) is part of the id, the game, the preset or a player's name."""

@@ -21,7 +21,8 @@ async function call(path, method, body) {
 function draw() {
   const box = $("account");
   if (account) {
-    box.replaceChildren(el("span", { id: "account-name" }, account.username),
+    box.replaceChildren(el("a", { id: "account-name", href: `/players/${encodeURIComponent(account.username)}`,
+      title: "My profile" }, account.username),
       el("button", { type: "button", id: "logout-btn", onclick: logOut }, "Log out"));
     return;
   }

@@ -151,7 +151,7 @@ async function createTable(ev) {
     // with no name given, the table's page asks for it with the seats to choose from
     const myName = $("my-name").value.trim(), mySeat = myName ? $("my-seat").value : "";
     const t = await api("/api/tables", { game: $("game").value, preset: $("preset").value, seats,
-      grace: Number($("grace").value), options, hints: $("hints").checked });
+      grace: Number($("grace").value), options, hints: $("hints").checked, rated: $("rated").checked });
     if (mySeat !== "") {
       const r = await api(`/api/tables/${t.id}/seats/${mySeat}`, { name: myName });
       localStorage.setItem(tokenKey(t.id), JSON.stringify({ seat: Number(mySeat), token: r.token }));
@@ -175,7 +175,8 @@ function tableRow(t, finished) {
     ? `won by ${listText(t.winners.map(who))}` + (t.status === "resigned" ? ` (${who(t.resigned)} resigned)` : "") : "";
   const when = finished && t.ended ? new Date(t.ended * 1000).toLocaleString() : "";
   const kids = [el("a", { href: "/t/" + t.id, class: "table-link" }, title),
-    el("span", { class: "tstatus " + t.status }, t.status), el("span", {}, seatsText(t)),
+    el("span", { class: "tstatus " + t.status }, t.status), t.rated ? el("span", { class: "rated-tag" }, "rated") : "",
+    el("span", {}, seatsText(t)),
     el("span", {}, "scores " + (t.scores || []).join(" : ")), won ? el("span", {}, won) : "",
     when ? el("span", { class: "when" }, when) : ""];
   if (finished && t.status === "finished") {

@@ -14,14 +14,18 @@ import { showReplay, leaveReplay } from "./replay.js";
 import { showRules, showTutorial, showDrills } from "./learn.js";
 import { setupSwitch, fxLog } from "./fx.js";
 import { setupAccount, reclaimSeat } from "./account.js";
+import { showProfile, showLeaderboard } from "./profile.js";
 
 const accountReady = setupAccount();
 export function route() {
   if (state.ws) { const old = state.ws; state.ws = null; old.onclose = null; old.close(); }
   leaveReplay();
-  state.offline = null; $("tutor").hidden = true; $("learn").hidden = true;
+  state.offline = null; $("tutor").hidden = true; $("learn").hidden = true; $("players").hidden = true;
   const page = { "/rules": showRules, "/tutorial": showTutorial, "/drills": showDrills }[location.pathname];
   if (page) { page(); return; }
+  const who = location.pathname.match(/^\/(players|leaderboard)(?:\/([^/]+))?$/);
+  if (who && who[1] === "players") { showProfile(decodeURIComponent(who[2] || "")); return; }
+  if (who) { showLeaderboard(decodeURIComponent(who[2] || "dominoes")); return; }
   const m = location.pathname.match(/^\/t\/([\w-]+)/);
   if (m && /\/replay$/.test(location.pathname)) showReplay(m[1]);
   else if (m) {

@@ -97,7 +97,7 @@ export function render() {
     const seats = nsides < v.players ? sideSeats(k) : [k];
     return el("span", { class: "score" + (seats.some((i) => waiting.includes(i)) ? " turn" : "") },
       `${nsides < v.players ? sideName(k) : seatName(k)}: ${s}`);
-  }), el("span", { class: "score target" }, `target ${v.target}`));
+  }), el("span", { class: "score target" }, `target ${v.target}`), t.rated ? el("span", { class: "score rated", id: "rated-mark" }, "Rated") : "");
   renderWindow();
   const draw = boardFor(state.last.renderer) || renderGeneric;
   draw(v);
