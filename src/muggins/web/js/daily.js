@@ -104,20 +104,20 @@ export async function showDailyResults(game, day) {
       el("p", { class: "err", id: "daily-refused", role: "alert" }, /** @type {Error} */ (e).message), back);
     return;
   }
-  const head = ["Rank", "Player", "Points", "Bot", "Margin", "Matchpoints %", "Result", "Replay"];
+  const head = ["Rank", "Player", "Points (bot's)", "Margin", "Match\u00adpoints %", "Result", "Replay"];
   const rows = d.results.map((/** @type {any} */ r) => el("tr", { class: r.mine ? "mine" : null, "data-player": r.player },
     el("td", {}, String(r.rank)), el("th", { scope: "row" }, r.player + (r.mine ? " (you)" : "")),
-    el("td", {}, String(r.score)), el("td", {}, String(r.opponent)), el("td", {}, signed(r.margin)),
+    el("td", {}, `${r.score} (${r.opponent})`), el("td", {}, signed(r.margin)),
     el("td", {}, r.matchpoints === null ? "—" : String(r.matchpoints)),
     el("td", {}, r.status === "finished" ? (r.won ? "won" : "lost") : r.status),
-    el("td", {}, el("a", { href: r.replay, class: "daily-replay" }, `Replay of ${r.player}'s game`))));
+    el("td", {}, el("a", { href: r.replay, class: "daily-replay", "aria-label": `Replay of ${r.player}'s game` }, "Replay"))));
   box.replaceChildren(
     el("h2", {}, `Daily deal of ${d.day}: ${d.title}, ${d.preset}`),
     el("p", { class: "help" }, `Everybody played this deal against the ${d.bot} bot. Ranked by the margin (your points `
       + "minus the bot's), finished games before resigned or abandoned ones; matchpoints: the share of the other "
       + "results each one beats, a tie counting half, as bridge clubs score the same hands."
       + (d.playing ? ` ${plural(d.playing, "game")} of it still in play.` : "")),
-    el("table", { id: "daily-table" }, el("caption", {}, `Results of ${d.day}`),
-      el("thead", {}, el("tr", {}, ...head.map((h) => el("th", { scope: "col" }, h)))), el("tbody", {}, ...rows)),
+    el("div", { class: "daily-scroll" }, el("table", { id: "daily-table" }, el("caption", {}, `Results of ${d.day}`),
+      el("thead", {}, el("tr", {}, ...head.map((h) => el("th", { scope: "col" }, h)))), el("tbody", {}, ...rows))),
     back);
 }
