@@ -207,17 +207,20 @@ class Daily:
             q = q.where(daily_results_t.c.game == game)
         return self._settled([dict(r) for r in self._db(lambda c: c.execute(q).mappings().all())])
 
-    def start(self, account: Account, game: str) -> tuple[GameTable, str | None, bool]:
+    def start(self, account: Account, game: str, here: Callable[[str], bool] = lambda _id: True
+              ) -> tuple[GameTable, str | None, bool]:
         """The player's game of today's deal of ``game``: made and his seat taken the first time; the same
-        table afterwards. Returns the table, a seat token (None once the game has ended) and whether it
-        was made now."""
+        table afterwards, its seat given again under a fresh token. Returns the table, a seat token and
+        whether it was made now. The token is None once the game has ended, and when the table is played
+        by another process (``here`` says which tables are this one's): the seat is then taken back by
+        ``POST /api/tables/ID/seats/0``, logged in, which that process answers."""
         day = self.today()
         d = self.deal(day, game)
         found = self._mine(account, day, game)
         if found:
             table = self.manager.get(found[0]["table_id"])
-            token = self.accounts.take_seat(table, 0, account) if table.status not in ENDED else None
-            return table, token, False
+            mine = table.status not in ENDED and here(table.id)
+            return table, self.accounts.take_seat(table, 0, account) if mine else None, False
         table = self.manager.create(game, d["preset"], d["options"], [None, d["bot"]], meta={"daily": day},
                                     seed=d["seed"])
         try:
@@ -228,7 +231,7 @@ class Daily:
             table.abandon("a second start of the same daily deal")
             if isinstance(e, BadRequest):
                 raise
-            return self.start(account, game)
+            return self.start(account, game, here)
         try:
             token = self.accounts.take_seat(table, 0, account)
         except (TableError, BadRequest):
@@ -388,8 +391,8 @@ def add_daily_routes(app: FastAPI, daily: Daily, body: Callable[..., Awaitable[A
         if account is None:
             raise BadRequest("log in to play the daily deal: each player's result is kept with his account", 401)
         daily.check_game(game)
-        table, token, made = daily.start(account, game)
-        cluster = getattr(request.app.state, "cluster", None)
+        cluster = getattr(request.app.state, "cluster", None)  # scale-out mode: tables played by several processes
+        table, token, made = daily.start(account, game, cluster.owns if cluster is not None else lambda _id: True)
         if made and cluster is not None:
             await cluster.adopt(table.id)
         return JSONResponse({"day": table.meta["daily"], "game": game, "table": table.summary(), "seat": 0,
