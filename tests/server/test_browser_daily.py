@@ -64,7 +64,7 @@ def test_two_accounts_play_the_daily_deal_and_see_each_others_result_and_replay(
     mine = results_rows(ann)
     assert list(mine) == ["Ann_1"]
     score, bot = app.state.manager.get(ann_table).state.scores()
-    assert mine["Ann_1"][2:4] == [f"{score} ({bot})", ("+" if score > bot else "−" if score < bot else "")
+    assert mine["Ann_1"][2:4] == [f"{score} ({bot})", ("+" if score > bot else "\N{MINUS SIGN}" if score < bot else "")
                                   + str(abs(score - bot))]
 
     ctx2, bob, errors2 = new_page(browser, PHONE)

@@ -16,7 +16,7 @@ from sqlalchemy import func, select
 
 from muggins.server.app import create_app
 from muggins.server.daily import DAILY_BOT, DAILY_GAMES, FINISH_FIRST, Daily, deal_seed, ranked
-from muggins.server.store import daily_results_t, tables_t
+from muggins.server.store import daily_deals_t, daily_results_t, tables_t
 from tests.server.conftest import table_socket
 from tests.server.test_accounts import Counting, other, sign_up
 from tests.server.test_api import play_out
@@ -74,11 +74,12 @@ def finish(c: TestClient, started: dict[str, Any]) -> dict[str, Any]:
     return last
 
 
-def counts(c: TestClient) -> tuple[int, int]:
+def counts(c: TestClient) -> tuple[int, ...]:
+    """How many tables, daily deals and daily results the store holds."""
     engine = c.app.state.store.engine  # type: ignore[attr-defined]
     with engine.connect() as conn:
-        return (conn.execute(select(func.count()).select_from(tables_t)).scalar_one(),
-                conn.execute(select(func.count()).select_from(daily_results_t)).scalar_one())
+        return tuple(conn.execute(select(func.count()).select_from(t)).scalar_one()
+                     for t in (tables_t, daily_deals_t, daily_results_t))
 
 
 def test_two_players_get_the_same_deal_and_the_same_bot_seeds(ann: TestClient) -> None:
@@ -130,6 +131,7 @@ def test_one_attempt_per_player_day_and_game(ann: TestClient) -> None:
     assert after_end["table"]["id"] == first["table"]["id"]
     assert after_end["token"] is None and after_end["table"]["status"] == "finished"
     assert counts(ann) == before  # no new table, no new result row
+    assert ann.get(f"/daily/{GAME}/{DAY}").status_code == 200  # the results' page
     other_game = start(ann, "dominoes")  # another game of the same day is another attempt
     assert other_game["table"]["id"] != first["table"]["id"]
 
@@ -215,8 +217,10 @@ def test_another_days_deal_differs_and_each_day_keeps_its_results(ann: TestClien
     (f"/api/daily/chess/{DAY}", 404, "no daily deal of 'chess'"),
 ])
 def test_bad_days_and_games_are_refused(ann: TestClient, path: str, status: int, says: str) -> None:
+    before = counts(ann)
     r = ann.get(path)
     assert r.status_code == status and says in r.json()["error"], r.text
+    assert counts(ann) == before
 
 
 def test_bad_starts_change_nothing(ann: TestClient) -> None:
