@@ -18,7 +18,7 @@ from muggins.server.app import create_app
 from muggins.server.daily import DAILY_BOT, DAILY_GAMES, FINISH_FIRST, Daily, deal_seed, ranked
 from muggins.server.store import daily_deals_t, daily_results_t, tables_t
 from tests.server.conftest import table_socket
-from tests.server.test_accounts import Counting, other, sign_up
+from tests.server.test_accounts import PASSWORD, Counting, other, sign_up
 from tests.server.test_api import play_out
 from tests.server.test_migrations import pg_schema_url
 
@@ -178,6 +178,19 @@ def test_results_are_kept_per_player_and_shown_only_after_finishing(ann: TestCli
     res = guest.get(url).json()
     assert res["over"] is True and len(res["results"]) == 2
     assert guest.get(replay).status_code == 200
+
+
+def test_a_deleted_players_game_stays_hidden_until_the_deal_is_played(ann: TestClient) -> None:
+    bob = person(ann, "Bob_2")
+    a = start(ann)
+    finish(ann, a)
+    r = ann.request("DELETE", "/api/account", json={"password": PASSWORD})
+    assert r.status_code == 200, r.text
+    replay = f"/api/tables/{a['table']['id']}/replay"
+    assert bob.get(replay).status_code == 403  # the game is kept; the deal is still today's
+    finish(bob, start(bob))
+    assert bob.get(replay).status_code == 200
+    assert [x["player"] for x in bob.get(f"/api/daily/{GAME}/{DAY}").json()["results"]] == ["Bob_2"]
 
 
 def test_ranking_is_by_margin_finished_games_first_with_matchpoints() -> None:

@@ -46,7 +46,7 @@ from typing import Any, cast
 
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse
-from sqlalchemy import insert, select, update
+from sqlalchemy import Text, insert, select, type_coerce, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -324,12 +324,18 @@ class Daily:
         """Whether ``account`` may see the hidden side of ``table_id`` (its replay, record, analysis) or watch
         it: always, unless it is a game of a deal whose day is not over that he has not ended himself (his
         own game he may watch and replay)."""
-        q = select(daily_results_t.c.day, daily_results_t.c.game, daily_results_t.c.account_id).where(
-            daily_results_t.c.table_id == table_id)
+        q = (select(tables_t.c.game, type_coerce(tables_t.c.meta, Text), daily_results_t.c.account_id)
+             .select_from(tables_t.outerjoin(daily_results_t, daily_results_t.c.table_id == tables_t.c.id))
+             .where(tables_t.c.id == table_id))
         row = self._db(lambda c: c.execute(q).first())
-        if row is None:
-            return True
-        day, game, owner = row
+        meta = row[1] if row is not None else None  # as stored: JSON text (SQLite) or parsed by the driver
+        try:
+            day = (json.loads(meta) if isinstance(meta, str) else meta or {}).get("daily")
+        except (ValueError, AttributeError):
+            day = None  # a damaged row: the table's own endpoints say so
+        if not isinstance(day, str):
+            return True  # not a daily game (or no such table: its endpoint answers 404)
+        game, owner = row[0], row[2]  # no owner: the player's account was deleted since
         return (account is not None and owner == account.id) or self.finished(account, day, game)
 
 
