@@ -60,6 +60,7 @@ def test_two_accounts_play_the_daily_deal_and_see_each_others_result_and_replay(
     assert ann.inner_text("#daily-title") == f"Daily deal of {day}"
     assert serious_violations(ann) == []
     ann_table = play_the_daily_deal(ann, app, seed=1)
+    assert serious_violations(ann) == []  # the finished table, with its daily note
     ann.click("#daily-note a")  # the note at the table leads to the deal's results
     mine = results_rows(ann)
     assert list(mine) == ["Ann_1"]
