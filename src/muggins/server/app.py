@@ -33,6 +33,7 @@ from fastapi.staticfiles import StaticFiles
 from muggins.core.errors import MugginsError
 from muggins.core.rules import GameSpec, all_games, default_game, options_of
 from muggins.server.accounts import Accounts, add_account_routes
+from muggins.server.daily import Daily, add_daily_routes
 from muggins.server.guard import (
     ORIGINS_ENV,
     AllOf,
@@ -476,6 +477,7 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
     add_routes(app, manager, body, bearer, same_site, WEB_DIR / "index.html")
     add_account_routes(app, accounts, body, same_site)
     add_profile_routes(app, store, manager, WEB_DIR / "index.html")
+    add_daily_routes(app, Daily(store, manager, accounts), body)
     if shared is not None:  # scale-out mode: the tables' leases and relays
         from muggins.server.cluster import Cluster, RelayRequests
         cluster = Cluster(shared.redis, manager, handle_message, lambda: RateLimiter(rate, burst), figures,

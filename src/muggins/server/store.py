@@ -158,6 +158,39 @@ rated_tables_t = Table(
 
 
 # --- the daily deal (revision 0007) ---
+# the server's key that seeds the deals (one row, made at random when first needed), the deal of each day
+# and game, and each player's game of it: in play, then its result (scores, margin against the bot, won)
+daily_keys_t = Table(
+    "daily_keys", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("key", String(64), nullable=False),         # hex of 32 random bytes
+    Column("created", Float, nullable=False),
+)
+daily_deals_t = Table(
+    "daily_deals", metadata,
+    Column("day", String(10), primary_key=True),       # YYYY-MM-DD, UTC
+    Column("game", String(64), primary_key=True),
+    Column("preset", String(64), nullable=False),
+    Column("options", JSON, nullable=False),
+    Column("level", String(32), nullable=False),        # the bot everybody plays against
+    Column("seed", String(40), nullable=False),
+    Column("created", Float, nullable=False),
+)
+daily_results_t = Table(
+    "daily_results", metadata,
+    Column("day", String(10), primary_key=True),
+    Column("game", String(64), primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("table_id", String(32), ForeignKey("game_tables.id"), nullable=False),
+    Column("status", String(16), nullable=False),      # playing, then the table's end: finished, resigned, abandoned
+    Column("score", Integer, nullable=True),            # the player's points, the bot's, and the difference
+    Column("opponent", Integer, nullable=True),
+    Column("margin", Integer, nullable=True),
+    Column("won", Boolean, nullable=True),
+    Column("started", Float, nullable=False),
+    Column("ended", Float, nullable=True),
+    Index("ix_daily_results_table_id", "table_id", unique=True),
+)
 
 
 # the columns as read back: JSON ones as they are stored, parsed one row at a time (see Store._stored),

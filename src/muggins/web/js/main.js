@@ -15,23 +15,29 @@ import { showRules, showTutorial, showDrills } from "./learn.js";
 import { setupSwitch, fxLog } from "./fx.js";
 import { setupAccount, reclaimSeat } from "./account.js";
 import { showProfile, showLeaderboard } from "./profile.js";
+import { showDaily, showDailyResults, dailyNote } from "./daily.js";
 
 const accountReady = setupAccount();
 export function route() {
   if (state.ws) { const old = state.ws; state.ws = null; old.onclose = null; old.close(); }
   leaveReplay();
   state.offline = null; $("tutor").hidden = true; $("learn").hidden = true; $("players").hidden = true;
+  $("daily-results").hidden = true;
+  dailyNote(null);
   const page = { "/rules": showRules, "/tutorial": showTutorial, "/drills": showDrills }[location.pathname];
   if (page) { page(); return; }
   const who = location.pathname.match(/^\/(players|leaderboard)(?:\/([^/]+))?$/);
   if (who && who[1] === "players") { showProfile(decodeURIComponent(who[2] || "")); return; }
   if (who) { showLeaderboard(decodeURIComponent(who[2] || "dominoes")); return; }
+  const daily = location.pathname.match(/^\/daily\/([\w-]+)\/([\w-]+)$/);
+  if (daily) { showDailyResults(daily[1], daily[2]); return; }
   const m = location.pathname.match(/^\/t\/([\w-]+)/);
   if (m && /\/replay$/.test(location.pathname)) showReplay(m[1]);
   else if (m) {
     if (!state.catalogue) api("/api/games").then((c) => { state.catalogue = c; }).catch(() => {});
-    accountReady.then(() => reclaimSeat(m[1])).then(() => showTable(m[1]));  // a seat of the account comes back
-  } else showLobby();
+    accountReady.then(() => reclaimSeat(m[1])).then(() => showTable(m[1]))  // a seat of the account comes back
+      .then(() => dailyNote(m[1]));
+  } else { showLobby(); showDaily(); }
 }
 // the layout is planned for the board's width: drawn again when that width changes (not the height)
 /** @type {ReturnType<typeof setTimeout> | undefined} */
