@@ -49,6 +49,7 @@ from muggins.server.guard import (
 )
 from muggins.server.handend import HAND_PAUSE
 from muggins.server.insight import ANALYSIS_SAMPLES, Insight
+from muggins.server.matchmaking import add_play_routes
 from muggins.server.metrics import Metrics
 from muggins.server.routes import add_routes, next_hand
 from muggins.server.store import Store, default_url
@@ -470,6 +471,7 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
 
     add_routes(app, manager, body, bearer, same_site, WEB_DIR / "index.html")
     add_account_routes(app, accounts, body, same_site)
+    add_play_routes(app, manager, accounts, body, same_site, seat_takers)
     if shared is not None:  # scale-out mode: the tables' leases and relays
         from muggins.server.cluster import Cluster, RelayRequests
         cluster = Cluster(shared.redis, manager, handle_message, lambda: RateLimiter(rate, burst), figures,

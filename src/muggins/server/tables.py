@@ -286,6 +286,7 @@ class GameTable(HandPauses):
         self.last_hand_end: dict[str, Any] | None = None  # the public end of the last hand that ended
         self._update_grace()
         self._log_marks: list[int] | None = None  # the log's length before the first action and after each
+        self.clock: Any = None  # a ranked table's clock (server/clock.py): its public state goes in every message
 
     # --- status -------------------------------------------------------------------------------------
     @property
@@ -419,6 +420,8 @@ class GameTable(HandPauses):
             "hand_end": self.pause_message(fresh=summary is None),
             "event_actions": self.actions_of_events(start, conn.log_pos), "claim_bound": self.claim_bound(),
         }
+        if self.clock is not None:
+            msg["clock"] = self.clock.public(fresh=summary is None)
         return msg
 
     def actions_of_events(self, start: int, end: int) -> list[int | None]:
@@ -489,6 +492,7 @@ class GameTable(HandPauses):
         self.version += 1
         self.changed_at = self.manager.clock()
         self.schedule_bots()
+        self.manager.table_changed(self)
         self.broadcast()
 
     # --- actions ------------------------------------------------------------------------------------
@@ -725,6 +729,9 @@ class TableManager:
         # called once with each table whose game ends here (finished, resigned or abandoned), after its
         # end is stored: ratings, results and the like follow from it; a listener that fails is logged
         self.end_listeners: list[Callable[[GameTable], None]] = []
+        # called with a table after each change of it (before its watchers are told), and with each table in
+        # play when the manager starts: a ranked table's clock follows the game from them
+        self.change_listeners: list[Callable[[GameTable], None]] = []
 
     def table_ended(self, table: GameTable) -> None:
         for listener in self.end_listeners:
@@ -732,6 +739,13 @@ class TableManager:
                 listener(table)
             except Exception:
                 log.exception("table %s: what follows its end failed", table.id)
+
+    def table_changed(self, table: GameTable) -> None:
+        for listener in self.change_listeners:
+            try:
+                listener(table)
+            except Exception:
+                log.exception("table %s: what follows its change failed", table.id)
 
     def _rebuild(self, stored: StoredTable) -> GameTable:
         """A stored table as it stands: the same seed redraws the same deals, and the actions replay."""
@@ -766,6 +780,7 @@ class TableManager:
     def start(self) -> None:
         for t in self.tables.values():
             t.schedule_bots()
+            self.table_changed(t)
 
     def shutdown(self) -> None:
         self.closing = True
