@@ -130,6 +130,7 @@ class Matchmaker:
         self.ticket_ttl = TICKET_TTL
         self.matched_ttl = MATCHED_TTL
         self.window = RATING_WINDOW
+        self.per_client = TICKETS_PER_CLIENT
         self.widen = WIDEN_PER_SECOND
         self.clocks: dict[tuple[str, str], dict[str, float]] = {}  # a preset's clock other than clock_for's
         self.tickets: dict[str, Ticket] = {}
@@ -183,8 +184,8 @@ class Matchmaker:
             if held is not None:
                 raise BadRequest("you are already waiting for a game; cancel that first", 409)
         waiting = [t for t in self.tickets.values() if t.table is None]
-        if sum(1 for t in waiting if t.client == client) >= TICKETS_PER_CLIENT:
-            raise BadRequest(f"at most {TICKETS_PER_CLIENT} players wait at once from one address; cancel one "
+        if sum(1 for t in waiting if t.client == client) >= self.per_client:
+            raise BadRequest(f"at most {self.per_client} players wait at once from one address; cancel one "
                              f"first", 429)
         if len(waiting) >= MAX_TICKETS:
             raise BadRequest("too many players are waiting on this server; try again in a moment", 503)
