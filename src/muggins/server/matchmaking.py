@@ -62,7 +62,7 @@ from muggins.server.tables import (
 
 log = logging.getLogger("muggins.server")
 WAIT_FOR_BOT = 15.0        # seconds a ticket waits for people before bots fill the seats left
-TICKET_TTL = 30.0          # a waiting ticket nobody asks about for this long leaves the queue
+TICKET_TTL = 10.0          # a waiting ticket nobody asks about for this long leaves the queue
 MATCHED_TTL = 120.0        # a matched ticket tells its seat for this long
 RATING_WINDOW = 100.0      # ranked: the ratings a new ticket accepts, either side of its own
 WIDEN_PER_SECOND = 20.0    # ... widening by this much each second it waits

@@ -734,18 +734,18 @@ class TableManager:
         self.change_listeners: list[Callable[[GameTable], None]] = []
 
     def table_ended(self, table: GameTable) -> None:
-        for listener in self.end_listeners:
-            try:
-                listener(table)
-            except Exception:
-                log.exception("table %s: what follows its end failed", table.id)
+        self._tell(self.end_listeners, table, "its end")
 
     def table_changed(self, table: GameTable) -> None:
-        for listener in self.change_listeners:
+        self._tell(self.change_listeners, table, "its change")
+
+    @staticmethod
+    def _tell(listeners: list[Callable[[GameTable], None]], table: GameTable, what: str) -> None:
+        for listener in listeners:
             try:
                 listener(table)
             except Exception:
-                log.exception("table %s: what follows its change failed", table.id)
+                log.exception("table %s: what follows %s failed", table.id, what)
 
     def _rebuild(self, stored: StoredTable) -> GameTable:
         """A stored table as it stands: the same seed redraws the same deals, and the actions replay."""
