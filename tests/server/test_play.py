@@ -38,6 +38,7 @@ def mm(client: TestClient) -> Matchmaker:
     client.app.state.accounts.hasher = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)  # type: ignore[attr-defined]
     matchmaker.clock = Clock()
     matchmaker.wait_for_bot = 1000.0
+    matchmaker.ticket_ttl = 100.0  # the clock jumps ahead in the tests
     matchmaker.per_client = 100  # every request of the tests comes from one address
     return matchmaker
 

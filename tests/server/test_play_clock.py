@@ -14,9 +14,10 @@ from muggins.server.app import create_app
 from muggins.server.clock import TIMEOUT_LIMIT, default_action
 from muggins.server.store import clocks_t
 from tests.server.conftest import table_socket
+from tests.server.test_migrations import pg_schema_url
 from tests.server.test_play import Clock, account, as_, mm, play, poll, table_of
 
-__all__ = ["mm"]  # a fixture
+__all__ = ["mm", "pg_schema_url"]  # fixtures
 
 
 def auth(token: str) -> dict[str, str]:
@@ -115,6 +116,14 @@ def test_the_clock_is_the_same_for_every_seat_and_spectator(client: TestClient, 
 
 
 def test_time_past_the_move_comes_from_the_bank_and_the_clock_survives_a_restart(db_url: str) -> None:
+    bank_and_restart(db_url)
+
+
+def test_the_clock_survives_a_restart_on_postgres(pg_schema_url: str) -> None:
+    bank_and_restart(pg_schema_url)
+
+
+def bank_and_restart(db_url: str) -> None:
     from argon2 import PasswordHasher
 
     fake = Clock()
