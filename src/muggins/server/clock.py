@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import delete, insert, select
 
-from muggins.bots.base import regular_actions
+from muggins.bots.base import CLAIM_KINDS, regular_actions
 from muggins.core.protocol import Action, GameState
 from muggins.server import seating
 from muggins.server.store import StoreUnavailable, clocks_t
@@ -127,7 +127,8 @@ class Clock:
         t = self.table
         now = t.manager.clock()
         st = t.state
-        acted = {seat for seat, _ in st.history[self.seen:]}
+        # a Muggins! call or a late claim is not the seat's move: its time runs on
+        acted = {seat for seat, action in st.history[self.seen:] if action.kind not in CLAIM_KINDS}
         self.seen = len(st.history)
         playing = t.status == "playing"
         waiting = set(st.waiting_for()) if playing and not t.pausing() else set()

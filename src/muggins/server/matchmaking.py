@@ -27,6 +27,7 @@ the players who reach the same process.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
@@ -67,6 +68,7 @@ MATCHED_TTL = 120.0        # a matched ticket tells its seat for this long
 RATING_WINDOW = 100.0      # ranked: the ratings a new ticket accepts, either side of its own
 WIDEN_PER_SECOND = 20.0    # ... widening by this much each second it waits
 MAX_PLAYERS = 4
+PAIRING_EVERY = 0.5        # seconds between two pairings when no ticket came or went (polls cost little)
 TICKETS_PER_CLIENT = 4     # tickets waiting at once from one address
 MAX_TICKETS = 5000         # tickets waiting at once on the server
 DEFAULT_RATING = 1500.0
@@ -134,6 +136,8 @@ class Matchmaker:
         self.widen = WIDEN_PER_SECOND
         self.clocks: dict[tuple[str, str], dict[str, float]] = {}  # a preset's clock other than clock_for's
         self.tickets: dict[str, Ticket] = {}
+        self.dirty = True             # a ticket came or went since the last pairing
+        self.paired_at = float("-inf")
 
     # --- the requests --------------------------------------------------------------------------------
     def join(self, data: Any, account: Account | None, client: str) -> tuple[str, Ticket]:
@@ -195,6 +199,7 @@ class Matchmaker:
         entry = Ticket(hash_token(ticket), game, preset, players, ranked, name.strip(), account, rating, client,
                        now, now)
         self.tickets[entry.key] = entry
+        self.dirty = True
         return ticket, entry
 
     def find(self, ticket: str) -> Ticket:
@@ -209,6 +214,7 @@ class Matchmaker:
         if entry.table is not None:
             raise BadRequest(f"a table was made for you already: /t/{entry.table}", 409)
         del self.tickets[entry.key]
+        self.dirty = True
         return entry
 
     def describe(self, entry: Ticket) -> dict[str, Any]:
@@ -266,6 +272,7 @@ class Matchmaker:
             if (t.table is None and now - t.polled > self.ticket_ttl) or \
                     (t.matched is not None and now - t.matched > self.matched_ttl):
                 del self.tickets[key]
+                self.dirty = True
 
     def group(self, anchor: Ticket, queue: list[Ticket], now: float) -> list[Ticket]:
         """``anchor`` and as many others of ``queue`` (up to a table's worth) as all accept each other,
@@ -286,6 +293,9 @@ class Matchmaker:
         fill with bots the seats of those who waited long enough. Returns the tables made."""
         self.expire()
         now = self.clock()
+        if not self.dirty and now - self.paired_at < PAIRING_EVERY:
+            return []
+        self.dirty, self.paired_at = False, now
         queues: dict[tuple[str, str, int, bool], list[Ticket]] = {}
         for t in sorted(self.tickets.values(), key=lambda t: t.created):
             if t.table is None:
@@ -342,7 +352,8 @@ class Matchmaker:
             log.warning("table %s for waiting players could not seat them (%s); they wait on", table.id, e)
             for t in group:
                 t.table = t.seat = t.token = t.matched = None
-            table.abandon("its players could not be seated")
+            with contextlib.suppress(TableError):
+                table.abandon("its players could not be seated")
             return None
         log.info("table %s made for %d waiting players (%s)", table.id, len(group),
                  "ranked" if first.ranked else "quick")
