@@ -27,6 +27,7 @@ the players who reach the same process.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import logging
 import secrets
@@ -274,17 +275,24 @@ class Matchmaker:
                 del self.tickets[key]
                 self.dirty = True
 
-    def group(self, anchor: Ticket, queue: list[Ticket], now: float) -> list[Ticket]:
-        """``anchor`` and as many others of ``queue`` (up to a table's worth) as all accept each other,
-        the closest in rating first (in quick play, the first come)."""
+    def group(self, anchor: Ticket, queue: list[Ticket], by_rating: list[Ticket], ratings: list[float],
+              seated: set[str], now: float) -> list[Ticket]:
+        """``anchor`` and as many others of ``queue`` not yet ``seated`` (up to a table's worth) as all
+        accept each other: in ranked play the closest in rating first, looked for only within the anchor's
+        window in ``by_rating`` (the queue sorted by rating, whose ratings are ``ratings``); in quick play the
+        first come."""
         chosen = [anchor]
-        others = [t for t in queue if t is not anchor]
         if anchor.ranked:
-            others.sort(key=lambda t: (abs(t.rating - anchor.rating), t.created))
+            reach = self.window + self.widen * max(0.0, now - anchor.created)
+            near = by_rating[bisect.bisect_left(ratings, anchor.rating - reach):
+                             bisect.bisect_right(ratings, anchor.rating + reach)]
+            others = sorted(near, key=lambda t: (abs(t.rating - anchor.rating), t.created))
+        else:
+            others = queue
         for t in others:
             if len(chosen) == anchor.players:
                 break
-            if all(self.accepts(t, c, now) for c in chosen):
+            if t is not anchor and t.key not in seated and all(self.accepts(t, c, now) for c in chosen):
                 chosen.append(t)
         return chosen
 
@@ -301,19 +309,21 @@ class Matchmaker:
             if t.table is None:
                 queues.setdefault(t.queue, []).append(t)
         made = []
+        seated: set[str] = set()
         for queue in queues.values():
-            for anchor in list(queue):
-                if anchor not in queue:
+            by_rating = sorted(queue, key=lambda t: t.rating) if queue[0].ranked else []
+            ratings = [t.rating for t in by_rating]
+            for anchor in queue:
+                if anchor.key in seated:
                     continue
-                group = self.group(anchor, queue, now)
+                group = self.group(anchor, queue, by_rating, ratings, seated, now)
                 full = len(group) == anchor.players
                 if not full and now - anchor.created < self.wait_for_bot:
                     continue
                 table = self.seat(group)
                 if table is not None:
                     made.append(table)
-                    for t in group:
-                        queue.remove(t)
+                    seated.update(t.key for t in group)
         return made
 
     def seat(self, group: list[Ticket]) -> GameTable | None:
