@@ -191,3 +191,22 @@ def test_the_rematch_of_a_quick_table_is_quick_and_a_casual_ones_casual(client: 
     r = client.post(f"/api/tables/{casual['id']}/rematch", headers=auth(token))
     new = table_of(client, r.json()["table"]["id"])
     assert new.meta == {} and new.clock is None
+
+
+def test_the_clock_stops_while_a_hand_end_is_on_screen(db_url: str) -> None:
+    from argon2 import PasswordHasher
+
+    with TestClient(create_app(db_url, rate=1e6, burst=1e6, time_scale=1.0, seats_burst=1e6, hand_pause=30.0)) as c:
+        c.app.state.accounts.hasher = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)  # type: ignore[attr-defined]
+        t, _seats = ranked_pair(c)
+
+        def to_the_hand_end() -> int:
+            while not t.pausing():
+                seat = min(t.state.waiting_for())
+                t._apply(seat, default_action(t.state, seat))
+            return len(t.state.history)
+
+        c.portal.call(to_the_hand_end)  # type: ignore[union-attr]
+        assert t.clock.public()["running"] == [] and t.state.waiting_for()  # the game waits, the clock does not
+        c.portal.call(t.end_pause)  # type: ignore[union-attr]
+        assert t.clock.public()["running"] == sorted(t.state.waiting_for())
