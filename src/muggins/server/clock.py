@@ -166,6 +166,8 @@ class Clock:
         """The timer: every running seat whose time is spent gets its default move."""
         self.timer = None
         t = self.table
+        if t.manager.tables.get(t.id) is not t:  # no longer served by this process (or server)
+            return
         now = t.manager.clock()
         for seat in sorted(self.since):
             if seat in self.since and self.deadline(seat) <= now + 1e-3 and t.status == "playing":

@@ -704,6 +704,8 @@ class GameTable(HandPauses):
 
     def cancel(self) -> None:
         self._stop_bots()
+        if self.clock is not None:
+            self.clock.cancel()
         for c in list(self.conns):
             c.close()
 
