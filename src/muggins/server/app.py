@@ -50,6 +50,7 @@ from muggins.server.guard import (
 )
 from muggins.server.handend import HAND_PAUSE
 from muggins.server.insight import ANALYSIS_SAMPLES, Insight
+from muggins.server.matchmaking import add_play_routes
 from muggins.server.metrics import Metrics
 from muggins.server.profiles import add_profile_routes, rated_meta
 from muggins.server.routes import add_routes, next_hand
@@ -478,6 +479,7 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
     add_account_routes(app, accounts, body, same_site)
     add_profile_routes(app, store, manager, WEB_DIR / "index.html")
     add_daily_routes(app, Daily(store, manager, accounts), body)
+    add_play_routes(app, manager, accounts, body, same_site, seat_takers)
     if shared is not None:  # scale-out mode: the tables' leases and relays
         from muggins.server.cluster import Cluster, RelayRequests
         cluster = Cluster(shared.redis, manager, handle_message, lambda: RateLimiter(rate, burst), figures,

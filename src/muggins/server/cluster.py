@@ -139,6 +139,7 @@ class Cluster:
         self.manager.archived.pop(table_id, None)
         self.manager.tables[table_id] = table
         table.schedule_bots()
+        self.manager.table_changed(table)  # a ranked table's clock goes on here
         self.metrics.lease_changes.inc()
         log.info("table %s taken over by %s at action %d", table_id, self.node, len(table.state.history))
         return True

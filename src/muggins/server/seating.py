@@ -10,12 +10,14 @@ for a rematch (functions of a :class:`~muggins.server.tables.GameTable`).
   (``/t/ID#seat=CODE``), which browsers do not send to the server, and is redeemed in a POST body.
 * A rematch is a new table with the same game, preset, options, timings and seats (the same bots; a
   person's seat kept for that person, who takes it by asking for the rematch with the old table's
-  token), whose first deal goes to the seat after the one that dealt first here. The second person to
-  ask joins the first one's rematch.
+  token, and still the account's where it was an account's), whose first deal goes to the seat after the
+  one that dealt first here. It keeps the table's kind: a rated (ranked, quick) table's rematch is rated
+  (ranked, quick) too, with the same clock. The second person to ask joins the first one's rematch.
 """
 
 from __future__ import annotations
 
+import logging
 import secrets
 import time
 from typing import TYPE_CHECKING, Any
@@ -25,7 +27,9 @@ from muggins.core.protocol import GameState
 if TYPE_CHECKING:
     from muggins.server.tables import GameTable
 
+log = logging.getLogger("muggins.server")
 HANDOFF_SECONDS = 600.0
+KEPT_META = ("rated", "ranked", "quick", "clock")  # what a rematch keeps of its table's kind: rated stays rated
 
 
 def opener(st: GameState) -> int:
@@ -154,13 +158,35 @@ def rematch(t: GameTable, token: str) -> tuple[GameTable, int, str]:
             t.game, t.preset, t.options, [s.bot for s in t.seats], t.grace, t.bot_delay,
             hints=t.hints, opener=(opener(start) + 1) % len(t.seats),
             heirs=[s.token_hash if s.bot is None else None for s in t.seats],
-            names=[s.name for s in t.seats])
+            names=[s.name for s in t.seats], meta={k: v for k, v in t.meta.items() if k in KEPT_META} or None)
+        _copy_owners(t, new)
         t.rematch_id = new.id
         t.manager.store.end_table(t.id, t.status, {**t.result(), "rematch": new.id},
                                      t.ended or time.time())
         t.changed()
     token_new = take_kept_seat(new, old, _hash(token))
     return new, old, token_new
+
+def _copy_owners(t: GameTable, new: GameTable) -> None:
+    """The rematch's seats belong to the accounts the old table's seats belonged to."""
+    from sqlalchemy import insert, select
+
+    from muggins.server.store import seat_owners_t
+
+    def work(conn: Any) -> None:
+        with conn.begin():
+            rows = conn.execute(select(seat_owners_t.c.seat, seat_owners_t.c.account_id)
+                                .where(seat_owners_t.c.table_id == t.id)).all()
+            if rows:
+                conn.execute(insert(seat_owners_t), [{"table_id": new.id, "seat": seat, "account_id": account}
+                                                     for seat, account in rows])
+
+    from muggins.server.store import StoreUnavailable
+
+    try:
+        t.manager.store._write("the seats' accounts", work)
+    except StoreUnavailable:
+        log.warning("table %s: its rematch %s is not linked to the players' accounts", t.id, new.id)
 
 def _seat_by_hash(t: GameTable, h: str) -> int:
     for i, s in enumerate(t.seats):

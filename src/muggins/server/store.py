@@ -152,6 +152,15 @@ rated_tables_t = Table(
 
 
 # --- quick and ranked play (revision 0005) ---
+# the clock of each ranked table: each seat's bank of seconds left and how many of its moves the clock
+# made (a table without a row has full banks)
+clocks_t = Table(
+    "table_clocks", metadata,
+    Column("table_id", String(32), ForeignKey("game_tables.id"), primary_key=True),
+    Column("banks", JSON, nullable=False),      # [seconds] per seat
+    Column("timeouts", JSON, nullable=False),   # [moves made by the clock] per seat
+    Column("updated", Float, nullable=False),
+)
 
 
 # --- the bot API (revision 0006) ---

@@ -287,6 +287,7 @@ class GameTable(HandPauses):
         self.last_hand_end: dict[str, Any] | None = None  # the public end of the last hand that ended
         self._update_grace()
         self._log_marks: list[int] | None = None  # the log's length before the first action and after each
+        self.clock: Any = None  # a ranked table's clock (server/clock.py): its public state goes in every message
 
     # --- status -------------------------------------------------------------------------------------
     @property
@@ -421,6 +422,8 @@ class GameTable(HandPauses):
             "hand_end": self.pause_message(fresh=summary is None),
             "event_actions": self.actions_of_events(start, conn.log_pos), "claim_bound": self.claim_bound(),
         }
+        if self.clock is not None:
+            msg["clock"] = self.clock.public(fresh=summary is None)
         return msg
 
     def actions_of_events(self, start: int, end: int) -> list[int | None]:
@@ -491,6 +494,7 @@ class GameTable(HandPauses):
         self.version += 1
         self.changed_at = self.manager.clock()
         self.schedule_bots()
+        self.manager.table_changed(self)
         self.broadcast()
 
     # --- actions ------------------------------------------------------------------------------------
@@ -702,6 +706,8 @@ class GameTable(HandPauses):
 
     def cancel(self) -> None:
         self._stop_bots()
+        if self.clock is not None:
+            self.clock.cancel()
         for c in list(self.conns):
             c.close()
 
@@ -727,13 +733,23 @@ class TableManager:
         # called once with each table whose game ends here (finished, resigned or abandoned), after its
         # end is stored: ratings, results and the like follow from it; a listener that fails is logged
         self.end_listeners: list[Callable[[GameTable], None]] = []
+        # called with a table after each change of it (before its watchers are told), and with each table in
+        # play when the manager starts: a ranked table's clock follows the game from them
+        self.change_listeners: list[Callable[[GameTable], None]] = []
 
     def table_ended(self, table: GameTable) -> None:
-        for listener in self.end_listeners:
+        self._tell(self.end_listeners, table, "its end")
+
+    def table_changed(self, table: GameTable) -> None:
+        self._tell(self.change_listeners, table, "its change")
+
+    @staticmethod
+    def _tell(listeners: list[Callable[[GameTable], None]], table: GameTable, what: str) -> None:
+        for listener in listeners:
             try:
                 listener(table)
             except Exception:
-                log.exception("table %s: what follows its end failed", table.id)
+                log.exception("table %s: what follows %s failed", table.id, what)
 
     def _rebuild(self, stored: StoredTable) -> GameTable:
         """A stored table as it stands: the same seed redraws the same deals, and the actions replay."""
@@ -768,6 +784,7 @@ class TableManager:
     def start(self) -> None:
         for t in self.tables.values():
             t.schedule_bots()
+            self.table_changed(t)
 
     def shutdown(self) -> None:
         self.closing = True

@@ -5,6 +5,7 @@ import { state } from "./state.js";
 import { $, el, listText, words } from "./util.js";
 import { api, tokenKey } from "./api.js";
 import { route } from "./main.js";
+import { showQuickPlay } from "./quickplay.js";
 
 const lobbyPage = { active: 1, finished: 1 };
 const POLL_MS = 8000;
@@ -27,6 +28,7 @@ export async function showLobby() {
     $("finished-search").addEventListener("submit", (ev) => { ev.preventDefault(); lobbyPage.finished = 1; refreshFinished(); });
     fillGame();
   }
+  showQuickPlay();
   refreshLobby();
 }
 function currentGame() { return state.catalogue.games.find((g) => g.name === $("game").value); }

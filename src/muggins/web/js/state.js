@@ -6,7 +6,7 @@
  * @typedef {{type: string, view: View, table: Record<string, any>, renderer: string, events: any[],
  *   event_start?: number, you?: number | null, piece_noun?: [string, string], grace_left?: number | null,
  *   event_actions?: (number | null)[], claim_bound?: number,
- *   hand_end?: any}} StateMessage
+ *   hand_end?: any, clock?: any}} StateMessage
  */
 
 export const state = {

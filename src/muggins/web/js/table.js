@@ -12,6 +12,7 @@ import { discardCount } from "./card-table.js";
 import { renderLog } from "./log.js";
 import { renderHandEnd } from "./handend.js";
 import { renderSeatActions, redeemFromHash } from "./seat.js";
+import { renderClock } from "./clock.js";
 
 export async function showTable(id) {
   clearTimeout(state.lobbyTimer);
@@ -109,6 +110,7 @@ export function render() {
   renderSeatActions();
   $("analysis-box").hidden = !(v.over && t.status === "finished");
   renderGraceTimer();
+  renderClock();
   restoreFocus(focus);
 }
 

@@ -1,10 +1,13 @@
-"""The tables of quick and ranked play (none needed yet).
+"""Quick and ranked play: the clock of each ranked table.
 
 Revision ID: 0005
 Revises: 0004
 """
 
 from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
 
 revision = "0005"
 down_revision = "0004"
@@ -13,8 +16,14 @@ depends_on = None
 
 
 def upgrade() -> None:
-    pass
+    op.create_table(
+        "table_clocks",
+        sa.Column("table_id", sa.String(32), sa.ForeignKey("game_tables.id"), primary_key=True),
+        sa.Column("banks", sa.JSON, nullable=False),
+        sa.Column("timeouts", sa.JSON, nullable=False),
+        sa.Column("updated", sa.Float, nullable=False),
+    )
 
 
 def downgrade() -> None:
-    pass
+    op.drop_table("table_clocks")
