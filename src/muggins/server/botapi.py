@@ -304,8 +304,8 @@ class BotApi:
 
         async def stream() -> AsyncIterator[bytes]:
             try:
-                for e in first:
-                    yield ndjson(e)
+                for told in first:
+                    yield ndjson(told)
                 while True:
                     try:
                         e = await asyncio.wait_for(q.get(), self.keepalive)
