@@ -181,6 +181,8 @@ class BotClient:
                 t = msg["table"]
                 with self.lock:
                     self.finished.append(t)
+                    if self.max_games is not None and len(self.finished) >= self.max_games:
+                        self.stop.set()  # the event stream ends at its next line (a keep-alive at the latest)
                 self.say(f"game {table_id} {t['status']}: scores {t['scores']}, winners {t['winners']}")
                 return
             self.answer(table_id, bot, msg)
@@ -194,7 +196,7 @@ class BotClient:
         if msg["table"]["status"] != "playing" or not msg.get("legal_moves"):
             return
         at = msg["table"]["actions"]
-        r = self.http.get(f"/api/bot/game/{table_id}/world", params={"seed": self.rng.randrange(2**31)})
+        r = self.http.get(f"/api/bot/game/{table_id}/world", params={"seed": self.rng.randrange(10**9)})
         if r.status_code != 200:
             self.say(f"game {table_id}: no world ({r.status_code} {_error_of(r)})")
             return
