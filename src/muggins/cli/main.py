@@ -17,6 +17,7 @@ except RulesError as _e:
 
 from muggins.cli.analyse_cmd import analyse_command
 from muggins.cli.bench_cmd import bench_command
+from muggins.cli.bot_cmd import bot_app
 from muggins.cli.common import Command, Group
 from muggins.cli.play_cmd import play_command
 from muggins.cli.replay_cmd import replay_command
@@ -56,6 +57,7 @@ app.command("bench", cls=Command)(bench_command)
 app.command("serve", cls=Command)(serve_command)
 app.command("tournament", cls=Command)(tournament_command)
 app.command("train", cls=Command)(train_command)
+app.add_typer(bot_app, name="bot")
 for _spec in all_games().values():  # each game's own command groups
     for _cmd in _spec.commands:
         app.add_typer(load_object(_cmd.app), name=_cmd.name, help=_cmd.help)

@@ -480,6 +480,9 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
     add_profile_routes(app, store, manager, WEB_DIR / "index.html")
     add_daily_routes(app, Daily(store, manager, accounts), body)
     add_play_routes(app, manager, accounts, body, same_site, seat_takers)
+    from muggins.server.botapi import BotApi, add_bot_routes
+    app.state.bots = BotApi(accounts, manager)
+    add_bot_routes(app, app.state.bots, body, same_site)
     if shared is not None:  # scale-out mode: the tables' leases and relays
         from muggins.server.cluster import Cluster, RelayRequests
         cluster = Cluster(shared.redis, manager, handle_message, lambda: RateLimiter(rate, burst), figures,

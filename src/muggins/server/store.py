@@ -164,6 +164,18 @@ clocks_t = Table(
 
 
 # --- the bot API (revision 0006) ---
+# the tokens of the bot accounts: a random secret shown once, kept as its SHA-256; its scopes, a label its
+# owner gave it, and when it was made and last used. A revoked token's row is deleted.
+bot_tokens_t = Table(
+    "bot_tokens", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("token_hash", String(64), nullable=False, unique=True),
+    Column("scopes", String(100), nullable=False),
+    Column("label", String(40), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("last_used", Float, nullable=True),
+)
 
 
 # --- the daily deal (revision 0007) ---
