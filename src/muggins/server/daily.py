@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import functools
 import hashlib
 import hmac
 import json
@@ -88,10 +87,10 @@ PLAYERS = 2
 SITTING_TARGET = 100  # a daily deal's target above this is halved (rounded up): one sitting
 
 
-@functools.cache
 def daily_games() -> tuple[DailyGame, ...]:
     """The daily deal of each registered game: its first preset with the muggins rule for two players, its
-    target halved (rounded up) when over :data:`SITTING_TARGET` (a game with no such preset has none)."""
+    target halved (rounded up) when over :data:`SITTING_TARGET` (a game with no such preset has none). Worked
+    out when asked (a fraction of a millisecond), so that a game registered later has its deal too."""
     out = []
     for spec in all_games().values():
         for preset in spec.presets:
