@@ -5,6 +5,7 @@ and on the results page."""
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 from typing import Any
 
@@ -88,6 +89,9 @@ def test_two_accounts_play_the_daily_deal_and_see_each_others_result_and_replay(
     assert "(you)" in both["Bob_2"][1] and "(you)" not in both["Ann_1"][1]
     bob.screenshot(path=str(shots / "daily-results-phone.png"), full_page=True)
     assert serious_violations(bob) == []
+    bob.click(".daily-prev")  # the day before: over, so open to all, and nobody played it
+    bob.wait_for_url(f"**/daily/{GAME}/{dt.date.fromisoformat(day) - dt.timedelta(days=1)}")
+    assert results_rows(bob) == {} and bob.locator(".daily-next").count() == 1
 
     # each opens the other's replay from the results table
     for page, who, table in ((bob, "Ann_1", ann_table), (ann, "Bob_2", bob_table)):

@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from muggins.server.app import create_app
-from muggins.server.daily import DAILY_BOT, DAILY_GAMES, FINISH_FIRST, Daily, deal_seed, ranked
+from muggins.server.daily import DAILY_BOT, FINISH_FIRST, Daily, DailyGame, daily_games, deal_seed, ranked
 from muggins.server.store import daily_deals_t, daily_results_t, tables_t
 from tests.server.conftest import table_socket
 from tests.server.test_accounts import PASSWORD, Counting, other, sign_up
@@ -101,11 +101,11 @@ def test_two_players_get_the_same_deal_and_the_same_bot_seeds(ann: TestClient) -
     assert ta.seats[0].name == "Ann_1" and tb.seats[0].name == "Bob_2"
     # what the deal uses is the list's: the preset, its options, the bot
     listed = {g["game"]: g for g in ann.get("/api/daily").json()["games"]}
-    assert set(listed) == {g.game for g in DAILY_GAMES}
+    assert set(listed) == {g.game for g in daily_games()}
     assert ta.preset == listed[GAME]["preset"] and listed[GAME]["bot"] == DAILY_BOT
     # every game's deal is seeded by its name as well as the day
-    seeds = {deal_seed(daily.key(), DAY, g.game) for g in DAILY_GAMES}
-    assert len(seeds) == len(DAILY_GAMES)
+    seeds = {deal_seed(daily.key(), DAY, g.game) for g in daily_games()}
+    assert len(seeds) == len(daily_games())
 
 
 @pytest.mark.parametrize("game", ["card-muggins", "cribbage"])
@@ -118,6 +118,11 @@ def test_two_players_who_play_alike_play_the_same_game(ann: TestClient, game: st
     manager = ann.app.state.manager  # type: ignore[attr-defined]
     ha, hb = (manager.get(x["table"]["id"]).state.history for x in (a, b))
     assert len(ha) > 5 and [(s, str(x)) for s, x in ha] == [(s, str(x)) for s, x in hb]
+
+
+def test_each_game_has_a_two_player_muggins_deal_for_one_sitting() -> None:
+    assert daily_games() == (DailyGame("dominoes", "muggins", {"target": 100}), DailyGame("card-muggins", "muggins"),
+                             DailyGame("cribbage", "cribbage-muggins", {"target": 61}))
 
 
 def test_one_attempt_per_player_day_and_game(ann: TestClient) -> None:

@@ -1,10 +1,11 @@
 """The daily deal: each UTC day, for each game, one seeded deal that every player plays against the same bot,
 and everybody's results on it compared as bridge clubs compare the same hands (duplicate scoring).
 
-* The games and their rules are listed once, in :data:`DAILY_GAMES` (a two-player preset each, the muggins
-  rule on), with the bot everybody meets, :data:`DAILY_BOT` ("club": a heuristic bot with a club player's
-  attention; its choices depend only on the game and its random generator, never on a clock, as a
-  search bot's do).
+* The games and their rules come from one place, :func:`daily_games`: for each registered game, its first
+  preset that has the muggins rule and can be played by two, its target halved (rounded up) when over
+  :data:`SITTING_TARGET`, so that a deal is played in one sitting; and the bot everybody meets,
+  :data:`DAILY_BOT` ("club": a heuristic bot with a club player's attention; its choices depend only on
+  the game and its random generator, never on a clock, as a search bot's do).
 * The seed of a day's deal is the first 62 bits of HMAC-SHA256(key, "YYYY-MM-DD:game"), where ``key`` is the
   server's daily key: 32 random bytes made when first needed and kept in the database (``daily_keys``), so
   that the same server deals the same game to everybody that day, and nobody can work out a deal before it
@@ -51,7 +52,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from muggins.core.rules import get_game
+from muggins.core.rules import all_games, get_game
 from muggins.server.accounts import Account, Accounts
 from muggins.server.guard import BadRequest
 from muggins.server.store import (
@@ -82,13 +83,24 @@ class DailyGame:
     options: dict[str, Any] = field(default_factory=dict)
 
 
-# the daily deal of each game: one two-player preset each, the muggins rule on, short enough for a sitting
-DAILY_GAMES: tuple[DailyGame, ...] = (
-    DailyGame("dominoes", "muggins", {"target": 100}),
-    DailyGame("card-muggins", "muggins"),
-    DailyGame("cribbage", "cribbage-muggins", {"target": 61}),
-)
-BY_NAME = {g.game: g for g in DAILY_GAMES}
+PLAYERS = 2
+SITTING_TARGET = 100  # a daily deal's target above this is halved (rounded up): one sitting
+
+
+def daily_games() -> tuple[DailyGame, ...]:
+    """The daily deal of each registered game: its first preset with the muggins rule for two players, its
+    target halved (rounded up) when over :data:`SITTING_TARGET` (a game with no such preset has none). Worked
+    out when asked (a fraction of a millisecond), so that a game registered later has its deal too."""
+    out = []
+    for spec in all_games().values():
+        for preset in spec.presets:
+            rules = spec.rules(preset, {})
+            if getattr(rules, "claims", "auto") == "manual" and PLAYERS in spec.players_for(rules):
+                target = getattr(rules, "target", None)
+                options = {"target": -(-target // 2)} if isinstance(target, int) and target > SITTING_TARGET else {}
+                out.append(DailyGame(spec.name, preset, options))
+                break
+    return tuple(out)
 
 
 def day_of(timestamp: float) -> str:
@@ -162,10 +174,11 @@ class Daily:
 
     @staticmethod
     def check_game(game: str) -> DailyGame:
-        found = BY_NAME.get(game)
-        if found is None:
-            raise BadRequest(f"no daily deal of {game[:40]!r}: the games are {', '.join(BY_NAME)}", 404)
-        return found
+        found = [g for g in daily_games() if g.game == game]
+        if not found:
+            names = ", ".join(g.game for g in daily_games())
+            raise BadRequest(f"no daily deal of {game[:40]!r}: the games are {names}", 404)
+        return found[0]
 
     def key(self) -> bytes:
         """The server's daily key, made at random the first time and kept in the database."""
@@ -284,7 +297,7 @@ class Daily:
         day = self.today()
         mine = {r["game"]: r for r in self._mine(account, day)} if account is not None else {}
         games = []
-        for g in DAILY_GAMES:
+        for g in daily_games():
             d = self.deal(day, g.game)
             row = mine.get(g.game)
             games.append({"game": g.game, "title": get_game(g.game).title, "preset": d["preset"],

@@ -91,13 +91,22 @@ export async function dailyNote(id) {
     el("a", { href: resultsPath(g.game, g.day) }, "Everyone's results"), " open when your game has ended."));
 }
 
+/** The day ``days`` after ``day`` (YYYY-MM-DD). @param {string} day @param {number} days @returns {string} */
+function dayAfter(day, days) {
+  return new Date(Date.parse(day + "T00:00:00Z") + days * 86400000).toISOString().slice(0, 10);
+}
+
 /** The page of a deal's results. @param {string} game @param {string} day */
 export async function showDailyResults(game, day) {
   $("lobby").hidden = true; $("table").hidden = true;
   const box = $("daily-results");
   box.hidden = false;
   document.title = "Daily deal — Muggins";
-  const back = el("p", {}, el("a", { href: "/" }, "Back to the lobby"));
+  const valid = /^\d{4}-\d{2}-\d{2}$/.test(day) && !Number.isNaN(Date.parse(day + "T00:00:00Z"));
+  const back = el("p", { class: "daily-nav" }, el("a", { href: "/" }, "Back to the lobby"),
+    valid ? el("a", { href: resultsPath(game, dayAfter(day, -1)), class: "daily-prev" }, "The day before") : null,
+    valid && dayAfter(day, 1) <= new Date().toISOString().slice(0, 10)
+      ? el("a", { href: resultsPath(game, dayAfter(day, 1)), class: "daily-next" }, "The day after") : null);
   let d;
   try { d = await api(`/api/daily/${encodeURIComponent(game)}/${encodeURIComponent(day)}`); } catch (e) {
     box.replaceChildren(el("h2", {}, `Daily deal of ${day}`),
