@@ -60,7 +60,7 @@ ALIASES = {"muggins31": "card-muggins", "card muggins": "card-muggins", "card_mu
 HOUSE_START: dict[str, dict[str, float]] = {
     "dominoes": {"beginner": 1180.0, "casual": 1490.0, "club": 1540.0, "expert": 1790.0},
     "card-muggins": {"beginner": 1260.0, "casual": 1490.0, "club": 1600.0, "expert": 1650.0},
-    "cribbage": {"beginner": 1120.0, "casual": 1590.0, "club": 1590.0, "expert": 1720.0},
+    "cribbage": {"beginner": 1040.0, "casual": 1670.0, "club": 1670.0, "expert": 1680.0},
 }
 HOUSE_DEVIATION = 100.0  # a measured start: not provisional, and it moves less than a newcomer's
 
