@@ -199,6 +199,10 @@ def test_guests_cannot_make_or_join_rated_tables(client: TestClient) -> None:
 
 
 def test_a_house_bot_is_rated_from_its_measured_start(client: TestClient) -> None:
+    fresh = profile(client, "Expert")  # before any game: its measured start
+    assert fresh["kind"] == "house" and fresh["name"] == "expert"
+    measured = round(HOUSE_START["card-muggins"]["expert"])
+    assert fresh["ratings"]["card-muggins"] == {"rating": measured, "deviation": 100, "games": 0, "provisional": False}
     quick(client)
     sign_up(client)
     t = new_table(client, game="card-muggins", seats=[None, "expert"], rated=True)

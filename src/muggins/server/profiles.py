@@ -128,6 +128,8 @@ class Profiles:
     def account(self, name: str) -> dict[str, Any]:
         if not isinstance(name, str) or not 1 <= len(name) <= 40:
             raise BadRequest(f"no player {name!r}"[:80], 404)
+        if name.casefold() in BOT_LEVELS:  # a house bot has a profile before its first rated game
+            self.ratings.house_account(name.casefold())
         with self.store.engine.connect() as conn:
             row = conn.execute(select(accounts_t.c.id, accounts_t.c.username, accounts_t.c.kind,
                                       accounts_t.c.created).where(accounts_t.c.username_key == name.casefold())

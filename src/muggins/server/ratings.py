@@ -53,14 +53,14 @@ FAMILIES = ("dominoes", "card-muggins", "cribbage")
 # names a family is also asked for by (the game's module name, words)
 ALIASES = {"muggins31": "card-muggins", "card muggins": "card-muggins", "card_muggins": "card-muggins",
            "muggins": "card-muggins", "domino": "dominoes"}
-# the rating each house bot starts with, per family: `muggins tournament --players 2 --bots
-# beginner,casual,club,expert --games 100 --seed 2026` in each game's default preset, the tournament's Elo
-# ratings carried onto this scale by the model's own odds (the same chance of winning between two levels),
-# the mean of the four levels set at 1500 (see benchmarks/README.md, "House bot ratings")
+# the rating each house bot starts with, per family: the bot ladder measured by benchmarks/house_ratings.py
+# (`muggins tournament --players 2 --bots beginner,casual,club,expert --seed 2026` in each game's default
+# preset; its Elo ratings carried onto this scale by the model's own odds, the levels' mean at 1500). Figures
+# and commands: benchmarks/README.md, "House bot ratings"
 HOUSE_START: dict[str, dict[str, float]] = {
-    "dominoes": {"beginner": 1060.0, "casual": 1560.0, "club": 1520.0, "expert": 1860.0},
-    "card-muggins": {"beginner": 1290.0, "casual": 1450.0, "club": 1580.0, "expert": 1680.0},
-    "cribbage": {"beginner": 1300.0, "casual": 1470.0, "club": 1560.0, "expert": 1670.0},
+    "dominoes": {"beginner": 1180.0, "casual": 1490.0, "club": 1540.0, "expert": 1790.0},
+    "card-muggins": {"beginner": 1260.0, "casual": 1490.0, "club": 1600.0, "expert": 1650.0},
+    "cribbage": {"beginner": 1040.0, "casual": 1670.0, "club": 1670.0, "expert": 1680.0},
 }
 HOUSE_DEVIATION = 100.0  # a measured start: not provisional, and it moves less than a newcomer's
 
