@@ -64,7 +64,7 @@ class BotClient:
     policy: Policy = field(default_factory=Policy)
     max_games: int | None = None      # stop after this many games ended (None: run until stopped)
     seed: int | None = None
-    say: Callable[[str], None] = print
+    say: Callable[[str], None] = field(default=lambda text: print(text, flush=True))
     transport: httpx.BaseTransport | None = None
 
     def __post_init__(self) -> None:
