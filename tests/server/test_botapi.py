@@ -9,6 +9,7 @@ import json
 import random
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -274,3 +275,16 @@ def test_the_world_is_a_game_its_seat_cannot_tell_from_the_real_one(app: Any, we
                 break
             time.sleep(0.02)
     assert differs > 0  # the world is drawn: its hidden hands are not the true ones
+
+
+def test_the_document_names_every_endpoint_and_answer(app: Any) -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "bot-api.md").read_text()
+    routes = {(m, r.path) for r in app.routes for m in getattr(r, "methods", ())
+              if r.path.startswith(("/api/bot", "/api/challenge"))}
+    assert len(routes) >= 18
+    for method, path in routes:
+        shown = path.replace(":path}", "}").replace("{table_id}", "{id}").replace("{cid}", "{id}") \
+            .replace("{token_id}", "{id}").replace("{username}", "{username}")
+        assert f"{method} {shown}" in doc, (method, shown)
+    for name in API.schema["$defs"]:
+        assert f"`{name}`" in doc or name in ("challengeOpen", "error"), name

@@ -187,7 +187,8 @@ def test_the_event_stream_tells_challenges_and_games(tmp_path: Path) -> None:
     for e in seen["ada"] + seen["bea"]:
         EVENTS.validate(e)
     finish = seen["ada"][-1]["game"]
-    assert finish["id"] == house["table"] and finish["status"] == "resigned" and finish["winners"] == [1 - finish["seat"]]
+    assert (finish["id"], finish["status"]) == (house["table"], "resigned")
+    assert finish["winners"] == [1 - finish["seat"]]
 
 
 def test_the_client_comes_back_after_its_server_restarts(tmp_path: Path) -> None:
