@@ -288,3 +288,15 @@ def test_the_document_names_every_endpoint_and_answer(app: Any) -> None:
         assert f"{method} {shown}" in doc, (method, shown)
     for name in API.schema["$defs"]:
         assert f"`{name}`" in doc or name in ("challengeOpen", "error"), name
+
+
+def test_deleting_the_owner_removes_his_bots_and_their_tokens(app: Any, web: TestClient) -> None:
+    ann, bob = login(app, "ann"), login(app, "bob")
+    token = new_bot(ann, "ada-bot")
+    kept = new_bot(bob, "bob-bot")
+    r = ann.request("DELETE", "/api/account", json={"password": PASSWORD})
+    assert r.status_code == 200, r.text
+    assert web.get("/api/bot/account", headers=auth(token)).status_code == 401
+    assert web.get("/api/bot/account", headers=auth(kept)).status_code == 200
+    assert sorted(r["username"] for r in rows(app, accounts_t)) == ["bob", "bob-bot"]
+    assert len(rows(app, bot_tokens_t)) == 1

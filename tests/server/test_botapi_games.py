@@ -54,6 +54,11 @@ class RecordingClient(BotClient):
             self.lines.append((path, msg))
             yield msg
 
+    def post(self, path: str, **params: Any) -> httpx.Response:
+        r = super().post(path, **params)
+        self.lines.append((path, {"status": r.status_code}))
+        return r
+
 
 @pytest.fixture
 def secrecy(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
@@ -87,6 +92,8 @@ def check_lines(client: RecordingClient, game: str) -> None:
     """Every line of the client's streams follows its schema (the views and the events theirs)."""
     kinds = set()
     for path, msg in client.lines:
+        if "/stream/" not in path:
+            continue  # a request the client made
         if path.endswith("/stream/event"):
             EVENTS.validate(msg)
             assert not tokens(game, json.dumps(msg))  # an event names no piece at all
@@ -152,6 +159,28 @@ def test_the_reference_client_plays_a_whole_rated_game(tmp_path: Path, secrecy: 
     check_lines(client, game)
     assert not secrecy["leaks"], secrecy["leaks"][:3]
     assert secrecy["messages"] > 0 and secrecy["own"] > 0  # the check sees pieces: the seat's own
+
+
+def test_the_client_presses_next_hand_when_the_table_waits_for_it(tmp_path: Path) -> None:
+    # each hand's end waits up to 1000 s for every seated player (the bots' delays stay near nothing)
+    app = make_app(f"sqlite:///{tmp_path / 'bots.db'}", hand_pause=1e6, idle_timeout=1e6)
+    app.state.manager.time_scale = 1e-3
+    with serve(app) as base:
+        ann = person(base, "ann")
+        token = bot_account(ann, "ada-bot")
+        client = RecordingClient(base, token, "beginner", max_games=1, seed=8, say=lambda _s: None)
+        th = start(client)
+        cid = ann.post("/api/challenge/ada-bot", json={"game": "dominoes", "options": {"target": 100}}).json()["id"]
+        c = wait_for(lambda: (x := ann.get(f"/api/challenge/{cid}").json())["status"] == "accepted" and x)
+        seat_token = ann.post(f"/api/tables/{c['table']}/seats/{c['seat']}", json={}).json()["token"]
+        SocketPlayer(base, c["table"], seat_token, seed=5).start()
+        th.join(300)
+        assert not th.is_alive()
+    nexts = [m["status"] for p, m in client.lines if p.endswith("/next")]
+    # a hand ended, the table waited, the client pressed Next hand (409: a press that crossed the other
+    # player's, answered from a message sent before the pause ended)
+    assert 200 in nexts and set(nexts) <= {200, 409}
+    assert app.state.manager.get(c["table"]).status == "finished"
 
 
 def test_the_event_stream_tells_challenges_and_games(tmp_path: Path) -> None:
