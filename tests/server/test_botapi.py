@@ -300,3 +300,18 @@ def test_deleting_the_owner_removes_his_bots_and_their_tokens(app: Any, web: Tes
     assert web.get("/api/bot/account", headers=auth(kept)).status_code == 200
     assert sorted(r["username"] for r in rows(app, accounts_t)) == ["bob", "bob-bot"]
     assert len(rows(app, bot_tokens_t)) == 1
+
+
+def test_a_table_played_by_another_process_is_refused_not_copied(app: Any, web: TestClient) -> None:
+    ann = login(app, "ann")
+    token = new_bot(ann, "ada-bot")
+    tid, _seat = challenge_accepted(app, ann, token, web)
+    manager = app.state.manager
+    manager.shared = True  # scale-out mode, the table now leased to another process
+    manager.tables.pop(tid).cancel()
+    before = len(manager.get(tid).state.history)
+    for r in (web.post(f"/api/bot/game/{tid}/move/0", headers=auth(token)),
+              web.get(f"/api/bot/game/stream/{tid}", headers=auth(token)),
+              web.post(f"/api/bot/game/{tid}/resign", headers=auth(token))):
+        assert r.status_code == 503 and "another process" in r.json()["error"]
+    assert len(manager.get(tid).state.history) == before and manager.get(tid).status == "playing"
