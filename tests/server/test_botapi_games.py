@@ -276,3 +276,25 @@ def test_a_revoked_token_stops_the_client_with_an_error(tmp_path: Path) -> None:
         out = subprocess.run([sys.executable, "-m", "muggins", "bot", "connect", base, "--token", token],
                              capture_output=True, text=True, timeout=60)
     assert out.returncode == 1 and "401" in out.stdout and "Traceback" not in out.stdout + out.stderr
+
+
+def test_a_bot_that_fails_plays_the_first_regular_move_and_the_game_ends(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    class Broken:
+        name = "broken"
+
+        def act(self, *_args: Any) -> Any:
+            raise RuntimeError("a bug in the bot")
+
+    app = make_app(f"sqlite:///{tmp_path / 'bots.db'}")
+    said: list[str] = []
+    with serve(app) as base:
+        token = bot_account(person(base, "ann"), "ada-bot")
+        client = RecordingClient(base, token, "beginner", max_games=1, say=said.append)
+        monkeypatch.setattr("muggins.botclient.make_bot", lambda *_a: Broken())
+        th = start(client)
+        r = httpx.post(f"{base}/api/challenge/beginner", headers=auth(token), json={"game": "card-muggins"})
+        th.join(300)
+        assert not th.is_alive()
+    assert app.state.manager.get(r.json()["table"]).status == "finished"
+    assert any("the bot failed (RuntimeError)" in line for line in said)
