@@ -315,3 +315,45 @@ def test_a_table_played_by_another_process_is_refused_not_copied(app: Any, web: 
               web.post(f"/api/bot/game/{tid}/resign", headers=auth(token))):
         assert r.status_code == 503 and "another process" in r.json()["error"]
     assert len(manager.get(tid).state.history) == before and manager.get(tid).status == "playing"
+
+
+def test_muggins_calls_and_late_claims_are_moves(app: Any, web: TestClient) -> None:
+    ann = login(app, "ann")
+    token = new_bot(ann, "ada-bot")
+    # lenient timing: a scoring play announced with nothing may be claimed late while its window is open
+    tid, seat = challenge_accepted(app, ann, token, web, game="dominoes", preset="muggins",
+                                   options={"claim_timing": "lenient"})
+    t = app.state.manager.get(tid)
+    url = f"/api/bot/game/{tid}/move"
+    called = claimed = False
+    for _ in range(400):
+        st = t.state
+        if st.is_over() or (called and claimed):
+            break
+        legal = st.legal_actions(seat)
+        if any(a.kind == "muggins" for a in legal) and not called:  # a window on the person's play: a call
+            r = web.post(f"{url}/muggins?at={len(st.history)}", headers=auth(token))
+            assert r.status_code == 200, r.text
+            assert st.history[-1][0] == seat and st.history[-1][1].kind == "muggins"
+            called = True
+            continue
+        scoring = [a for a in legal if a.kind not in ("muggins", "claim") and st.claim_for(seat, a) > 0]
+        if scoring and not claimed:  # the bot announces nothing for a scoring play, then claims it late
+            worth = st.claim_for(seat, scoring[0])
+            move = st.action_to_json(seat, scoring[0])["move"]
+            assert web.post(f"{url}/{move}", headers=auth(token)).status_code == 200
+            assert web.post(f"{url}/claim?claim=1000", headers=auth(token)).status_code == 400  # past any bound
+            r = web.post(f"{url}/claim?claim={worth}", headers=auth(token))
+            assert r.status_code == 200, r.text
+            assert t.state.history[-1][0] == seat and t.state.history[-1][1].kind == "claim"
+            assert t.state.history[-1][1].claim == worth
+            claimed = True
+            continue
+        mover = seat if seat in st.to_act() else 1 - seat
+        regular = [a for a in st.legal_actions(mover) if a.kind not in ("muggins", "claim")]
+        if mover == seat:
+            r = web.post(f"{url}/{st.action_to_json(seat, regular[0])['move']}", headers=auth(token))
+            assert r.status_code == 200, r.text
+        else:
+            web.portal.call(t.act, mover, st.format_action(regular[0]), None)  # type: ignore[union-attr]
+    assert called and claimed
