@@ -43,6 +43,7 @@ from sqlalchemy.exc import IntegrityError
 from muggins.core.errors import MugginsError
 from muggins.core.protocol import GameState
 from muggins.core.records import to_record
+from muggins.core.rules import default_game, get_game
 from muggins.server import seating
 from muggins.server.accounts import RESERVED, USERNAME, Account, Accounts, FailureLimits, _digest, username_error
 from muggins.server.guard import BadRequest, ClientLimits
@@ -348,7 +349,7 @@ class BotApi:
         table_id = data.get("table")
         if table_id is not None:  # an invitation to a seat of an open table the challenger sits at
             return self._invitation(challenger, kind, dest, dest_id, level, table_id, data.get("seat"), rated)
-        game = data.get("game", "dominoes")
+        game = data.get("game", default_game().name)
         players = data.get("players", 2)
         if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
             raise BadRequest(f"'players' is 2, 3 or 4; got {quoted(players)}", 422)
@@ -363,7 +364,6 @@ class BotApi:
         preset = data.get("preset")
         # the rules are checked now, so that a challenge accepted later cannot fail on them
         try:
-            from muggins.core.rules import get_game
             spec = get_game(game) if isinstance(game, str) else None
             if spec is None:
                 raise BadRequest("'game' must be a game name", 422)
