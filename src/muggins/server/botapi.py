@@ -379,7 +379,11 @@ class BotApi:
         self.challenges[c.id] = c
         if level is not None:  # the house accepts at once: the level plays the bot's seat
             c.bots.insert(0, level)
-            self.accept(c)
+            try:
+                self.accept(c)
+            except Exception:
+                del self.challenges[c.id]  # no table was made: nothing of it is kept
+                raise
         else:
             assert dest_id is not None
             self.emit(dest_id, {"type": "challenge", "challenge": c.public()})
