@@ -349,7 +349,7 @@ def test_muggins_calls_and_late_claims_are_moves(app: Any, web: TestClient) -> N
             assert t.state.history[-1][1].claim == worth
             claimed = True
             continue
-        mover = seat if seat in st.to_act() else 1 - seat
+        mover = min(st.waiting_for())
         regular = [a for a in st.legal_actions(mover) if a.kind not in ("muggins", "claim")]
         if mover == seat:
             r = web.post(f"{url}/{st.action_to_json(seat, regular[0])['move']}", headers=auth(token))
