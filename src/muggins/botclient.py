@@ -64,7 +64,7 @@ class BotClient:
     policy: Policy = field(default_factory=Policy)
     max_games: int | None = None      # stop after this many games ended (None: run until stopped)
     seed: int | None = None
-    say: Callable[[str], None] = print
+    say: Callable[[str], None] = field(default=lambda text: print(text, flush=True))
     transport: httpx.BaseTransport | None = None
 
     def __post_init__(self) -> None:
@@ -185,7 +185,12 @@ class BotClient:
                         self.stop.set()  # the event stream ends at its next line (a keep-alive at the latest)
                 self.say(f"game {table_id} {t['status']}: scores {t['scores']}, winners {t['winners']}")
                 return
-            self.answer(table_id, bot, msg)
+            try:
+                self.answer(table_id, bot, msg)
+            except httpx.TransportError as e:  # the answer was lost: the same state is answered again
+                self.say(f"game {table_id}: {type(e).__name__}; trying again")
+                if not self.stop.wait(RETRY_FIRST) and inbox.empty():
+                    inbox.put(msg)
 
     def answer(self, table_id: str, bot: Any, msg: dict[str, Any]) -> None:
         seat = msg["you"]
@@ -203,11 +208,19 @@ class BotClient:
         world = r.json()
         if world["actions"] != at:
             return  # the game moved on: its newer state is coming
-        state = replay(world["record"])
-        action = bot.act(state, seat, self.rng)
-        if action is None:
-            return
-        move = state.action_to_json(seat, action)
+        try:
+            state = replay(world["record"])
+            action = bot.act(state, seat, self.rng)
+            if action is None:
+                return
+            move = state.action_to_json(seat, action)
+        except Exception as e:  # a bot that fails plays the first regular move rather than stall the game
+            log.exception("game %s: the bot failed to choose", table_id)
+            regular = [m for m in msg["legal_moves"] if m["move"] not in ("muggins", "claim")]
+            if not regular:
+                return
+            move = {"move": regular[0]["move"], "claim": None}
+            self.say(f"game {table_id}: the bot failed ({type(e).__name__}); it plays {move['move']!r}")
         r = self.post(f"/api/bot/game/{table_id}/move/{quote(move['move'], safe='')}",
                       claim=move.get("claim"), at=at)
         if r.status_code >= 400 and r.status_code != 409:  # 409: the position passed, the next state comes

@@ -34,6 +34,7 @@ def port_of_range() -> int:
     """A free port of the range these tests may use."""
     for port in PORTS:
         with socket.socket() as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds: past connections' TIME_WAIT
             try:
                 s.bind(("127.0.0.1", port))
             except OSError:
@@ -53,7 +54,9 @@ def make_app(db_url: str, **kw: Any) -> Any:
 def serve(app: Any) -> Iterator[str]:
     """Run ``app`` with uvicorn in a thread on a port of the range: yields its base URL, then stops it."""
     port = port_of_range()
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    # the streams never end by themselves: a stopping server cuts them after a moment
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
+                                        timeout_graceful_shutdown=1))
     th = threading.Thread(target=srv.run, daemon=True)
     th.start()
     for _ in range(400):

@@ -9,6 +9,7 @@ import json
 import random
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -274,3 +275,85 @@ def test_the_world_is_a_game_its_seat_cannot_tell_from_the_real_one(app: Any, we
                 break
             time.sleep(0.02)
     assert differs > 0  # the world is drawn: its hidden hands are not the true ones
+
+
+def test_the_document_names_every_endpoint_and_answer(app: Any) -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "bot-api.md").read_text()
+    routes = {(m, r.path) for r in app.routes for m in getattr(r, "methods", ())
+              if r.path.startswith(("/api/bot", "/api/challenge"))}
+    assert len(routes) >= 18
+    for method, path in routes:
+        shown = path.replace(":path}", "}").replace("{table_id}", "{id}").replace("{cid}", "{id}") \
+            .replace("{token_id}", "{id}").replace("{username}", "{username}")
+        assert f"{method} {shown}" in doc, (method, shown)
+    for name in API.schema["$defs"]:
+        assert f"`{name}`" in doc or name in ("challengeOpen", "error"), name
+
+
+def test_deleting_the_owner_removes_his_bots_and_their_tokens(app: Any, web: TestClient) -> None:
+    ann, bob = login(app, "ann"), login(app, "bob")
+    token = new_bot(ann, "ada-bot")
+    kept = new_bot(bob, "bob-bot")
+    r = ann.request("DELETE", "/api/account", json={"password": PASSWORD})
+    assert r.status_code == 200, r.text
+    assert web.get("/api/bot/account", headers=auth(token)).status_code == 401
+    assert web.get("/api/bot/account", headers=auth(kept)).status_code == 200
+    assert sorted(r["username"] for r in rows(app, accounts_t)) == ["bob", "bob-bot"]
+    assert len(rows(app, bot_tokens_t)) == 1
+
+
+def test_a_table_played_by_another_process_is_refused_not_copied(app: Any, web: TestClient) -> None:
+    ann = login(app, "ann")
+    token = new_bot(ann, "ada-bot")
+    tid, _seat = challenge_accepted(app, ann, token, web)
+    manager = app.state.manager
+    manager.shared = True  # scale-out mode, the table now leased to another process
+    manager.tables.pop(tid).cancel()
+    before = len(manager.get(tid).state.history)
+    for r in (web.post(f"/api/bot/game/{tid}/move/0", headers=auth(token)),
+              web.get(f"/api/bot/game/stream/{tid}", headers=auth(token)),
+              web.post(f"/api/bot/game/{tid}/resign", headers=auth(token))):
+        assert r.status_code == 503 and "another process" in r.json()["error"]
+    assert len(manager.get(tid).state.history) == before and manager.get(tid).status == "playing"
+
+
+def test_muggins_calls_and_late_claims_are_moves(app: Any, web: TestClient) -> None:
+    ann = login(app, "ann")
+    token = new_bot(ann, "ada-bot")
+    # lenient timing: a scoring play announced with nothing may be claimed late while its window is open
+    tid, seat = challenge_accepted(app, ann, token, web, game="dominoes", preset="muggins",
+                                   options={"claim_timing": "lenient"})
+    t = app.state.manager.get(tid)
+    url = f"/api/bot/game/{tid}/move"
+    called = claimed = False
+    for _ in range(400):
+        st = t.state
+        if st.is_over() or (called and claimed):
+            break
+        legal = st.legal_actions(seat)
+        if any(a.kind == "muggins" for a in legal) and not called:  # a window on the person's play: a call
+            r = web.post(f"{url}/muggins?at={len(st.history)}", headers=auth(token))
+            assert r.status_code == 200, r.text
+            assert st.history[-1][0] == seat and st.history[-1][1].kind == "muggins"
+            called = True
+            continue
+        scoring = [a for a in legal if a.kind not in ("muggins", "claim") and st.claim_for(seat, a) > 0]
+        if scoring and not claimed:  # the bot announces nothing for a scoring play, then claims it late
+            worth = st.claim_for(seat, scoring[0])
+            move = st.action_to_json(seat, scoring[0])["move"]
+            assert web.post(f"{url}/{move}", headers=auth(token)).status_code == 200
+            assert web.post(f"{url}/claim?claim=1000", headers=auth(token)).status_code == 400  # past any bound
+            r = web.post(f"{url}/claim?claim={worth}", headers=auth(token))
+            assert r.status_code == 200, r.text
+            assert t.state.history[-1][0] == seat and t.state.history[-1][1].kind == "claim"
+            assert t.state.history[-1][1].claim == worth
+            claimed = True
+            continue
+        mover = min(st.waiting_for())
+        regular = [a for a in st.legal_actions(mover) if a.kind not in ("muggins", "claim")]
+        if mover == seat:
+            r = web.post(f"{url}/{st.action_to_json(seat, regular[0])['move']}", headers=auth(token))
+            assert r.status_code == 200, r.text
+        else:
+            web.portal.call(t.act, mover, st.format_action(regular[0]), None)  # type: ignore[union-attr]
+    assert called and claimed

@@ -43,6 +43,7 @@ from sqlalchemy.exc import IntegrityError
 from muggins.core.errors import MugginsError
 from muggins.core.protocol import GameState
 from muggins.core.records import to_record
+from muggins.core.rules import default_game, get_game
 from muggins.server import seating
 from muggins.server.accounts import RESERVED, USERNAME, Account, Accounts, FailureLimits, _digest, username_error
 from muggins.server.guard import BadRequest, ClientLimits
@@ -348,7 +349,7 @@ class BotApi:
         table_id = data.get("table")
         if table_id is not None:  # an invitation to a seat of an open table the challenger sits at
             return self._invitation(challenger, kind, dest, dest_id, level, table_id, data.get("seat"), rated)
-        game = data.get("game", "dominoes")
+        game = data.get("game", default_game().name)
         players = data.get("players", 2)
         if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
             raise BadRequest(f"'players' is 2, 3 or 4; got {quoted(players)}", 422)
@@ -363,7 +364,6 @@ class BotApi:
         preset = data.get("preset")
         # the rules are checked now, so that a challenge accepted later cannot fail on them
         try:
-            from muggins.core.rules import get_game
             spec = get_game(game) if isinstance(game, str) else None
             if spec is None:
                 raise BadRequest("'game' must be a game name", 422)
@@ -379,7 +379,11 @@ class BotApi:
         self.challenges[c.id] = c
         if level is not None:  # the house accepts at once: the level plays the bot's seat
             c.bots.insert(0, level)
-            self.accept(c)
+            try:
+                self.accept(c)
+            except Exception:
+                del self.challenges[c.id]  # no table was made: nothing of it is kept
+                raise
         else:
             assert dest_id is not None
             self.emit(dest_id, {"type": "challenge", "challenge": c.public()})
@@ -394,7 +398,7 @@ class BotApi:
                              422)
         if not isinstance(table_id, str) or len(table_id) > 32:
             raise BadRequest("'table' is a table's id", 422)
-        t = self.manager.get(table_id)
+        t = self.local(table_id)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(t.seats):
             raise BadRequest(f"'seat' is the open seat the bot is invited to: 0-{len(t.seats) - 1}", 422)
         if self.accounts.seat_of(challenger, t.id) is None:
@@ -428,7 +432,7 @@ class BotApi:
         if c.status != "created":
             raise BadRequest(f"this challenge is {c.status}", 409)
         if c.table is not None:
-            t = self.manager.get(c.table)
+            t = self.local(c.table)
             self._check_open(t, c.seat)
             assert c.dest_id is not None
             self.seat_account(t, c.seat, Account(c.dest_id, c.dest, 0.0))
@@ -483,9 +487,18 @@ class BotApi:
             self.emit(c.challenger.id, {"type": kind, "challenge": c.public()})
 
     # --- games ------------------------------------------------------------------------------------------
+    def local(self, table_id: str) -> GameTable:
+        """The table, played in this process. In scale-out mode a table in play lives in the process that
+        holds its lease: a copy read here would neither follow the game nor may it change it (503)."""
+        t = self.manager.get(table_id)
+        if self.manager.shared and t.id not in self.manager.tables and t.status not in ENDED:
+            raise BadRequest("this table is played by another process of this site; the bot API serves a game "
+                             "from the process that plays it", 503, 5)
+        return t
+
     def seat_of(self, bot: Bot, table_id: str) -> tuple[GameTable, int]:
         """The table and the bot's own seat there; 403 when the bot holds no seat at that table."""
-        t = self.manager.get(table_id)
+        t = self.local(table_id)
         seat = self.accounts.seat_of(bot.account(), t.id)
         if seat is None or not 0 <= seat < len(t.seats) or t.seats[seat].name != bot.username \
                 or t.seats[seat].token_hash is None:
@@ -620,7 +633,7 @@ def add_bot_routes(app: FastAPI, bots: BotApi, body: Callable[..., Awaitable[Any
         table_id, seat = (data.get("table"), data.get("seat")) if isinstance(data, dict) else (None, None)
         if not isinstance(table_id, str) or isinstance(seat, bool) or not isinstance(seat, int):
             raise BadRequest("give the 'table' id and the open 'seat' number", 422)
-        t = bots.manager.get(table_id)
+        t = bots.local(table_id)
         if not 0 <= seat < len(t.seats):
             raise BadRequest(f"no seat {seat} at this table (seats 0-{len(t.seats) - 1})", 404)
         bots._check_open(t, seat)
@@ -640,11 +653,18 @@ def add_bot_routes(app: FastAPI, bots: BotApi, body: Callable[..., Awaitable[Any
     async def event_stream(request: Request) -> StreamingResponse:
         return nd(await bots.events(bots.bot_of(request)))
 
+    async def adopted(c: Challenge) -> Challenge:
+        """In scale-out mode a table a challenge made is leased to this process, as any table made here."""
+        cluster = getattr(app.state, "cluster", None)
+        if cluster is not None and c.status == "accepted" and c.table is not None:
+            await cluster.adopt(c.table)
+        return c
+
     @app.post("/api/challenge/{username}", status_code=201)
     async def challenge(username: str, request: Request) -> dict[str, Any]:
         data = await body(request, bots.challenging)
         who, kind = challenger(request)
-        return bots.challenge(who, kind, username, data).public()
+        return (await adopted(bots.challenge(who, kind, username, data))).public()
 
     @app.get("/api/challenge/{cid}")
     async def challenge_status(cid: str, request: Request) -> dict[str, Any]:
@@ -663,7 +683,9 @@ def add_bot_routes(app: FastAPI, bots: BotApi, body: Callable[..., Awaitable[Any
     @app.post("/api/bot/challenge/{cid}/accept")
     async def accept(cid: str, request: Request) -> dict[str, Any]:
         await body(request)
-        return bots.answer(bots.bot_of(request), cid, True)
+        answer = bots.answer(bots.bot_of(request), cid, True)
+        await adopted(bots.find(cid))
+        return answer
 
     @app.post("/api/bot/challenge/{cid}/decline")
     async def decline(cid: str, request: Request) -> dict[str, Any]:
