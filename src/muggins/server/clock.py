@@ -39,18 +39,15 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("muggins.server")
 DEFAULT_CLOCK = {"move": 20.0, "bank": 60.0}
-# presets whose moves take longer than the default's (counting a cribbage hand in the muggins game)
-PRESET_CLOCKS: dict[tuple[str, str], dict[str, float]] = {
-    ("cribbage", "cribbage-muggins"): {"move": 30.0, "bank": 90.0},
-}
 TIMEOUT_LIMIT = 3     # moves made by the clock for one seat before that seat loses the game
 SAFE_KINDS = ("pass", "draw", "go", "knock", "count")
 RETRY_SECONDS = 1.0   # a clock move that could not be stored is tried again after this long
 
 
 def clock_for(game: str, preset: str) -> dict[str, float]:
-    """The clock ranked play gives a table of this game and preset."""
-    return dict(PRESET_CLOCKS.get((game, preset), DEFAULT_CLOCK))
+    """The clock ranked play gives a table of this game and preset (the same for all, unless the server sets
+    another for a preset: ``Matchmaker.clocks``)."""
+    return dict(DEFAULT_CLOCK)
 
 
 def _weight(subject: Any) -> float:

@@ -76,13 +76,11 @@ DEFAULT_RATING = 1500.0
 # the rating a house bot level plays at until it has one of its own (its house account's, per family)
 HOUSE_RATINGS = {"beginner": 1100.0, "casual": 1300.0, "club": 1500.0, "expert": 1750.0}
 FIELDS = frozenset({"game", "preset", "players", "ranked", "name"})
-FAMILIES = {"dominoes": "dominoes", "card-muggins": "card-muggins", "muggins31": "card-muggins",
-            "cribbage": "cribbage"}
 
 
 def family_of(game: str) -> str:
-    """The rating family of a game: dominoes, card-muggins or cribbage."""
-    return FAMILIES.get(game, game)
+    """The rating family of a game: its name (dominoes, card-muggins or cribbage)."""
+    return game
 
 
 def guest_name_error(name: str) -> str | None:
