@@ -15,6 +15,7 @@ from sqlalchemy import insert, select
 from muggins.server.accounts import COOKIE
 from muggins.server.app import create_app
 from muggins.server.matchmaking import Matchmaker
+from muggins.server.ratings import HOUSE_START
 from muggins.server.store import accounts_t, ratings_t, seat_owners_t
 from tests.server.conftest import table_socket
 
@@ -159,9 +160,13 @@ def test_ranked_pairs_the_closest_ratings_first_and_widens_while_they_wait(clien
     assert {s.name for s in table_of(client, dee["table"]).seats} == {"Bob_1", "Dee_1"}
 
 
-@pytest.mark.parametrize(("rating", "level"), [(1780, "expert"), (1080, "beginner"), (None, "club")])
+@pytest.mark.parametrize("rating", [1780, 1080, None])
 def test_after_the_wait_a_house_bot_of_the_players_strength_fills_the_seat(client: TestClient, mm: Matchmaker,
-                                                                         rating: float | None, level: str) -> None:
+                                                                         rating: float | None) -> None:
+    # the level whose measured start is nearest the player's rating (1500 for a guest)
+    starts = HOUSE_START["dominoes"]
+    level = min(starts, key=lambda lv: abs(starts[lv] - (1500 if rating is None else rating)))
+    assert level == {1780: "expert", 1080: "beginner"}.get(rating, level)
     mm.wait_for_bot = 15.0
     clock = mm.clock
     assert isinstance(clock, Clock)

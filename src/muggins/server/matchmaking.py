@@ -44,6 +44,7 @@ from muggins.bots.registry import LEVELS
 from muggins.core.chance import Chance
 from muggins.core.errors import MugginsError
 from muggins.core.rules import all_games, get_game
+from muggins.server import ratings
 from muggins.server.accounts import Account, Accounts
 from muggins.server.clock import ClockKeeper, clock_for
 from muggins.server.guard import BadRequest
@@ -73,14 +74,12 @@ PAIRING_EVERY = 0.5        # seconds between two pairings when no ticket came or
 TICKETS_PER_CLIENT = 4     # tickets waiting at once from one address
 MAX_TICKETS = 5000         # tickets waiting at once on the server
 DEFAULT_RATING = 1500.0
-# the rating a house bot level plays at until it has one of its own (its house account's, per family)
-HOUSE_RATINGS = {"beginner": 1100.0, "casual": 1300.0, "club": 1500.0, "expert": 1750.0}
 FIELDS = frozenset({"game", "preset", "players", "ranked", "name"})
 
 
 def family_of(game: str) -> str:
-    """The rating family of a game: its name (dominoes, card-muggins or cribbage)."""
-    return game
+    """The rating family of a game (dominoes, card-muggins or cribbage; see :mod:`muggins.server.ratings`)."""
+    return ratings.family_of(game) or game
 
 
 def guest_name_error(name: str) -> str | None:
@@ -249,7 +248,8 @@ class Matchmaker:
                           .join(ratings_t, ratings_t.c.account_id == accounts_t.c.id)
                           .where(accounts_t.c.kind == "house", ratings_t.c.family == family))
         found = {str(name).casefold(): float(r) for name, r in rows}
-        return {level: found.get(level, HOUSE_RATINGS.get(level, DEFAULT_RATING)) for level in LEVELS}
+        # a level without a rating of its own plays at its measured start (ratings.HOUSE_START)
+        return {level: found.get(level, ratings.shown(*ratings.start_of(family, level))[0]) for level in LEVELS}
 
     def bot_for(self, rating: float, family: str) -> str:
         """The bot level whose rating is nearest ``rating`` (the weaker one on a tie)."""
