@@ -152,7 +152,9 @@ def test_a_token_acts_only_for_its_own_bots_seat(app: Any, web: TestClient) -> N
     tid, seat = challenge_accepted(app, ann, token, web, rated=True)
     t = app.state.manager.get(tid)
     assert t.meta == {"challenge": t.meta["challenge"], "rated": True}
-    owners = {r["seat"]: r["account_id"] for r in rows(app, seat_owners_t)}
+    casual, _ = challenge_accepted(app, ann, token, web)
+    assert app.state.manager.get(casual).meta["rated"] is False
+    owners = {r["seat"]: r["account_id"] for r in rows(app, seat_owners_t) if r["table_id"] == tid}
     ids = {r["username"]: r["id"] for r in rows(app, accounts_t)}
     assert owners == {1 - seat: ids["ann"], seat: ids["ada-bot"]}
     person_seat = ann.post(f"/api/tables/{tid}/seats/{1 - seat}", json={}).json()["token"]

@@ -210,6 +210,12 @@ def test_the_event_stream_tells_challenges_and_games(tmp_path: Path) -> None:
         assert httpx.post(f"{base}/api/bot/game/{house['table']}/resign", headers=auth(token)).status_code == 200
         wait_for(lambda: [e["type"] for e in seen["ada"]][-1:] == ["gameFinish"])
         wait_for(lambda: seen["bea"])
+        # the stream of an ended game: its whole state, then its end, and it closes
+        ended = httpx.get(f"{base}/api/bot/game/stream/{house['table']}", headers=auth(token), timeout=30)
+        lines = [json.loads(x) for x in ended.text.splitlines() if x.strip()]
+        assert [m["type"] for m in lines] == ["gameFull", "gameFinish"] and lines[1]["table"]["status"] == "resigned"
+        for m in lines:
+            GAME.validate(m)
     assert [e["type"] for e in seen["ada"]] == ["challenge", "challenge", "challengeCanceled", "challenge",
                                                "gameStart", "gameFinish"]
     assert [e["type"] for e in seen["bea"]] == ["challengeDeclined"]

@@ -444,7 +444,7 @@ class BotApi:
             for i in range(c.players):
                 if i != c.seat and (house or i != bot_seat):
                     seats[i] = next(others)
-            meta = {"challenge": c.id, **({"rated": True} if c.rated else {})}
+            meta = {"rated": c.rated, "challenge": c.id}
             t = self.manager.create(c.game, c.preset, c.options, seats, meta=meta)
             try:
                 self.seat_account(t, c.seat, c.challenger)
