@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from muggins.core.rules import get_game
 from muggins.server.profiles import MIN_GAMES
 from tests.server.browser_helpers import (
     DESKTOP,
@@ -111,7 +112,8 @@ def test_two_accounts_play_a_rated_game_and_the_leaderboard_and_profiles_show_it
         assert page.url.endswith(f"/players/{name}")
         cells = page.eval_on_selector_all("#profile-ratings tbody tr", CELLS)
         shown = p["ratings"]["card-muggins"]
-        assert ["Card Muggins", f"{shown['rating']}{'?' if shown['provisional'] else ''}", f"± {shown['deviation']}",
+        title = get_game("card-muggins").title
+        assert [title, f"{shown['rating']}{'?' if shown['provisional'] else ''}", f"± {shown['deviation']}",
                 str(MIN_GAMES)] in cells
         assert page.get_attribute("svg.rating-chart[data-family='card-muggins']", "data-points") == str(MIN_GAMES)
         first = page.locator("#profile-recent li").first

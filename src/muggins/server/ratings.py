@@ -23,15 +23,18 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 from openskill.models import PlackettLuce
 from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
+from muggins.core.rules import all_games
 from muggins.server.store import (
     ENDED,
     Store,
@@ -49,19 +52,14 @@ log = logging.getLogger("muggins.server")
 MODEL = PlackettLuce()
 BASE, SCALE = 1500.0, 42.0
 PROVISIONAL = 110.0     # a deviation above this is shown with "?"
-FAMILIES = ("dominoes", "card-muggins", "cribbage")
-# names a family is also asked for by (the game's module name, words)
-ALIASES = {"muggins31": "card-muggins", "card muggins": "card-muggins", "card_muggins": "card-muggins",
-           "muggins": "card-muggins", "domino": "dominoes"}
+# the families are the registered games (a game's rating is its own, whatever its preset)
+FAMILIES: tuple[str, ...] = tuple(all_games())
 # the rating each house bot starts with, per family: the bot ladder measured by benchmarks/house_ratings.py
 # (`muggins tournament --players 2 --bots beginner,casual,club,expert --seed 2026` in each game's default
-# preset; its Elo ratings carried onto this scale by the model's own odds, the levels' mean at 1500). Figures
-# and commands: benchmarks/README.md, "House bot ratings"
-HOUSE_START: dict[str, dict[str, float]] = {
-    "dominoes": {"beginner": 1180.0, "casual": 1490.0, "club": 1540.0, "expert": 1790.0},
-    "card-muggins": {"beginner": 1260.0, "casual": 1490.0, "club": 1600.0, "expert": 1650.0},
-    "cribbage": {"beginner": 1040.0, "casual": 1670.0, "club": 1670.0, "expert": 1680.0},
-}
+# preset; its Elo ratings carried onto this scale by the model's own odds, the levels' mean at 1500), kept as
+# data in house_ratings.json. Figures and commands: benchmarks/README.md, "House bot ratings"
+HOUSE_START: dict[str, dict[str, float]] = json.loads(
+    (Path(__file__).with_name("house_ratings.json")).read_text(encoding="utf-8"))
 HOUSE_DEVIATION = 100.0  # a measured start: not provisional, and it moves less than a newcomer's
 
 
@@ -70,7 +68,7 @@ def family_of(game: Any) -> str | None:
     if not isinstance(game, str):
         return None
     key = game.strip().lower()
-    return key if key in FAMILIES else ALIASES.get(key)
+    return key if key in FAMILIES else None
 
 
 def shown(mu: float, sigma: float) -> tuple[float, float]:

@@ -28,7 +28,7 @@ export function route() {
   if (page) { page(); return; }
   const who = location.pathname.match(/^\/(players|leaderboard)(?:\/([^/]+))?$/);
   if (who && who[1] === "players") { showProfile(decodeURIComponent(who[2] || "")); return; }
-  if (who) { showLeaderboard(decodeURIComponent(who[2] || "dominoes")); return; }
+  if (who) { showLeaderboard(decodeURIComponent(who[2] || "")); return; }
   const daily = location.pathname.match(/^\/daily\/([\w-]+)\/([\w-]+)$/);
   if (daily) { showDailyResults(daily[1], daily[2]); return; }
   const m = location.pathname.match(/^\/t\/([\w-]+)/);

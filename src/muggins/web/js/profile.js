@@ -5,8 +5,18 @@
 import { $, el, svg } from "./util.js";
 import { api } from "./api.js";
 
-/** @type {Record<string, string>} */
-const FAMILIES = { dominoes: "Dominoes", "card-muggins": "Card Muggins", cribbage: "Cribbage" };
+/** The rating families: one per game, titled as the catalogue titles it (filled by {@link families}).
+ * @type {Record<string, string>} */
+const FAMILIES = {};
+
+/** The families, read once from the catalogue of games. @returns {Promise<Record<string, string>>} */
+export async function families() {
+  if (!Object.keys(FAMILIES).length) {
+    const c = await api("/api/games");
+    for (const g of c.games) FAMILIES[g.name] = g.title || g.name;
+  }
+  return FAMILIES;
+}
 /** @type {Record<string, string>} */
 const KINDS = { person: "player", bot: "bot", house: "house bot" };
 
@@ -55,6 +65,7 @@ function table(head, rows, id, caption) {
 /** @param {string} name */
 export async function showProfile(name) {
   showPlayers();
+  await families();
   const box = $("players");
   box.replaceChildren(el("h2", {}, name), el("p", { class: "help" }, "Loading…"));
   let p;
@@ -84,12 +95,13 @@ export async function showProfile(name) {
   box.replaceChildren(el("h2", {}, p.name + kind), ratings, ...charts, played,
     el("h3", {}, "Muggins figures"), figures, el("h3", {}, "Recent games"),
     p.recent.length ? recent : el("p", {}, "No games yet."),
-    el("p", {}, el("a", { href: "/leaderboard/dominoes" }, "Leaderboards")));
+    el("p", {}, el("a", { href: "/leaderboard" }, "Leaderboards")));
 }
 
 /** @param {string} game */
 export async function showLeaderboard(game) {
   showPlayers();
+  game = game || Object.keys(await families())[0];
   const box = $("players");
   const tabs = el("nav", { class: "board-tabs", "aria-label": "Leaderboards" }, ...Object.keys(FAMILIES).map((f) =>
     el("a", { href: `/leaderboard/${f}`, "aria-current": f === game ? "page" : null }, FAMILIES[f])));
