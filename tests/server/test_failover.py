@@ -22,10 +22,9 @@ websockets = pytest.importorskip("websockets", reason="the failover test needs w
 redis = pytest.importorskip("redis", reason="the failover test needs redis-py")
 
 from muggins.core.records import apply_record_action, start_from_record  # noqa: E402
-from tests.server.test_restart import get, post, start  # noqa: E402
+from tests.server.test_restart import free_port, get, post, start  # noqa: E402
 from tests.server.test_secrecy import checked_text, hidden_in, norm, tokens  # noqa: E402
 
-PORTS = (18610, 18611, 18612)
 GAMES: list[tuple[str, dict[str, Any], list[str | None]]] = [
     ("dominoes", {"target": 60}, [None, None, "beginner"]),
     ("card-muggins", {}, [None, None, "beginner"]),
@@ -109,7 +108,7 @@ class Person:
 
 
 async def play_through_a_kill(redis_url: str, tables: list[dict[str, Any]], people: list[Person],
-                              owner: subprocess.Popen[bytes], owner_port: int, alive: list[int]) -> float:
+                              owner: subprocess.Popen[bytes], owner_port: int, alive: list[int], logs: Path) -> float:
     """Play until every table made KILL_AFTER actions, kill the owner, play on to the end. Returns the seconds
     from the kill until every table had a new owner."""
     tasks = [asyncio.create_task(p.play(alive)) for p in people]
@@ -137,6 +136,9 @@ async def play_through_a_kill(redis_url: str, tables: list[dict[str, Any]], peop
         t.cancel()
     r.close()
     holders = [r.get(f"muggins:lease:{t['id']}") for t in tables]
+    if not all(p.over for p in people):
+        for log in sorted(logs.glob("serve-*.log")):
+            print(log.name, log.read_text()[-4000:])
     assert all(p.over for p in people), (holders, [p.stuck() for p in people if not p.over])
     assert taken is not None
     return taken
@@ -146,9 +148,10 @@ async def play_through_a_kill(redis_url: str, tables: list[dict[str, Any]], peop
 def test_the_owner_killed_mid_game_loses_nothing(redis_url: str, tmp_path: Path) -> None:
     db = os.environ.get("MUGGINS_PG_URL") or f"sqlite:///{tmp_path / 'shared.db'}"
     env = {k: v for k, v in os.environ.items() if not k.startswith("MUGGINS_")}
-    procs = {port: start(db, port, "--redis", redis_url, env=env) for port in PORTS}
+    ports = tuple(free_port() for _ in range(3))
+    procs = {port: start(db, port, "--redis", redis_url, env=env, log=tmp_path / f"serve-{port}.log") for port in ports}
     try:
-        owner_port, others = PORTS[0], list(PORTS[1:])
+        owner_port, others = ports[0], list(ports[1:])
         base = f"http://127.0.0.1:{owner_port}"
         tables, people = [], []
         for game, options, seats in GAMES:
@@ -165,8 +168,9 @@ def test_the_owner_killed_mid_game_loses_nothing(redis_url: str, tmp_path: Path)
         owner_pid = procs[owner_port].pid
         assert all(f":{owner_pid}:" in r.get(f"muggins:lease:{t['id']}").decode() for t in tables)
         r.close()
-        alive = list(PORTS)
-        taken = asyncio.run(play_through_a_kill(redis_url, tables, people, procs[owner_port], owner_port, alive))
+        alive = list(ports)
+        taken = asyncio.run(play_through_a_kill(redis_url, tables, people, procs[owner_port], owner_port, alive,
+                                                tmp_path))
         print(f"tables taken over {taken:.2f} s after the kill")
         assert any(p.reconnects for p in people)  # the relayed sockets were moved to the new owner
         for t, (game, _, seats) in zip(tables, GAMES, strict=True):

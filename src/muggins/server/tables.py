@@ -43,7 +43,7 @@ from muggins.core.rules import GameSpec, get_game
 from muggins.server.handend import HandPause, HandPauses
 from muggins.server.metrics import NoMetrics
 from muggins.server.seating import resigned_winners
-from muggins.server.store import ACTIVE, ENDED, Store, StoredTable, StoreUnavailable
+from muggins.server.store import ACTIVE, ENDED, Store, StoreConflict, StoredTable, StoreUnavailable
 
 log = logging.getLogger("muggins.server")
 MAX_MOVE_CHARS = 200
@@ -557,6 +557,11 @@ class GameTable(HandPauses):
             st.undo(1)
             self.manager.metrics.store_failed()
             raise TableError(f"that move was not saved: {NOT_SAVED}", 503) from None
+        except StoreConflict:  # another process played this table meanwhile: this copy is stale
+            st.undo(1)
+            self.manager.stale(self)
+            raise TableError("this table moved on elsewhere; it is being reloaded, reconnect in a moment", 409) \
+                from None
         except Exception:
             st.undo(1)
             raise
@@ -722,9 +727,19 @@ class TableManager:
         self.closing = False
         self.metrics: Any = NoMetrics()  # the app's figures (/metrics) count here
         self.shared = False  # scale-out mode: other processes play tables of the same store
+        self.on_stale: Callable[[GameTable], None] | None = None  # see stale()
         # called once with each table whose game ends here (finished, resigned or abandoned), after its
         # end is stored: ratings, results and the like follow from it; a listener that fails is logged
         self.end_listeners: list[Callable[[GameTable], None]] = []
+
+    def stale(self, table: GameTable) -> None:
+        """A write of ``table`` found its action stored already: the table was played by another process
+        (scale-out mode), and ``on_stale`` reloads it; with none, it is only logged."""
+        if self.on_stale is not None:
+            self.on_stale(table)
+        else:
+            log.error("table %s: its next action is stored already; is another server using this database?",
+                      table.id)
 
     def table_ended(self, table: GameTable) -> None:
         for listener in self.end_listeners:
