@@ -39,6 +39,10 @@ class _Snapshot(Collector):
         queue.add_metric(["analysis"], len(self.insight.running))
         queue.add_metric(["hint"], len(self.insight.hint_tasks))
         yield queue
+        queued = getattr(self.insight, "queued", None)
+        if queued is not None:  # scale-out mode: the jobs on the workers' queue, over all the processes
+            yield GaugeMetricFamily("muggins_worker_queue", "Analysis and hint jobs waiting for a worker (scale-out)",
+                                    value=queued)
 
 
 class Metrics:
