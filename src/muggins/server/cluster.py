@@ -84,6 +84,7 @@ class Cluster:
         self.app: Any = None            # the process's ASGI app: requests relayed here are run through it (set
                                         # by the app that makes this)
         self.requests: set[asyncio.Task[None]] = set()
+        self.closing = False            # handing over or stopped: no table is taken any more
         self.tasks: list[asyncio.Task[None]] = []
         self.renew = redis.register_script(RENEW)
         self.release = redis.register_script(RELEASE)
@@ -96,9 +97,24 @@ class Cluster:
         self.tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self._watch())]
         await self.round()  # the tables without an owner are taken at once
 
+    async def hand_over(self) -> None:
+        """On SIGTERM, before the sockets are closed: take no more tables, stop playing those owned here (their
+        bots stop, their sockets close: the pages reconnect through the other processes) and give their leases
+        back, so that the other processes take them over at their next round (within a second) rather than
+        after the leases lapse."""
+        self.closing = True
+        for task in self.tasks:
+            task.cancel()
+        for table_id in sorted(self.owned):
+            await self.drop(table_id)
+            with contextlib.suppress(Exception):
+                await self.release(keys=[LEASE + table_id], args=[self.node])
+        log.info("%s handed its tables over", self.node)
+
     async def stop(self) -> None:
         """Give every lease back (a restarted process's tables are taken over at once, not after the lease
         lapses) and stop listening."""
+        self.closing = True
         for task in self.tasks:
             task.cancel()
         for table_id in list(self.owned):
@@ -131,6 +147,8 @@ class Cluster:
         request for it waits for the takeover under way (one per table), never meeting a half-made table."""
         if table_id in self.owned:
             return True
+        if self.closing:
+            return False
         pending = self.taking.get(table_id)
         if pending is not None:
             return await asyncio.shield(pending)
