@@ -36,13 +36,15 @@ def start(db: str, port: int, *args: str, env: dict[str, str] | None = None,
                             stdout=out, stderr=subprocess.STDOUT, env=env)
     if log is not None:
         out.close()
-    for _ in range(200):
+    deadline = time.monotonic() + 60  # a loaded machine takes long to import everything
+    while time.monotonic() < deadline and proc.poll() is None:
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games", timeout=1)
             return proc
         except OSError:
             time.sleep(0.05)
     proc.kill()
+    proc.wait()
     output = proc.stdout.read() if proc.stdout else log.read_bytes() if log is not None else b""
     raise AssertionError(f"the server did not start: {output!r}")
 
