@@ -548,6 +548,7 @@ class GameTable(HandPauses):
         status = self.status
         result = self.result() if status == "finished" else None
         ended = time.time() if result is not None else None
+        began = time.perf_counter()
         try:
             self.manager.store.append_action(
                 self.id, idx, seat, entry["move"], entry.get("claim"),
@@ -565,7 +566,7 @@ class GameTable(HandPauses):
         except Exception:
             st.undo(1)
             raise
-        self.manager.metrics.action(self.game, self.seats[seat].bot_obj is not None)
+        self.manager.metrics.action(self.game, self.seats[seat].bot_obj is not None, time.perf_counter() - began)
         if grew:
             self.saved_chance = len(st.chance.outcomes)
         if self._log_marks is not None and len(self._log_marks) == len(st.history):
