@@ -150,8 +150,15 @@ def servers(redis_url: str, tmp_path: Path, count: int = 3) -> tuple[str, dict[i
     """``count`` scale-out servers on free ports, on one Redis and one database (PostgreSQL when MUGGINS_PG_URL
     names one); their output goes to serve-PORT.log in ``tmp_path``."""
     db = os.environ.get("MUGGINS_PG_URL") or f"sqlite:///{tmp_path / 'shared.db'}"
-    ports = tuple(free_port() for _ in range(count))
-    return db, {port: serve(db, port, redis_url, tmp_path) for port in ports}
+    procs: dict[int, subprocess.Popen[bytes]] = {}
+    try:
+        for _ in range(count):
+            port = free_port()
+            procs[port] = serve(db, port, redis_url, tmp_path)
+    except BaseException:
+        stop(procs)  # those started already are not left running
+        raise
+    return db, procs
 
 
 def serve(db: str, port: int, redis_url: str, tmp_path: Path) -> subprocess.Popen[bytes]:
