@@ -12,6 +12,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.server.test_failover import Person, check_games, seat_people, serve, servers, show_logs, stop
 
 STEP = 3  # actions every table makes between two restarts
@@ -64,6 +66,7 @@ async def play_through_restarts(procs: dict[int, subprocess.Popen[bytes]], table
     return at_restarts
 
 
+@pytest.mark.slow  # six server starts and three whole games: 45 s on a quiet machine, 90 s on a busy one
 def test_a_rolling_restart_loses_no_game(redis_url: str, tmp_path: Path) -> None:
     db, procs = servers(redis_url, tmp_path)
     try:
