@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import http.client
 import json
 import os
 import random
@@ -41,25 +40,9 @@ from pathlib import Path
 from typing import Any
 
 import websockets
-from bench_server import free_port, stop_server, wait_until_up
+from bench_server import address, free_port, request, stop_server, wait_until_up
 
 SRC = Path(__file__).resolve().parent.parent / "src"
-
-
-def address(n: int) -> str:
-    """The n-th client address of the run (1-based), on the loopback network."""
-    return f"127.0.{1 + n // 250}.{1 + n % 250}"
-
-
-def request(port: int, source: str, method: str, path: str, body: Any = None) -> tuple[int, Any]:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30, source_address=(source, 0))
-    try:
-        data = json.dumps(body).encode() if body is not None else None
-        conn.request(method, path, body=data, headers={"content-type": "application/json"} if data else {})
-        r = conn.getresponse()
-        return r.status, json.loads(r.read() or b"null")
-    finally:
-        conn.close()
 
 
 @dataclass

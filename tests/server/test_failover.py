@@ -22,10 +22,9 @@ websockets = pytest.importorskip("websockets", reason="the failover test needs w
 redis = pytest.importorskip("redis", reason="the failover test needs redis-py")
 
 from muggins.core.records import apply_record_action, start_from_record  # noqa: E402
-from tests.server.test_restart import get, post, start  # noqa: E402
+from tests.server.test_restart import free_port, get, post, start  # noqa: E402
 from tests.server.test_secrecy import checked_text, hidden_in, norm, tokens  # noqa: E402
 
-PORTS = (18610, 18611, 18612)
 GAMES: list[tuple[str, dict[str, Any], list[str | None]]] = [
     ("dominoes", {"target": 60}, [None, None, "beginner"]),
     ("card-muggins", {}, [None, None, "beginner"]),
@@ -44,6 +43,7 @@ class Person:
         self.acked: list[tuple[int, str]] = []
         self.reconnects = 0
         self.over = False
+        self.think = 0.0  # seconds before each move
 
     def stuck(self) -> dict[str, Any]:
         """Where a person that did not see its game end was left."""
@@ -102,6 +102,8 @@ class Person:
                 answered = False
                 await ws.send(json.dumps({"type": "next", "ref": f"n{at}"}))
             elif self.seat in view.get("waiting_for", view["to_act"]) and view["legal"]:
+                if self.think:
+                    await asyncio.sleep(self.think)
                 ref = f"a{at}:{len(sent)}"
                 sent[ref] = view["legal"][0]
                 answered = False
@@ -109,7 +111,7 @@ class Person:
 
 
 async def play_through_a_kill(redis_url: str, tables: list[dict[str, Any]], people: list[Person],
-                              owner: subprocess.Popen[bytes], owner_port: int, alive: list[int]) -> float:
+                              owner: subprocess.Popen[bytes], owner_port: int, alive: list[int], logs: Path) -> float:
     """Play until every table made KILL_AFTER actions, kill the owner, play on to the end. Returns the seconds
     from the kill until every table had a new owner."""
     tasks = [asyncio.create_task(p.play(alive)) for p in people]
@@ -137,63 +139,111 @@ async def play_through_a_kill(redis_url: str, tables: list[dict[str, Any]], peop
         t.cancel()
     r.close()
     holders = [r.get(f"muggins:lease:{t['id']}") for t in tables]
+    if not all(p.over for p in people):
+        show_logs(logs)
     assert all(p.over for p in people), (holders, [p.stuck() for p in people if not p.over])
     assert taken is not None
     return taken
 
 
-@pytest.mark.slow  # three servers and whole games: run with -m slow (one stuck game in about 20 runs is open)
-def test_the_owner_killed_mid_game_loses_nothing(redis_url: str, tmp_path: Path) -> None:
+def servers(redis_url: str, tmp_path: Path, count: int = 3) -> tuple[str, dict[int, subprocess.Popen[bytes]]]:
+    """``count`` scale-out servers on free ports, on one Redis and one database (PostgreSQL when MUGGINS_PG_URL
+    names one); their output goes to serve-PORT.log in ``tmp_path``."""
     db = os.environ.get("MUGGINS_PG_URL") or f"sqlite:///{tmp_path / 'shared.db'}"
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MUGGINS_")}
-    procs = {port: start(db, port, "--redis", redis_url, env=env) for port in PORTS}
+    procs: dict[int, subprocess.Popen[bytes]] = {}
     try:
-        owner_port, others = PORTS[0], list(PORTS[1:])
-        base = f"http://127.0.0.1:{owner_port}"
-        tables, people = [], []
-        for game, options, seats in GAMES:
-            t = post(base, "/api/tables", {"game": game, "options": options, "seats": seats, "grace": 0,
-                                           "bot_delay": 0})
-            tables.append(t)
-            for seat, who in enumerate(seats):
-                if who is None:  # seats taken through the other processes, sockets kept there
-                    port = others[seat % 2]
-                    tok = post(f"http://127.0.0.1:{port}", f"/api/tables/{t['id']}/seats/{seat}",
-                               {"name": f"P{seat}"})["token"]
-                    people.append(Person(t["id"], seat, tok, [port, others[(seat + 1) % 2]]))
+        for _ in range(count):
+            port = free_port()
+            procs[port] = serve(db, port, redis_url, tmp_path)
+    except BaseException:
+        stop(procs)  # those started already are not left running
+        raise
+    return db, procs
+
+
+def serve(db: str, port: int, redis_url: str, tmp_path: Path) -> subprocess.Popen[bytes]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MUGGINS_")}
+    return start(db, port, "--redis", redis_url, env=env, log=tmp_path / f"serve-{port}.log")
+
+
+def stop(procs: dict[int, subprocess.Popen[bytes]]) -> None:
+    for proc in procs.values():
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+    for proc in procs.values():
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def seat_people(creator: int, others: list[int], games: list[tuple[str, dict[str, Any], list[str | None]]] = GAMES
+                ) -> tuple[list[dict[str, Any]], list[Person]]:
+    """A table of each of ``games`` made on port ``creator``, each person's seat taken through one of
+    ``others``, where the person's socket goes first (the next of ``others`` after it)."""
+    tables, people = [], []
+    for game, options, seats in games:
+        t = post(f"http://127.0.0.1:{creator}", "/api/tables", {"game": game, "options": options, "seats": seats,
+                                                                "grace": 0, "bot_delay": 0})
+        tables.append(t)
+        for seat, who in enumerate(seats):
+            if who is None:
+                port = others[seat % len(others)]
+                tok = post(f"http://127.0.0.1:{port}", f"/api/tables/{t['id']}/seats/{seat}",
+                           {"name": f"P{seat}"})["token"]
+                people.append(Person(t["id"], seat, tok, [port, others[(seat + 1) % len(others)]]))
+    return tables, people
+
+
+def check_games(port: int, tables: list[dict[str, Any]], people: list[Person], tmp_path: Path) -> list[int]:
+    """Each game's record (read through ``port``) holds every acknowledged move at its index, by its seat; it
+    replays (``muggins replay``); the bot played in it; each seat saw only what it may. Returns the number of
+    actions of each."""
+    lengths = []
+    for t in tables:
+        game, seats = t["game"], [s["bot"] for s in t["seats"]]
+        rec = get(f"http://127.0.0.1:{port}", f"/api/tables/{t['id']}/record")
+        mine = [p for p in people if p.table_id == t["id"]]
+        for p in mine:
+            assert p.acked, (game, p.seat)
+            for index, move in p.acked:
+                entry = rec["actions"][index]
+                assert entry["seat"] == p.seat and entry["move"] == move, (game, index, entry, move)
+        path = tmp_path / f"{game}.json"
+        path.write_text(json.dumps(rec))
+        done = subprocess.run([sys.executable, "-m", "muggins", "replay", str(path)], capture_output=True,
+                              text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        assert_no_leak(game, rec, mine)
+        assert rec["actions"] and all(e["seat"] in range(len(seats)) for e in rec["actions"])
+        assert any(seats[e["seat"]] is not None for e in rec["actions"])  # the bot played on
+        lengths.append(len(rec["actions"]))
+    return lengths
+
+
+def show_logs(tmp_path: Path) -> None:
+    for log in sorted(tmp_path.glob("serve-*.log")):
+        print(log.name, log.read_text()[-4000:])
+
+
+def test_the_owner_killed_mid_game_loses_nothing(redis_url: str, tmp_path: Path) -> None:
+    _, procs = servers(redis_url, tmp_path)
+    try:
+        owner_port, *others = procs
+        tables, people = seat_people(owner_port, others)
         r = redis.Redis.from_url(redis_url)
         owner_pid = procs[owner_port].pid
         assert all(f":{owner_pid}:" in r.get(f"muggins:lease:{t['id']}").decode() for t in tables)
         r.close()
-        alive = list(PORTS)
-        taken = asyncio.run(play_through_a_kill(redis_url, tables, people, procs[owner_port], owner_port, alive))
+        alive = list(procs)
+        taken = asyncio.run(play_through_a_kill(redis_url, tables, people, procs[owner_port], owner_port, alive,
+                                                tmp_path))
         print(f"tables taken over {taken:.2f} s after the kill")
         assert any(p.reconnects for p in people)  # the relayed sockets were moved to the new owner
-        for t, (game, _, seats) in zip(tables, GAMES, strict=True):
-            rec = get(f"http://127.0.0.1:{others[0]}", f"/api/tables/{t['id']}/record")
-            mine = [p for p in people if p.table_id == t["id"]]
-            for p in mine:  # every acknowledged move is in the record, at its index, by its seat
-                assert p.acked, (game, p.seat)
-                for index, move in p.acked:
-                    entry = rec["actions"][index]
-                    assert entry["seat"] == p.seat and entry["move"] == move, (game, index, entry, move)
-            path = tmp_path / f"{game}.json"
-            path.write_text(json.dumps(rec))
-            done = subprocess.run([sys.executable, "-m", "muggins", "replay", str(path)], capture_output=True,
-                                  text=True, timeout=120)
-            assert done.returncode == 0, done.stderr
-            assert_no_leak(game, rec, mine)
-            assert rec["actions"] and all(e["seat"] in range(len(seats)) for e in rec["actions"])
-            assert any(seats[e["seat"]] is not None for e in rec["actions"])  # the bot played on
+        check_games(others[0], tables, people, tmp_path)
     finally:
-        for proc in procs.values():
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGTERM)
-        for proc in procs.values():
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+        stop(procs)
 
 
 def assert_no_leak(game: str, rec: dict[str, Any], people: list[Person]) -> None:

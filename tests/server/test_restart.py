@@ -28,17 +28,25 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start(db: str, port: int, *args: str, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+def start(db: str, port: int, *args: str, env: dict[str, str] | None = None,
+          log: Path | None = None) -> subprocess.Popen[bytes]:
+    """``muggins serve`` on ``port``, once it answers; its output goes to ``log`` (appended) when given."""
+    out: Any = open(log, "ab") if log is not None else subprocess.PIPE  # noqa: SIM115 (the child keeps it)
     proc = subprocess.Popen([sys.executable, "-m", "muggins", "serve", "--port", str(port), "--db", db, *args],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
-    for _ in range(200):
+                            stdout=out, stderr=subprocess.STDOUT, env=env)
+    if log is not None:
+        out.close()
+    deadline = time.monotonic() + 60  # a loaded machine takes long to import everything
+    while time.monotonic() < deadline and proc.poll() is None:
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games", timeout=1)
             return proc
         except OSError:
             time.sleep(0.05)
     proc.kill()
-    raise AssertionError(f"the server did not start: {proc.stdout.read() if proc.stdout else ''!r}")
+    proc.wait()
+    output = proc.stdout.read() if proc.stdout else log.read_bytes() if log is not None else b""
+    raise AssertionError(f"the server did not start: {output!r}")
 
 
 def post(base: str, path: str, body: dict[str, Any]) -> Any:

@@ -24,6 +24,7 @@ from muggins.cli.replay_cmd import replay_command
 from muggins.cli.rules_cmd import rules_command
 from muggins.cli.serve_cmd import serve_command
 from muggins.cli.train_cmd import train_command
+from muggins.cli.worker_cmd import worker_command
 from muggins.core.rules import all_games, load_object
 from muggins.sim.cli import tournament_command
 
@@ -58,6 +59,7 @@ app.command("serve", cls=Command)(serve_command)
 app.command("tournament", cls=Command)(tournament_command)
 app.command("train", cls=Command)(train_command)
 app.add_typer(bot_app, name="bot")
+app.command("worker", cls=Command)(worker_command)
 for _spec in all_games().values():  # each game's own command groups
     for _cmd in _spec.commands:
         app.add_typer(load_object(_cmd.app), name=_cmd.name, help=_cmd.help)

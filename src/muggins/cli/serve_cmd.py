@@ -5,6 +5,8 @@ from __future__ import annotations
 import gc
 import ipaddress
 import os
+import socket
+from typing import Any
 
 import typer
 
@@ -123,5 +125,22 @@ def serve_command(
     typer.echo(f"muggins: open http://{shown}:{port}/  (database: {url}{shared})", err=False)
     # small JSON messages: compressing each one costs more CPU than it saves on the wire
     # forwarded headers are believed from the named proxies only (uvicorn's own default trusts 127.0.0.1)
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65536,
-                ws_per_message_deflate=False, proxy_headers=bool(proxies), forwarded_allow_ips=proxies)
+    run_handing_over(app, uvicorn.Config(app, host=host, port=port, log_level="warning", ws_max_size=65536,
+                                         ws_per_message_deflate=False, proxy_headers=bool(proxies),
+                                         forwarded_allow_ips=proxies))
+
+
+def run_handing_over(app: Any, config: Any) -> None:
+    """Run uvicorn's server; in scale-out mode, on SIGTERM the app's tables are handed over (their leases given
+    back) before the sockets are closed, so that the pages reconnect to tables the other processes have
+    taken over already."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            cluster = getattr(app.state, "cluster", None)
+            if cluster is not None:
+                await cluster.hand_over()
+            await super().shutdown(sockets)
+
+    Server(config).run()

@@ -131,7 +131,8 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
                analysis_samples: int = ANALYSIS_SAMPLES, sockets_per_client: int = SOCKETS_PER_CLIENT,
                connects_per_minute: float = CONNECTS_PER_MINUTE, connects_burst: float = CONNECTS_BURST,
                address: tuple[str, int] | None = None, api_docs: bool = False,
-               hand_pause: float = HAND_PAUSE, redis_url: str | None = None, metrics: bool = True) -> FastAPI:
+               hand_pause: float = HAND_PAUSE, redis_url: str | None = None, metrics: bool = True,
+               worker_patience: float | None = None) -> FastAPI:
     """The app, bound to one database (SQLite in the user's data directory when ``db_url`` is None).
 
     ``allowed_origins`` (and the comma-separated environment variable MUGGINS_ALLOWED_ORIGINS) name the
@@ -145,7 +146,9 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
     sockets of one seat share one message rate limit (``rate`` a second, bursts of ``burst``), and all the
     sockets of one address share twice that. The end of each hand stays on screen until every seated person
     has pressed Next hand, or for ``hand_pause`` seconds (times ``time_scale``) at most. With ``redis_url``
-    (scale-out mode) the per-address limits are counted in that Redis, shared by every process using it.
+    (scale-out mode) the per-address limits are counted in that Redis, shared by every process using it, and the
+    analyses and hints are jobs for `muggins worker` processes (a request waits ``worker_patience`` seconds for
+    a worker to take its job, then gets 503).
     ``metrics`` serves the server's figures at /metrics (Prometheus text format; see docs/deploy.md)."""
     policy = OriginPolicy([*(allowed_origins or ()), os.environ.get(ORIGINS_ENV, "")],
                           own_addresses(*address) if address is not None else ())
@@ -155,6 +158,9 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
         manager.load()  # in scale-out mode each process takes the tables without an owner (cluster.py)
     accounts = Accounts(store, manager)
     insight = Insight(analysis_samples)
+    if redis_url is not None:  # scale-out mode: analyses and hints are done by the workers (jobs.py)
+        from muggins.server.jobs import PATIENCE, QueuedInsight
+        insight = QueuedInsight(redis_url, analysis_samples, worker_patience or PATIENCE)
     figures = Metrics(manager, insight)
     manager.metrics = figures
     catalogue = {"games": games_catalogue(), "bots": list(BOT_LEVELS),
@@ -185,12 +191,14 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
         manager.start()
         if cluster is not None:
             await cluster.start()
+        await insight.open()
         sweep = asyncio.create_task(sweeper())
         yield
         sweep.cancel()
         if cluster is not None:
             await cluster.stop()
         insight.cancel()
+        await insight.close()
         manager.shutdown()
         store.close()
         if shared is not None:
@@ -495,6 +503,7 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
     if metrics:
         @app.get("/metrics", include_in_schema=False)
         async def metrics_page() -> Response:
+            await insight.refresh()
             return Response(figures.render(), media_type=figures.content_type)
 
     @app.get("/")

@@ -75,7 +75,8 @@ class Cluster:
         self.max_spectators = max_spectators
         self.lease_ms = int(lease_seconds * 1000)
         self.node = node_id()
-        self.owned: set[str] = set()
+        self.owned: set[str] = set()    # tables served here: each one in the manager, its lease ours
+        self.taking: dict[str, asyncio.Future[bool]] = {}  # takeovers under way
         self.broken: set[str] = set()   # tables that could not be rebuilt here: not claimed again
         self.relayed: dict[str, Relayed] = {}                                  # this process's relayed sockets
         self.remote: dict[str, tuple[str, Connection, Any, asyncio.Task[None]]] = {}  # others', at owned tables
@@ -83,9 +84,11 @@ class Cluster:
         self.app: Any = None            # the process's ASGI app: requests relayed here are run through it (set
                                         # by the app that makes this)
         self.requests: set[asyncio.Task[None]] = set()
+        self.closing = False            # handing over or stopped: no table is taken any more
         self.tasks: list[asyncio.Task[None]] = []
         self.renew = redis.register_script(RENEW)
         self.release = redis.register_script(RELEASE)
+        manager.on_stale = self.reload
 
     # --- life -------------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -94,9 +97,24 @@ class Cluster:
         self.tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self._watch())]
         await self.round()  # the tables without an owner are taken at once
 
+    async def hand_over(self) -> None:
+        """On SIGTERM, before the sockets are closed: take no more tables, stop playing those owned here (their
+        bots stop, their sockets close: the pages reconnect through the other processes) and give their leases
+        back, so that the other processes take them over at their next round (within a second) rather than
+        after the leases lapse."""
+        self.closing = True
+        for task in self.tasks:
+            task.cancel()
+        for table_id in sorted(self.owned):
+            await self.drop(table_id)
+            with contextlib.suppress(Exception):
+                await self.release(keys=[LEASE + table_id], args=[self.node])
+        log.info("%s handed its tables over", self.node)
+
     async def stop(self) -> None:
         """Give every lease back (a restarted process's tables are taken over at once, not after the lease
         lapses) and stop listening."""
+        self.closing = True
         for task in self.tasks:
             task.cancel()
         for table_id in list(self.owned):
@@ -111,38 +129,79 @@ class Cluster:
 
     # --- leases -----------------------------------------------------------------------------------
     async def adopt(self, table_id: str) -> bool:
-        """Claim the lease of ``table_id``; True when this process now owns it."""
+        """Claim the lease of a table just made here (in the manager); True when this process now owns it.
+        When another process's watcher was first (it found the new table in the store without a lease), the
+        table is played there: the copy here is let go."""
         if not await self.redis.set(LEASE + table_id, self.node, nx=True, px=self.lease_ms):
+            table = self.manager.tables.pop(table_id, None)
+            if table is not None:
+                table.cancel()
             return False
         self.owned.add(table_id)
         await self.pubsub.subscribe(TABLE_CHANNEL + table_id)
         return True
 
     async def take_over(self, table_id: str) -> bool:
-        """Claim a table whose lease lapsed and rebuild it from the store; True when it is now served here."""
+        """Claim a table whose lease lapsed and rebuild it from the store; True when it is now served here.
+        A table is owned (:meth:`owns`) only once it is rebuilt and in the manager: until then a socket or a
+        request for it waits for the takeover under way (one per table), never meeting a half-made table."""
         if table_id in self.owned:
             return True
-        if table_id in self.broken or not await self.adopt(table_id):
+        if self.closing:
+            return False
+        pending = self.taking.get(table_id)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        if table_id in self.broken:
+            return False
+        done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self.taking[table_id] = done
+        try:
+            taken = await self._take_over(table_id)
+        finally:
+            del self.taking[table_id]
+            if not done.done():
+                done.set_result(table_id in self.owned)
+        return taken
+
+    async def _take_over(self, table_id: str) -> bool:
+        if not await self.redis.set(LEASE + table_id, self.node, nx=True, px=self.lease_ms):
             return False
         try:
             stored = await asyncio.to_thread(self.manager.store.load_one, table_id)
             if stored is None or stored.status not in ACTIVE:  # it ended meanwhile
                 await self.release(keys=[LEASE + table_id], args=[self.node])
-                await self.drop(table_id)
                 return False
             table = self.manager._rebuild(stored)
         except Exception as e:
             log.error("table %s could not be taken over: %s", table_id, e)
             self.broken.add(table_id)
-            await self.drop(table_id)
             return False
         self.manager.archived.pop(table_id, None)
         self.manager.tables[table_id] = table
+        self.owned.add(table_id)
+        await self.pubsub.subscribe(TABLE_CHANNEL + table_id)
         table.schedule_bots()
         self.manager.table_changed(table)  # a ranked table's clock goes on here
         self.metrics.lease_changes.inc()
         log.info("table %s taken over by %s at action %d", table_id, self.node, len(table.state.history))
         return True
+
+    def reload(self, table: GameTable) -> None:
+        """``table`` found its next action stored already: another process played it meanwhile (this one's
+        lease had lapsed unnoticed). This copy is dropped (its sockets reconnect), its lease given back, and
+        the table taken over again from the store, here or by whichever process is first."""
+        async def again() -> None:
+            if self.manager.tables.get(table.id) is table:
+                await self.drop(table.id)
+            with contextlib.suppress(Exception):
+                await self.release(keys=[LEASE + table.id], args=[self.node])
+            await self.take_over(table.id)
+
+        log.warning("table %s: a stale copy, reloaded from the store", table.id)
+        task = asyncio.get_running_loop().create_task(again())
+        self.requests.add(task)
+        task.add_done_callback(self.requests.discard)
 
     async def drop(self, table_id: str) -> None:
         """Stop serving ``table_id`` here (its lease is lost or given back): its bots stop, its sockets close
@@ -384,7 +443,10 @@ class Cluster:
                 continue
             owner = str(holder.decode())
             if owner == self.node:
-                return None
+                if await self.take_over(table_id):  # ours, or being taken over here: served here once it is
+                    return None
+                await asyncio.sleep(0.2)
+                continue
             hello = {"op": "open", "node": self.node, "conn": cid, "token": token}
             if await self.redis.publish(TABLE_CHANNEL + table_id, json.dumps(hello)):
                 try:

@@ -1,7 +1,8 @@
 """The analysis of a finished game and the hints of a seat to act, served off the event loop.
 
 Both are long computations (worlds sampled and played out), so both run in a worker thread: the event
-loop goes on serving every table meanwhile. A table has at most one analysis running; once done it is
+loop goes on serving every table meanwhile (in scale-out mode they are jobs for ``muggins worker``
+processes instead: see jobs.py). A table has at most one analysis running; once done it is
 kept (a finished game never changes). A hint is computed only when the seat asks for it, from that seat's
 own view (:func:`~muggins.analysis.evaluate.rank_moves` samples the hidden hands), and answered to that
 request alone: nothing of it is broadcast, and nobody else's messages wait for it.
@@ -23,6 +24,7 @@ from muggins.analysis import AnalysisError, analyse_record, rank_moves
 from muggins.analysis.analyse import Progress
 from muggins.analysis.wording import move_phrase
 from muggins.core.errors import MugginsError
+from muggins.server.guard import BadRequest
 from muggins.server.tables import GameTable, TableError
 
 log = logging.getLogger("muggins.server")
@@ -170,19 +172,35 @@ class Insight:
             return got
         task = self.hint_tasks.get(key)
         if task is None:
-            task = asyncio.create_task(asyncio.to_thread(hint_of, st.clone(), seat, self.hint_samples))
+            task = asyncio.create_task(self._hint(table.id, seat, st.clone()))
             self.hint_tasks[key] = task
             task.add_done_callback(functools.partial(self._hinted, key))
         try:
             return await asyncio.shield(task)
+        except BadRequest:  # no worker answers (scale-out mode): 503, try again
+            raise
         except Exception as e:
             log.exception("table %s: the hint of seat %d failed", table.id, seat)
             raise TableError(f"no hint could be worked out for this position ({type(e).__name__}); "
                              f"play on, or ask again after the next move", 409) from None
 
+    async def _hint(self, table_id: str, seat: int, state: Any) -> dict[str, Any]:
+        """The hint of ``seat`` at ``state`` (the table's, copied when asked), worked out in a thread (a worker's
+        job in scale-out mode: see jobs.py)."""
+        return await asyncio.to_thread(hint_of, state, seat, self.hint_samples)
+
     def _hinted(self, key: tuple[str, int, int], task: asyncio.Task[dict[str, Any]]) -> None:
         self.hint_tasks.pop(key, None)
         _keep(self.hints, key, task, HINT_CACHE)
+
+    async def open(self) -> None:
+        """Connect to what does the work (nothing to do in-process)."""
+
+    async def close(self) -> None:
+        """Let go of it."""
+
+    async def refresh(self) -> None:
+        """Look at what waits elsewhere, for /metrics (nothing elsewhere in-process)."""
 
     def cancel(self) -> None:
         for task in [*self.running.values(), *self.hint_tasks.values()]:

@@ -39,6 +39,10 @@ class _Snapshot(Collector):
         queue.add_metric(["analysis"], len(self.insight.running))
         queue.add_metric(["hint"], len(self.insight.hint_tasks))
         yield queue
+        queued = getattr(self.insight, "queued", None)
+        if queued is not None:  # scale-out mode: the jobs on the workers' queue, over all the processes
+            yield GaugeMetricFamily("muggins_worker_queue", "Analysis and hint jobs waiting for a worker (scale-out)",
+                                    value=queued)
 
 
 class Metrics:
@@ -55,6 +59,9 @@ class Metrics:
         self.latency = Histogram("muggins_action_latency_seconds",
                                  "Seconds from a person's move arriving on a socket to its broadcast",
                                  buckets=LATENCY_BUCKETS, registry=r)
+        self.store_writes = Histogram("muggins_store_write_seconds",
+                                      "Seconds each action's commit to the database took (the table waits for it)",
+                                      buckets=LATENCY_BUCKETS, registry=r)
         self.bot_failures = Counter("muggins_bot_failures", "Bot moves that failed (to choose or to apply)",
                                     registry=r)
         self.store_failures = Counter("muggins_store_write_failures",
@@ -63,8 +70,10 @@ class Metrics:
                                      "Tables this process took over or gave up (scale-out mode)", registry=r)
         r.register(_Snapshot(manager, insight))
 
-    def action(self, game: str, bot: bool) -> None:
+    def action(self, game: str, bot: bool, stored: float = 0.0) -> None:
+        """An action applied, its commit having taken ``stored`` seconds."""
         self.actions.labels(game, "bot" if bot else "person").inc()
+        self.store_writes.observe(stored)
 
     def bot_failed(self) -> None:
         self.bot_failures.inc()
@@ -79,7 +88,7 @@ class Metrics:
 class NoMetrics:
     """What a table manager counts to when no figures are kept."""
 
-    def action(self, game: str, bot: bool) -> None:
+    def action(self, game: str, bot: bool, stored: float = 0.0) -> None:
         pass
 
     def bot_failed(self) -> None:

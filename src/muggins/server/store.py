@@ -42,7 +42,7 @@ from sqlalchemy import (
     type_coerce,
     update,
 )
-from sqlalchemy.exc import OperationalError, SQLAlchemyError
+from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 
 from muggins.server import migrations
 
@@ -230,6 +230,11 @@ class StoreUnavailable(Exception):
     """A write the database did not take, even retried on a fresh connection: nothing of it was kept."""
 
 
+class StoreConflict(Exception):
+    """A write refused because what it adds is stored already (an action at an index another process
+    wrote first): the database answers, the writer's copy of the table is stale. Nothing of it was kept."""
+
+
 def faults_from_env(value: str | None = None) -> Callable[[], None] | None:
     """The fault injected into every store write, from MUGGINS_FAULTS (read once, when the server
     starts; for tests of the server's resilience): ``store_down_file=PATH`` makes each write fail while
@@ -327,7 +332,7 @@ class Store:
     def _write(self, what: str, work: Callable[[Any], None]) -> None:
         """Run ``work`` on the writer connection; a failed write is tried once more on a fresh
         connection (the pool emptied first), then StoreUnavailable, and so is every write for the next
-        :attr:`retry_after` seconds."""
+        :attr:`retry_after` seconds. A write the database refuses as stored already is StoreConflict at once."""
         if time.monotonic() < self._down_until:
             raise StoreUnavailable(f"the database did not take {what}: it did not answer a moment ago")
         for attempt in (1, 2):
@@ -338,6 +343,8 @@ class Store:
                     self._writer = self.engine.connect()
                 work(self._writer)
                 return
+            except IntegrityError as e:  # the database answered: no outage, nothing to try again
+                raise StoreConflict(f"the database refused {what}: it is stored already") from e
             except (SQLAlchemyError, OSError) as e:
                 log.warning("the database did not take %s (attempt %d of 2): %s", what, attempt, e)
                 self._reset()

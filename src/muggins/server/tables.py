@@ -43,7 +43,7 @@ from muggins.core.rules import GameSpec, get_game
 from muggins.server.handend import HandPause, HandPauses
 from muggins.server.metrics import NoMetrics
 from muggins.server.seating import resigned_winners
-from muggins.server.store import ACTIVE, ENDED, Store, StoredTable, StoreUnavailable
+from muggins.server.store import ACTIVE, ENDED, Store, StoreConflict, StoredTable, StoreUnavailable
 
 log = logging.getLogger("muggins.server")
 MAX_MOVE_CHARS = 200
@@ -554,6 +554,7 @@ class GameTable(HandPauses):
         status = self.status
         result = self.result() if status == "finished" else None
         ended = time.time() if result is not None else None
+        began = time.perf_counter()
         try:
             self.manager.store.append_action(
                 self.id, idx, seat, entry["move"], entry.get("claim"),
@@ -563,10 +564,15 @@ class GameTable(HandPauses):
             st.undo(1)
             self.manager.metrics.store_failed()
             raise TableError(f"that move was not saved: {NOT_SAVED}", 503) from None
+        except StoreConflict:  # another process played this table meanwhile: this copy is stale
+            st.undo(1)
+            self.manager.stale(self)
+            raise TableError("this table moved on elsewhere; it is being reloaded, reconnect in a moment", 409) \
+                from None
         except Exception:
             st.undo(1)
             raise
-        self.manager.metrics.action(self.game, self.seats[seat].bot_obj is not None)
+        self.manager.metrics.action(self.game, self.seats[seat].bot_obj is not None, time.perf_counter() - began)
         if grew:
             self.saved_chance = len(st.chance.outcomes)
         if self._log_marks is not None and len(self._log_marks) == len(st.history):
@@ -730,12 +736,22 @@ class TableManager:
         self.closing = False
         self.metrics: Any = NoMetrics()  # the app's figures (/metrics) count here
         self.shared = False  # scale-out mode: other processes play tables of the same store
+        self.on_stale: Callable[[GameTable], None] | None = None  # see stale()
         # called once with each table whose game ends here (finished, resigned or abandoned), after its
         # end is stored: ratings, results and the like follow from it; a listener that fails is logged
         self.end_listeners: list[Callable[[GameTable], None]] = []
         # called with a table after each change of it (before its watchers are told), and with each table in
         # play when the manager starts: a ranked table's clock follows the game from them
         self.change_listeners: list[Callable[[GameTable], None]] = []
+
+    def stale(self, table: GameTable) -> None:
+        """A write of ``table`` found its action stored already: the table was played by another process
+        (scale-out mode), and ``on_stale`` reloads it; with none, it is only logged."""
+        if self.on_stale is not None:
+            self.on_stale(table)
+        else:
+            log.error("table %s: its next action is stored already; is another server using this database?",
+                      table.id)
 
     def table_ended(self, table: GameTable) -> None:
         self._tell(self.end_listeners, table, "its end")
