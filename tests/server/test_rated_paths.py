@@ -88,3 +88,30 @@ def play_through_sockets_one(client: TestClient, table_id: str, token: str, seat
                 if m.get("ref") == k:
                     break
     return table
+
+
+def test_rated_games_are_played_only_on_the_presets_marked_ranked(client: TestClient) -> None:
+    """A rated table, a ranked queue and a rated challenge on a preset not marked ranked are refused (422) and
+    leave nothing behind; the catalogue names each game's ranked presets."""
+    from muggins.core.rules import all_games
+
+    client.app.state.accounts.hasher = Counting()  # type: ignore[attr-defined]
+    assert sign_up(client, "Ann_1").status_code == 201
+    games = {g["name"]: g for g in client.get("/api/games").json()["games"]}
+    for name, spec in all_games().items():
+        assert games[name]["ranked"] == list(spec.ranked) and set(spec.ranked) <= set(spec.presets)
+        assert spec.default_preset in spec.ranked  # "Ranked" in the lobby plays the default preset
+        unranked = [p for p in spec.presets if p not in spec.ranked]
+        assert unranked, name
+        before = client.get("/api/tables").json()["total"]
+        r = client.post("/api/tables", json={"game": name, "preset": unranked[0], "seats": [None, "casual"],
+                                             "rated": True})
+        assert r.status_code == 422 and "ranked presets" in r.json()["error"], r.text
+        r = client.post("/api/play", json={"game": name, "preset": unranked[0], "players": 2, "ranked": True})
+        assert r.status_code == 422 and "ranked presets" in r.json()["error"], r.text
+        r = client.post("/api/challenge/casual", json={"game": name, "preset": unranked[0], "rated": True})
+        assert r.status_code == 422 and "ranked presets" in r.json()["error"], r.text
+        assert client.get("/api/tables").json()["total"] == before
+        # the same preset unrated is fine
+        ok = client.post("/api/tables", json={"game": name, "preset": unranked[0], "seats": [None, "casual"]})
+        assert ok.status_code == 201, ok.text

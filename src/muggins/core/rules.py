@@ -207,7 +207,8 @@ class GameSpec:
     (None: it has none, see :mod:`muggins.rl.vector`); ``drills`` are import paths of the counting drills
     ``muggins train`` offers (see :mod:`muggins.train`); ``native`` is the import path of the state class
     backed by the game's native engine, which :meth:`new` gives where it is built and plays the rules
-    (see :func:`muggins.core.engine.native_state_type`; ``MUGGINS_ENGINE=pure`` forces ``state_type``)."""
+    (see :func:`muggins.core.engine.native_state_type`; ``MUGGINS_ENGINE=pure`` forces ``state_type``);
+    ``ranked`` names the presets marked ranked, on which rated games are played (:meth:`ranked_error`)."""
 
     name: str
     title: str
@@ -231,6 +232,18 @@ class GameSpec:
     vector: str | None = None
     drills: tuple[str, ...] = ()
     native: str | None = None
+    ranked: tuple[str, ...] = ()
+
+    def ranked_error(self, preset: str | None) -> str | None:
+        """Why a rated game may not be played on ``preset`` (None: the default preset) of this game, or None:
+        rated games are played on the presets marked ranked (:attr:`ranked`), so that one rating compares
+        games of the same kind."""
+        name = preset or self.default_preset
+        if name in self.ranked:
+            return None
+        if not self.ranked:
+            return f"{self.title} has no ranked preset: its games are not rated"
+        return f"rated games of {self.title} are played on its ranked presets: {', '.join(self.ranked)}"
 
     def pieces(self, n: int) -> str:
         """``"1 tile"``, ``"3 cards"``."""

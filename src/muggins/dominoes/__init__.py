@@ -28,6 +28,7 @@ SPEC = register(GameSpec(
     title="Fives-family dominoes",
     state_type=DominoState,
     presets=PRESETS,
+    ranked=("muggins", "muggins-spinner", "all-fives", "sniff", "five-up", "all-threes", "fives-and-threes"),
     default_preset="muggins",
     min_players=2,
     max_players=6,

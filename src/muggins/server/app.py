@@ -116,7 +116,7 @@ def games_catalogue() -> list[dict[str, Any]]:
                     "default_preset": spec.default_preset, "min_players": spec.min_players,
                     "max_players": spec.max_players, "default_players": spec.default_players,
                     "descriptions": dict(spec.descriptions), "renderer": page_renderer(spec),
-                    "piece_noun": list(spec.piece_noun), **describe_game(spec)})
+                    "piece_noun": list(spec.piece_noun), "ranked": list(spec.ranked), **describe_game(spec)})
     return out
 
 

@@ -370,6 +370,8 @@ class BotApi:
             if not isinstance(options, dict) or not (preset is None or isinstance(preset, str)):
                 raise BadRequest("'preset' is a preset name and 'options' an object of rule options", 422)
             spec.rules(preset, options)
+            if rated and (why := spec.ranked_error(preset)):
+                raise BadRequest(why, 422)
             if not spec.min_players <= players <= spec.max_players:
                 raise BadRequest(f"{game} is for {spec.min_players}-{spec.max_players} players", 422)
         except MugginsError as e:

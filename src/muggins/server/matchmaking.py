@@ -169,6 +169,8 @@ class Matchmaker:
         if ranked and account is None:
             raise BadRequest("ranked play is for accounts: log in (or sign up) first; quick play is open to "
                              "guests", 401)
+        if ranked and (why := spec.ranked_error(preset)):
+            raise BadRequest(why, 422)
         name = data.get("name")
         if account is not None:
             name = account.username

@@ -35,7 +35,7 @@ from sqlalchemy import select
 from muggins.core.chance import Chance
 from muggins.core.events import EventKind
 from muggins.core.records import apply_record_action
-from muggins.core.rules import get_game
+from muggins.core.rules import all_games, get_game
 from muggins.server.accounts import Account
 from muggins.server.guard import BadRequest
 from muggins.server.ratings import FAMILIES, PROVISIONAL, Ratings, family_of, figures, rating_of, shown, start_of
@@ -76,6 +76,11 @@ def rated_meta(data: dict[str, Any], account: Account | None) -> dict[str, Any] 
         raise TableError(f"a rated table's seats are open (null) or house bots: {', '.join(BOT_LEVELS)}", 422)
     if data.get("hints", False) is not False:
         raise TableError("a rated game is played without hints", 422)
+    game, preset = data.get("game"), data.get("preset")
+    if isinstance(game, str) and game in all_games() and (preset is None or isinstance(preset, str)):
+        why = get_game(game).ranked_error(preset)
+        if why:
+            raise TableError(why, 422)
     return {"rated": True}
 
 

@@ -11,6 +11,7 @@ SPEC = register(GameSpec(
     title="Cribbage",
     state_type=CribbageState,
     presets=PRESETS,
+    ranked=("cribbage", "cribbage-61", "three-hand", "four-hand", "cribbage-muggins"),
     default_preset="cribbage",
     min_players=2,
     max_players=4,

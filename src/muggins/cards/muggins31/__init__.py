@@ -19,6 +19,7 @@ SPEC = register(GameSpec(
     title="Card Muggins (31)",
     state_type=CardMugginsState,
     presets=PRESETS,
+    ranked=("muggins", "deal-seven", "strict-21"),
     default_preset="muggins",
     min_players=2,
     max_players=4,
