@@ -51,7 +51,7 @@ function passwordForm() {
 
 /** Delete the account, confirmed by typing its name and its password. @param {string} name @param {HTMLElement} box */
 function deleteForm(name, box) {
-  const typed = field("del-name", "Type your username to confirm", { autocomplete: "off", maxlength: "40" });
+  const typed = field("del-name", "Your username, to confirm", { autocomplete: "off", maxlength: "40" });
   const pw = field("del-pass", "Password", { type: "password", autocomplete: "current-password", maxlength: "1024" });
   const [err, say] = note("del-err");
   const act = async () => {
