@@ -27,12 +27,11 @@ from tests.server.browser_helpers import (
 from tests.server.test_accounts import Counting
 from tests.server.test_browser_access import serious_violations
 from tests.server.test_browser_accounts import PASSWORD, account_form
+from tests.server.test_browser_ratings import CELLS, NAMES
 
 pytestmark = needs_chromium
 __all__ = ["browser", "server", "shots"]  # fixtures
-NAMES = ("Ann_1", "Bob_2")
 NEW_PASSWORD = "a new and longer secret"
-CELLS = "rs => rs.map((r) => [...r.cells].map((c) => c.textContent))"  # a table's rows as lists of texts
 # (game, preset, target): the shortest rated games
 SHORT = {"dominoes": ("muggins", 30), "cribbage": ("cribbage-61", None)}
 
