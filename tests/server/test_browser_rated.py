@@ -120,8 +120,10 @@ def test_a_rated_games_rematch_from_the_page_stays_rated_between_the_same_accoun
         page.wait_for_selector("#rematch-btn")
         assert "Resigned by Ann_1." in page.inner_text("#seat-actions")
         page.click("#rematch-btn")
-        page.click("#go-rematch")
-        page.wait_for_function("(old) => muggins.state.last && muggins.state.last.table.id !== old", arg=tid)
+        with page.expect_navigation():
+            page.click("#go-rematch")
+        page.wait_for_function("(old) => window.muggins && muggins.state.last && muggins.state.last.table.id !== old",
+                               arg=tid)
     ann.wait_for_function("() => muggins.state.last.table.status === 'playing'")
     new = ann.evaluate("() => muggins.state.last.table.id")
     assert bob.evaluate("() => muggins.state.last.table.id") == new
@@ -130,6 +132,7 @@ def test_a_rated_games_rematch_from_the_page_stays_rated_between_the_same_accoun
         assert page.inner_text("#rated-mark") == "Rated"
         assert page.evaluate("() => muggins.state.me") == seat
         assert [s["name"] for s in page.evaluate("() => muggins.state.last.table.seats")] == list(NAMES)
+        assert f"{NAMES[1 - seat]}: 0" in page.inner_text("#scores")  # the other account, by its name
     assert app.state.manager.get(new).meta.get("rated") is True
     close(opened)
 
@@ -137,6 +140,7 @@ def test_a_rated_games_rematch_from_the_page_stays_rated_between_the_same_accoun
 def login_error(page: Any, base: str, username: str, password: str) -> str:
     """Log in from the header with these; the error the header shows."""
     page.goto(base + "/")
+    page.wait_for_selector("#login-form, #logout-btn")  # the header has asked who is logged in
     if page.query_selector("#logout-btn"):
         page.click("#logout-btn")
     page.fill("#login-user", username)
@@ -218,6 +222,10 @@ def test_bots_and_their_tokens_are_made_listed_and_revoked_on_the_profile_page(
     token = secret.input_value()
     assert token.startswith("mgb_")
     assert "shown only this once" in bot.locator(".new-token").inner_text()
+    bot.locator("button.copy-token").click()
+    copied = bot.locator(".copied")
+    copied.filter(has_text=re.compile(r"\S")).wait_for()
+    assert copied.inner_text() in ("Token copied.", "Select the token and copy it (Ctrl+C).")
     listed = bot.locator("ul.tokens li")
     listed.first.wait_for()
     assert listed.count() == 1 and "laptop" in listed.first.inner_text()
@@ -252,6 +260,7 @@ def test_an_account_deleted_on_the_profile_page_is_gone_and_its_game_kept_under_
     ann.fill("#del-pass", "not my password")
     ann.click("#del-btn")
     ann.wait_for_selector("#del-err:has-text('That is not your current password.')")
+    assert serious_violations(ann) == []
     ann.fill("#del-pass", PASSWORD)
     ann.click("#del-btn")
     ann.wait_for_selector("#deleted-msg")

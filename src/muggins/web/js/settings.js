@@ -99,10 +99,18 @@ async function botItem(bot) {
     let t;
     try { t = await call(`/api/bot/accounts/${encodeURIComponent(bot)}/tokens`, "POST", { label: label.value }); } catch (e) { say(why(e)); return; }
     label.value = "";
-    const secret = el("input", { readonly: true, value: t.token, class: "token-secret", "aria-label": `New token of ${bot}` });
-    shown.replaceChildren(el("p", { role: "status" }, "Copy this token now: it is shown only this once. ",
-      "Give it to your program as Authorization: Bearer TOKEN."), secret);
-    /** @type {HTMLInputElement} */ (secret).select();
+    const secret = /** @type {HTMLInputElement} */ (el("input", { readonly: true, value: t.token, class: "token-secret",
+      "aria-label": `New token of ${bot}` }));
+    const copied = el("span", { class: "copied", role: "status" });
+    const copy = async () => {
+      try { await navigator.clipboard.writeText(t.token); copied.textContent = "Token copied."; } catch (e) {
+        secret.select(); copied.textContent = "Select the token and copy it (Ctrl+C).";
+      }
+    };
+    shown.replaceChildren(el("p", {}, "Copy this token now: it is shown only this once. ",
+      "Give it to your program as Authorization: Bearer TOKEN."), secret,
+    el("button", { type: "button", class: "copy-token", onclick: copy }, "Copy"), copied);
+    secret.select();
     await draw();
   };
   item.append(list, form(`tok-form-${bot}`, make, label, el("button", { type: "submit", class: "make-token" }, "Make a token")),
