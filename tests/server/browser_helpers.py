@@ -110,7 +110,7 @@ def new_page(browser: Any, viewport: dict[str, int] = PHONE) -> tuple[Any, Any, 
 
 def create_table(page: Any, base: str, game: str, preset: str, seats: list[str | None],
                  target: int | None = None, options: str = "", hints: bool = False, creator: str | None = None,
-                 grace: str = "0") -> str:
+                 grace: str = "0", rated: bool = False) -> str:
     """Create a table through the lobby form; returns its id. The page is left on the join screen, or with
     ``creator`` (a name) at the table, seated at seat 1 as the form seats its creator."""
     page.goto(base + "/")
@@ -128,6 +128,8 @@ def create_table(page: Any, base: str, game: str, preset: str, seats: list[str |
     page.fill("#options", options)
     if hints:
         page.check("#hints")
+    if rated:
+        page.check("#rated")
     page.click("#create-btn")
     if creator:
         page.wait_for_selector("#status:visible")

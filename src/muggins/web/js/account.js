@@ -8,8 +8,9 @@ import { tokenKey } from "./api.js";
 /** @type {{ username: string } | null} */
 let account = null;
 
-/** @param {string} path @param {string} method @param {any} [body] @returns {Promise<any>} */
-async function call(path, method, body) {
+/** A request of the account's own (a JSON body, any method); its error is the server's message.
+ * @param {string} path @param {string} method @param {any} [body] @returns {Promise<any>} */
+export async function call(path, method, body) {
   const r = await fetch(path, { method, headers: body === undefined ? {} : { "content-type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body) });
   let data = null;
@@ -46,15 +47,31 @@ function draw() {
 
 async function logOut() {
   try { await call("/api/session", "DELETE"); } catch (e) { /* the cookie may be gone already */ }
+  loggedOut();
+}
+
+/** The header shows a guest again (after logging out, or when the account is deleted). */
+export function loggedOut() {
   account = null;
   draw();
 }
 
-/** Who is logged in (null: a guest), asked once; the header shows it. @returns {Promise<any>} */
-export async function setupAccount() {
-  try { account = (await call("/api/session", "GET")).account; } catch (e) { account = null; }
-  draw();
+/** @type {Promise<any> | null} */
+let known = null;
+/** Who is logged in, once the header has asked (null: a guest). @returns {Promise<{ username: string } | null>} */
+export async function currentAccount() {
+  if (known) await known;
   return account;
+}
+
+/** Who is logged in (null: a guest), asked once; the header shows it. @returns {Promise<any>} */
+export function setupAccount() {
+  known = (async () => {
+    try { account = (await call("/api/session", "GET")).account; } catch (e) { account = null; }
+    draw();
+    return account;
+  })();
+  return known;
 }
 
 /** The seat the logged-in account holds at table ``id``, taken again under a fresh token and saved as

@@ -4,6 +4,8 @@
 
 import { $, el, svg } from "./util.js";
 import { api } from "./api.js";
+import { currentAccount } from "./account.js";
+import { accountSettings } from "./settings.js";
 
 /** The rating families: one per game, titled as the catalogue titles it (filled by {@link families}).
  * @type {Record<string, string>} */
@@ -96,6 +98,8 @@ export async function showProfile(name) {
     el("h3", {}, "Muggins figures"), figures, el("h3", {}, "Recent games"),
     p.recent.length ? recent : el("p", {}, "No games yet."),
     el("p", {}, el("a", { href: "/leaderboard" }, "Leaderboards")));
+  const me = await currentAccount();  // my own profile: my password, my bots, my account's deletion
+  if (me && me.username === p.name && p.kind === "person") box.append(await accountSettings(p.name, box));
 }
 
 /** @param {string} game */
