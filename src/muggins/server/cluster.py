@@ -43,8 +43,14 @@ LEASE = "muggins:lease:"
 TABLE_CHANNEL = "muggins:table:"
 NODE_CHANNEL = "muggins:node:"
 
-# renew a lease only while it is still ours; give it back only if it is ours
-RENEW = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0"
+# renew each lease that is still ours (1), not another's (0); give one back only if it is ours
+RENEW = """
+local out = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[1] then out[i] = redis.call('PEXPIRE', key, ARGV[2]) else out[i] = 0 end
+end
+return out
+"""
 RELEASE = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0"
 
 
@@ -217,8 +223,8 @@ class Cluster:
 
     async def round(self) -> None:
         """Renew this process's leases (dropping those lost) and take over the tables in play that have none."""
-        mine = sorted(self.owned)
-        for table_id in mine:
+        kept = []
+        for table_id in sorted(self.owned):
             table = self.manager.tables.get(table_id)
             if table is not None and table.status not in ACTIVE and not table.conns:
                 self.manager.tables.pop(table_id, None)  # an ended table nobody watches: the store keeps it
@@ -226,8 +232,12 @@ class Cluster:
                 self.owned.discard(table_id)
                 with contextlib.suppress(Exception):
                     await self.pubsub.unsubscribe(TABLE_CHANNEL + table_id)
-                continue
-            if not await self.renew(keys=[LEASE + table_id], args=[self.node, self.lease_ms]):
+            else:
+                kept.append(table_id)
+        # every lease renewed in one call: a busy process renews hundreds in time
+        renewed = await self.renew(keys=[LEASE + t for t in kept], args=[self.node, self.lease_ms]) if kept else []
+        for table_id, ok in zip(kept, renewed, strict=True):
+            if not ok and table_id in self.owned:
                 log.warning("table %s: its lease was lost; it is served elsewhere now", table_id)
                 await self.drop(table_id)
         active = await asyncio.to_thread(self._active_ids)
