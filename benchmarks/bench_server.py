@@ -258,9 +258,12 @@ def one_run(args: argparse.Namespace, setup: str, tables: int, db: str) -> dict[
     procs = []
     for port in ports:
         extra = ["--redis", args.redis] if scaled else []
+        log = open(Path(args.logs) / f"serve-{tables}-{setup}-{port}.log", "wb") if args.logs else None  # noqa: SIM115
         procs.append(subprocess.Popen([sys.executable, "-m", "muggins", "serve", "--port", str(port), "--db", db,
                                        "--idle-minutes", "5", *extra],
-                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+                                      stdout=subprocess.DEVNULL, stderr=log or subprocess.DEVNULL))
+        if log is not None:
+            log.close()
     try:
         for port in ports:
             wait_until_up(f"http://127.0.0.1:{port}")
@@ -291,6 +294,7 @@ def main() -> None:
                     help="database URL, of the benchmark's own (default: a fresh SQLite file, setup 1 only)")
     ap.add_argument("--redis", default=None, help="Redis URL of the scale-out setups (its database is flushed)")
     ap.add_argument("--json", default=None, help="also write the results to this file")
+    ap.add_argument("--logs", default=None, help="a directory for the servers' logs (default: none kept)")
     args = ap.parse_args()
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 65536), hard))

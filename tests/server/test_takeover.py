@@ -102,3 +102,22 @@ def test_a_stale_copy_is_reloaded_from_the_store(redis_url: str, tmp_path: Path)
             raise AssertionError("a second action at one index was stored")
     finally:
         other.close()
+
+
+def test_a_process_whose_lease_was_taken_stops_serving_the_table(redis_url: str, tmp_path: Path) -> None:
+    import redis
+
+    a, _ = two_apps(f"sqlite:///{tmp_path / 'shared.db'}", redis_url)
+    with a:
+        tables = [new_table(a, seats=[None, None]) for _ in range(3)]
+        cluster = a.app.state.cluster  # type: ignore[attr-defined]
+        assert all(cluster.owns(t["id"]) for t in tables)
+        r = redis.Redis.from_url(redis_url)
+        r.set(f"muggins:lease:{tables[1]['id']}", "elsewhere:1:x", px=60000)  # as if another process had it
+        r.close()
+        for _ in range(100):  # the next round of renewals finds it
+            if not cluster.owns(tables[1]["id"]):
+                break
+            time.sleep(0.05)
+        assert not cluster.owns(tables[1]["id"]) and tables[1]["id"] not in a.app.state.manager.tables  # type: ignore[attr-defined]
+        assert cluster.owns(tables[0]["id"]) and cluster.owns(tables[2]["id"])  # the others' leases renewed

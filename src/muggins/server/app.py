@@ -493,7 +493,7 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
     add_bot_routes(app, app.state.bots, body, same_site)
     if shared is not None:  # scale-out mode: the tables' leases and relays
         from muggins.server.cluster import Cluster, RelayRequests
-        cluster = Cluster(shared.redis, manager, handle_message, lambda: RateLimiter(rate, burst), figures,
+        cluster = Cluster(shared.redis, shared.url, manager, handle_message, lambda: RateLimiter(rate, burst), figures,
                           MAX_SOCKETS_PER_SEAT, MAX_SPECTATORS_PER_TABLE)
         manager.shared = True
         app.add_middleware(RelayRequests, cluster=cluster)  # requests that change a table run at its owner

@@ -24,6 +24,7 @@ import os
 import re
 import secrets
 import socket
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -37,14 +38,21 @@ log = logging.getLogger("muggins.server")
 
 LEASE_SECONDS = 3.0       # a dead owner's tables are taken over after this, plus one watcher round
 ROUND_SECONDS = 1.0       # how often leases are renewed and lapsed ones looked for
+LOOP_PATIENCE = 30.0      # leases are renewed while the event loop showed life this recently
 OPEN_TIMEOUT = 2.0        # a relay waits this long for the owner to answer its open before asking again
 RELAY_PATIENCE = 12.0     # ... and gives up after this long without an owner (the page then reconnects)
 LEASE = "muggins:lease:"
 TABLE_CHANNEL = "muggins:table:"
 NODE_CHANNEL = "muggins:node:"
 
-# renew a lease only while it is still ours; give it back only if it is ours
-RENEW = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0"
+# renew each lease that is still ours (1), not another's (0); give one back only if it is ours
+RENEW = """
+local out = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[1] then out[i] = redis.call('PEXPIRE', key, ARGV[2]) else out[i] = 0 end
+end
+return out
+"""
 RELEASE = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0"
 
 
@@ -62,7 +70,7 @@ class Relayed:
 class Cluster:
     """The leases, the takeovers and the relays of one process."""
 
-    def __init__(self, redis: Any, manager: TableManager,
+    def __init__(self, redis: Any, redis_url: str, manager: TableManager,
                  handle: Callable[[GameTable, Connection, str, Any], dict[str, Any] | None],
                  limiter: Callable[[], Any], metrics: Any, room_for_seat: int, max_spectators: int,
                  lease_seconds: float = LEASE_SECONDS) -> None:
@@ -86,8 +94,11 @@ class Cluster:
         self.requests: set[asyncio.Task[None]] = set()
         self.closing = False            # handing over or stopped: no table is taken any more
         self.tasks: list[asyncio.Task[None]] = []
-        self.renew = redis.register_script(RENEW)
+        self.redis_url = redis_url
         self.release = redis.register_script(RELEASE)
+        self.beat = time.monotonic()     # the event loop's last round: a sign of life for the renewer
+        self.stopped = threading.Event()
+        self.loop: asyncio.AbstractEventLoop | None = None
         manager.on_stale = self.reload
 
     # --- life -------------------------------------------------------------------------------------
@@ -95,6 +106,8 @@ class Cluster:
         self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         await self.pubsub.subscribe(NODE_CHANNEL + self.node)
         self.tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self._watch())]
+        self.loop = asyncio.get_running_loop()
+        threading.Thread(target=self._renew_leases, name="muggins-leases", daemon=True).start()
         await self.round()  # the tables without an owner are taken at once
 
     async def hand_over(self) -> None:
@@ -103,6 +116,7 @@ class Cluster:
         back, so that the other processes take them over at their next round (within a second) rather than
         after the leases lapse."""
         self.closing = True
+        self.stopped.set()
         for task in self.tasks:
             task.cancel()
         for table_id in sorted(self.owned):
@@ -115,6 +129,7 @@ class Cluster:
         """Give every lease back (a restarted process's tables are taken over at once, not after the lease
         lapses) and stop listening."""
         self.closing = True
+        self.stopped.set()
         for task in self.tasks:
             task.cancel()
         for table_id in list(self.owned):
@@ -218,8 +233,8 @@ class Cluster:
 
     async def round(self) -> None:
         """Renew this process's leases (dropping those lost) and take over the tables in play that have none."""
-        mine = sorted(self.owned)
-        for table_id in mine:
+        kept = []
+        for table_id in sorted(self.owned):
             table = self.manager.tables.get(table_id)
             if table is not None and table.status not in ACTIVE and not table.conns:
                 self.manager.tables.pop(table_id, None)  # an ended table nobody watches: the store keeps it
@@ -227,10 +242,9 @@ class Cluster:
                 self.owned.discard(table_id)
                 with contextlib.suppress(Exception):
                     await self.pubsub.unsubscribe(TABLE_CHANNEL + table_id)
-                continue
-            if not await self.renew(keys=[LEASE + table_id], args=[self.node, self.lease_ms]):
-                log.warning("table %s: its lease was lost; it is served elsewhere now", table_id)
-                await self.drop(table_id)
+            else:
+                kept.append(table_id)
+        self.beat = time.monotonic()
         active = await asyncio.to_thread(self._active_ids)
         others = [t for t in active if t not in self.owned and t not in self.broken]
         if not others:
@@ -239,6 +253,43 @@ class Cluster:
         for table_id, holder in zip(others, holders, strict=True):
             if holder is None:
                 await self.take_over(table_id)
+
+    def _renew_leases(self) -> None:
+        """In a thread of its own, every second: renew this process's leases, all in one Redis call. A busy
+        event loop (seconds between its turns, as when every move waits for a slow database) keeps its tables;
+        a dead process (its thread dies with it) or a loop stalled past LOOP_PATIENCE lets them lapse. A lease
+        found another's is dropped, on the event loop."""
+        import redis
+
+        client = redis.Redis.from_url(self.redis_url, socket_timeout=ROUND_SECONDS * 2)
+        renew = client.register_script(RENEW)
+        try:
+            while not self.stopped.wait(ROUND_SECONDS):
+                mine = tuple(self.owned)
+                if not mine or time.monotonic() - self.beat > LOOP_PATIENCE:
+                    continue
+                try:
+                    renewed = renew(keys=[LEASE + t for t in mine], args=[self.node, self.lease_ms])
+                except Exception:
+                    log.exception("the table leases could not be renewed")
+                    continue
+                lost = [t for t, ok in zip(mine, renewed, strict=True) if not ok]
+                if lost and self.loop is not None and not self.stopped.is_set():
+                    self.loop.call_soon_threadsafe(self._lost, lost)
+        finally:
+            client.close()
+
+    def _lost(self, lost: list[str]) -> None:
+        task = asyncio.get_running_loop().create_task(self._drop_lost(lost))
+        self.requests.add(task)
+        task.add_done_callback(self.requests.discard)
+
+    async def _drop_lost(self, lost: list[str]) -> None:
+        for table_id in lost:  # looked at again: it may have been taken back meanwhile (a reload)
+            holder = await self.redis.get(LEASE + table_id)
+            if table_id in self.owned and (holder is None or holder.decode() != self.node):
+                log.warning("table %s: its lease was lost; it is served elsewhere now", table_id)
+                await self.drop(table_id)
 
     def _active_ids(self) -> list[str]:
         query = select(tables_t.c.id).where(tables_t.c.status.in_(list(ACTIVE)), tables_t.c.quarantined.is_(None))
