@@ -68,3 +68,40 @@ def test_a_second_process_takes_over_the_tables_of_one_that_stopped(redis_url: s
             m = ws.receive_json()
             assert m["type"] == "state" and m["you"] == 0
         assert "muggins_lease_changes_total 1.0" in b.get("/metrics").text
+
+
+def test_a_bots_moves_sent_to_the_process_that_does_not_own_the_table_are_relayed(redis_url: str,
+                                                                                   tmp_path: Path) -> None:
+    """The bot API's moves, like the page's, may land on any process: they are played at the table's owner."""
+    from tests.server.test_accounts import Counting
+
+    a, b = two_apps(f"sqlite:///{tmp_path / 'shared.db'}", redis_url)
+    with a, b:
+        a.app.state.accounts.hasher = Counting()  # type: ignore[attr-defined]
+        assert a.post("/api/account", json={"username": "Owner_1", "password": "correct horse"}).status_code == 201
+        assert a.post("/api/bot/accounts", json={"username": "ada-bot"}).status_code == 201
+        token = a.post("/api/bot/accounts/ada-bot/tokens", json={}).json()["token"]
+        t = new_table(a, seats=[None, None], options={"target": 60})
+        assert a.post("/api/bot/accounts/ada-bot/seat", json={"table": t["id"], "seat": 1}).status_code == 200
+        sit(a, t["id"], 0)
+        table = a.app.state.manager.get(t["id"])  # type: ignore[attr-defined]
+        assert t["id"] not in b.app.state.manager.tables  # type: ignore[attr-defined]
+        auth = {"authorization": f"Bearer {token}"}
+        played = 0
+        for _ in range(200):
+            if 1 not in table.state.waiting_for():
+                if table.status != "playing":
+                    break
+                seat = min(table.state.waiting_for())
+                table.act(seat, table.state.format_action(table.state.legal_actions(seat)[0]), None)
+                continue
+            move = table.state.action_to_json(1, table.state.legal_actions(1)[0])["move"]
+            r = b.post(f"/api/bot/game/{t['id']}/move/{move}", headers=auth)  # sent to the other process
+            assert r.status_code == 200, r.text
+            played += 1
+            if played == 3:
+                break
+        assert played == 3 and sum(1 for s, _ in table.state.history if s == 1) >= 3
+        assert t["id"] not in b.app.state.manager.tables  # type: ignore[attr-defined]
+        r = b.post(f"/api/bot/game/{t['id']}/resign", headers=auth)
+        assert r.status_code == 200 and table.status == "resigned"

@@ -555,7 +555,8 @@ class Cluster:
                 await ws.close(code=1012)  # the page reconnects: to the new owner, through any process
 
 
-TABLE_PATH = re.compile(r"^/api/tables/([A-Za-z0-9_-]{1,32})(/.*)?$")
+# the requests about one table: the table's own, and a bot's moves, resignation and Next hand at it
+TABLE_PATH = re.compile(r"^/api/(?:tables|bot/game)/([A-Za-z0-9_-]{1,32})(/.*)?$")
 MAX_RELAYED_BODY = 65536
 
 
