@@ -105,3 +105,26 @@ def test_a_bots_moves_sent_to_the_process_that_does_not_own_the_table_are_relaye
         assert t["id"] not in b.app.state.manager.tables  # type: ignore[attr-defined]
         r = b.post(f"/api/bot/game/{t['id']}/resign", headers=auth)
         assert r.status_code == 200 and table.status == "resigned"
+
+
+def test_players_of_quick_play_on_two_processes_wait_in_one_queue(redis_url: str, tmp_path: Path) -> None:
+    """Quick play's queue is held by one process; a player who reaches the other one waits in it too (his
+    polls as well), so two players on two processes are seated together. When its holder stops, the other
+    process holds the queue."""
+    a, b = two_apps(f"sqlite:///{tmp_path / 'shared.db'}", redis_url)
+    with a, b:
+        clusters = [c.app.state.cluster for c in (a, b)]  # type: ignore[attr-defined]
+        assert sorted(c.queue_held for c in clusters) == [False, True]  # one holder, whichever started first
+        ann = a.post("/api/play", json={"game": "dominoes", "players": 2, "name": "Ann"}).json()
+        assert ann["status"] == "waiting", ann
+        bob = b.post("/api/play", json={"game": "dominoes", "players": 2, "name": "Bob"}).json()
+        assert bob["status"] == "matched", bob
+        for c in (a, b):  # a ticket is answered by either process
+            again = c.get(f"/api/play/{ann['ticket']}").json()
+            assert again["status"] == "matched" and again["table"] == bob["table"]
+            assert {again["seat"], bob["seat"]} == {0, 1}
+        with table_socket(b, bob["table"], again["token"]) as ws:
+            assert ws.receive_json()["you"] == again["seat"]
+    with two_apps(f"sqlite:///{tmp_path / 'shared.db'}", redis_url)[0] as c:  # a lone process holds the queue
+        assert c.app.state.cluster.queue_held  # type: ignore[attr-defined]
+        assert c.post("/api/play", json={"game": "dominoes", "players": 2}).json()["status"] == "waiting"

@@ -43,6 +43,11 @@ OPEN_TIMEOUT = 2.0        # a relay waits this long for the owner to answer its 
 RELAY_PATIENCE = 12.0     # ... and gives up after this long without an owner (the page then reconnects)
 LEASE = "muggins:lease:"
 TABLE_CHANNEL = "muggins:table:"
+# quick and ranked play's queue is held by one process at a time, under a lease of this name (never a table's
+# id: those are 12 characters); the other processes relay its requests there, so that everybody waits in one
+# queue. Its tickets live in the holder's memory: when the holder dies, the next holder starts an empty queue
+QUEUE = "play-queue"
+PLAY_PATH = re.compile(r"^/api/play(?:/[A-Za-z0-9_-]{1,64})?$")
 NODE_CHANNEL = "muggins:node:"
 
 # renew each lease that is still ours (1), not another's (0); give one back only if it is ours
@@ -100,6 +105,7 @@ class Cluster:
         self.stopped = threading.Event()
         self.loop: asyncio.AbstractEventLoop | None = None
         manager.on_stale = self.reload
+        self.queue_held = False  # this process holds the play queue (see QUEUE)
 
     # --- life -------------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -119,6 +125,7 @@ class Cluster:
         self.stopped.set()
         for task in self.tasks:
             task.cancel()
+        await self._let_queue_go()
         for table_id in sorted(self.owned):
             await self.drop(table_id)
             with contextlib.suppress(Exception):
@@ -132,6 +139,7 @@ class Cluster:
         self.stopped.set()
         for task in self.tasks:
             task.cancel()
+        await self._let_queue_go()
         for table_id in list(self.owned):
             with contextlib.suppress(Exception):
                 await self.release(keys=[LEASE + table_id], args=[self.node])
@@ -141,6 +149,29 @@ class Cluster:
 
     def owns(self, table_id: str) -> bool:
         return table_id in self.owned
+
+    # --- the play queue ---------------------------------------------------------------------------
+    async def hold_queue(self) -> bool:
+        """Take the play queue's lease when nobody holds it; whether this process holds it now."""
+        if self.queue_held:
+            return True
+        if self.closing or not await self.redis.set(LEASE + QUEUE, self.node, nx=True, px=self.lease_ms):
+            return False
+        self.queue_held = True
+        if self.pubsub is not None:
+            await self.pubsub.subscribe(TABLE_CHANNEL + QUEUE)
+        log.info("%s holds the play queue", self.node)
+        return True
+
+    async def _let_queue_go(self) -> None:
+        if not self.queue_held:
+            return
+        self.queue_held = False
+        with contextlib.suppress(Exception):
+            await self.release(keys=[LEASE + QUEUE], args=[self.node])
+        if self.pubsub is not None:
+            with contextlib.suppress(Exception):
+                await self.pubsub.unsubscribe(TABLE_CHANNEL + QUEUE)
 
     # --- leases -----------------------------------------------------------------------------------
     async def adopt(self, table_id: str) -> bool:
@@ -245,6 +276,8 @@ class Cluster:
             else:
                 kept.append(table_id)
         self.beat = time.monotonic()
+        if not self.queue_held and not self.closing:
+            await self.hold_queue()
         active = await asyncio.to_thread(self._active_ids)
         others = [t for t in active if t not in self.owned and t not in self.broken]
         if not others:
@@ -265,7 +298,7 @@ class Cluster:
         renew = client.register_script(RENEW)
         try:
             while not self.stopped.wait(ROUND_SECONDS):
-                mine = tuple(self.owned)
+                mine = tuple(self.owned) + ((QUEUE,) if self.queue_held else ())
                 if not mine or time.monotonic() - self.beat > LOOP_PATIENCE:
                     continue
                 try:
@@ -287,6 +320,10 @@ class Cluster:
     async def _drop_lost(self, lost: list[str]) -> None:
         for table_id in lost:  # looked at again: it may have been taken back meanwhile (a reload)
             holder = await self.redis.get(LEASE + table_id)
+            if table_id == QUEUE:
+                if holder is None or holder.decode() != self.node:
+                    await self._let_queue_go()
+                continue
             if table_id in self.owned and (holder is None or holder.decode() != self.node):
                 log.warning("table %s: its lease was lost; it is served elsewhere now", table_id)
                 await self.drop(table_id)
@@ -367,7 +404,7 @@ class Cluster:
                     self.metrics.latency.observe(max(0.0, time.time() - arrived))
                 conn.push(reply)
         elif op == "http":
-            if table_id in self.owned and self.app is not None:
+            if (table_id in self.owned or (table_id == QUEUE and self.queue_held)) and self.app is not None:
                 task = asyncio.create_task(self._request(node, cid, data))
                 self.requests.add(task)
                 task.add_done_callback(self.requests.discard)
@@ -426,6 +463,11 @@ class Cluster:
             give_up = time.monotonic() + RELAY_PATIENCE
             while time.monotonic() < give_up:
                 holder = await self.redis.get(LEASE + table_id)
+                if table_id == QUEUE and (holder is None or holder.decode() == self.node):
+                    if await self.hold_queue():
+                        return None  # the queue is held here now
+                    await asyncio.sleep(0.1)
+                    continue
                 if holder is None or holder.decode() == self.node:
                     stored = await asyncio.to_thread(self.manager.store.load_one, table_id)
                     if stored is None or stored.status not in ACTIVE or await self.take_over(table_id):
@@ -569,9 +611,14 @@ class RelayRequests:
         self.cluster = cluster
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        m = TABLE_PATH.match(scope.get("path", "")) if scope["type"] == "http" else None
-        if m is None or scope["method"] in ("GET", "HEAD", "OPTIONS") or self.cluster.owns(m[1]) \
-                or self.cluster.pubsub is None:
+        path = scope.get("path", "") if scope["type"] == "http" else ""
+        key: str | None = None
+        if PLAY_PATH.match(path):  # every request of the play queue, its polls too, is served by its holder
+            key = None if self.cluster.queue_held else QUEUE
+        elif (m := TABLE_PATH.match(path)) and scope["method"] not in ("GET", "HEAD", "OPTIONS") \
+                and not self.cluster.owns(m[1]):
+            key = m[1]
+        if key is None or self.cluster.pubsub is None:
             await self.app(scope, receive, send)
             return
         chunks, size = [], 0
@@ -593,7 +640,7 @@ class RelayRequests:
                    "client": list(scope["client"]) if scope.get("client") else None,
                    "server": list(scope["server"]) if scope.get("server") else None,
                    "body": base64.b64encode(body).decode()}
-        answer = None if size > MAX_RELAYED_BODY else await self.cluster.forward(m[1], request)
+        answer = None if size > MAX_RELAYED_BODY else await self.cluster.forward(key, request)
         if answer is None:  # served here after all: the body read is given to the app again
             replayed = False
 

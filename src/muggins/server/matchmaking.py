@@ -21,8 +21,9 @@ bot whose rating is nearest the players' (a ranked game against it is rated too)
 A ranked table's ``meta`` is ``{"rated": true, "ranked": true, "clock": {...}}`` (its clock:
 server/clock.py); a quick one's ``{"quick": true}``.
 
-The queue is kept in this process's memory: a server run as several processes (``--redis``) pairs only
-the players who reach the same process.
+The queue is kept in this process's memory. A server run as several processes (``--redis``) keeps one queue:
+the process holding its lease serves every request of ``/api/play``, relayed there by the others
+(server/cluster.py); when that process stops, another one holds a new, empty queue.
 """
 
 from __future__ import annotations
