@@ -11,12 +11,13 @@ everything else (views, sampling, records).
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from muggins.core.action_ids import space_of
 from muggins.core.chance import Chance
 from muggins.core.claims import check_points
-from muggins.core.errors import ClaimError, GameOver, IllegalAction, NotYourTurn
+from muggins.core.errors import ClaimError, GameOver, IllegalAction, NotYourTurn, RecordError, shown
 from muggins.core.protocol import MUGGINS, Action, Event, check_action, check_seat
 from muggins.dominoes.rules import DominoRules
 from muggins.dominoes.tiles import Tile, full_set, pips
@@ -272,32 +273,76 @@ class LogDecoder:
 
 
 class NativeDominoState:
-    """A game of dominoes played by the native engine, spoken to through the protocol.
+    """A game of dominoes played by the native engine, spoken to through the whole protocol: what
+    ``spec.new`` gives for rules in the native scope (:meth:`unsupported`) unless ``MUGGINS_ENGINE=pure``.
 
     The integer protocol (:meth:`legal_action_ids`, :meth:`apply_action_id`, :meth:`waiting_for`,
-    :meth:`is_over`) calls the C engine directly; :meth:`legal_actions`, :meth:`apply` and :attr:`log` make
-    their Python objects at this edge. Rules must be in the native scope (``native.unsupported``)."""
+    :meth:`is_over`) calls the C engine directly; :meth:`legal_actions`, :meth:`apply`, :attr:`log` and the
+    scores are made from its C data at this edge. Every hand's lots and deal are drawn from :attr:`chance`
+    by the same code as the pure engine's (:mod:`muggins.dominoes.deals`), so a seed or a record deals the
+    same tiles on both. What else the protocol offers (views, history, notation, sampling frames, the hands
+    and layout as tiles) is read from the equal pure :class:`~muggins.dominoes.state.DominoState`, kept in
+    step with the native game move by move only once asked for (:meth:`to_pure`); a sampled world
+    (:meth:`sample_hidden`) and an undone game are native states again."""
 
     game = "dominoes"
+    action_ids = "muggins.dominoes.action_ids"
 
     def __init__(self, rules: DominoRules, num_players: int, seed: int = 0) -> None:
-        """A new game dealt by the native engine from ``seed``."""
-        self._setup(_engine().NativeDominoes.new(rules, num_players, seed, log=True), rules, num_players, None, seed)
+        """A new game dealt by the native engine's own generator from ``seed`` (``muggins bench``, the
+        native tests): its lots and deals are known as chance outcomes afterwards."""
+        self._setup(_engine().NativeDominoes.new(rules, num_players, seed, log=True), rules, num_players, None,
+                    None)
+
+    @staticmethod
+    def unsupported(rules: Any, num_players: int) -> str | None:
+        """Why native states cannot play ``rules`` with ``num_players`` (the engine is not built or stale,
+        or the rules are outside its scope: ``native.unsupported``); None when they can."""
+        key = (id(rules), num_players)
+        hit = _SCOPE.get(key)
+        if hit is not None and hit[0] is rules:
+            return hit[1]
+        mod, why = _native()
+        if mod is None:
+            return f"muggins.dominoes.native {why}"
+        out: str | None = mod.unsupported(rules, num_players)
+        if out is not None:
+            out = f"the native engine does not play {out}"
+        if len(_SCOPE) > 256:
+            _SCOPE.clear()
+        _SCOPE[key] = (rules, out)
+        return out
 
     @classmethod
-    def from_pure(cls, state: Any, seed: int = 0) -> NativeDominoState:
-        """The game of the pure ``state`` from here on (its log and history are kept in front)."""
+    def new(cls, rules: DominoRules, num_players: int, chance: Chance) -> NativeDominoState:
+        """As ``DominoState.new``: a new game whose lots and deals come from ``chance``."""
         s = cls.__new__(cls)
-        nat = _engine().NativeDominoes.from_state(state, seed, log=True)
-        s._setup(nat, state.rules, state.num_players, state.clone(), seed)
+        s._setup(_engine().NativeDominoes.new(rules, num_players, 0, log=True, external=True), rules, num_players,
+                 None, chance)
+        s._deal()
         return s
 
-    def _setup(self, nat: Any, rules: DominoRules, n: int, start: Any, seed: int) -> None:
+    @classmethod
+    def from_pure(cls, state: Any, seed: int | None = None) -> NativeDominoState:
+        """The game of the pure ``state`` from here on (its log and history are kept in front); the next
+        hands are dealt from a copy of its chance, or with ``seed`` by the native engine's generator."""
+        s = cls.__new__(cls)
+        external = seed is None
+        nat = _engine().NativeDominoes.from_state(state, seed or 0, log=True, external=external)
+        s._setup(nat, state.rules, state.num_players, state.clone(), state.chance.copy() if external else None)
+        return s
+
+    def _setup(self, nat: Any, rules: DominoRules, n: int, start: Any, chance: Chance | None) -> None:
         self._nat = nat
         self.rules = rules
         self.num_players = n
         self._start = start
-        self._seed = seed
+        self._chance = chance
+        self._twin: Any = None
+        self._twin_at = 0  # the native log's size the twin has caught up with
+        self._twin_moves = 0  # the native history the twin has played
+        if chance is not None:
+            nat.on_deal = self._deal
         self._side = [x % 2 if rules.partnerships and n == 4 else x for x in range(n)]
         space = space_of("muggins.dominoes.action_ids", rules, n)
         self._space = space
@@ -316,11 +361,53 @@ class NativeDominoState:
         self.waiting_for = nat.waiting_for
         self.is_over = nat.is_over
 
+    def _deal(self) -> None:
+        """Deal the hand the native game waits for: its lots and deal drawn from :attr:`chance`."""
+        from muggins.dominoes.deals import draw_deal, draw_lot, lot_tied
+
+        nat, rules, n = self._nat, self.rules, self.num_players
+        chance = self._chance
+        assert chance is not None
+        tiles = full_set(rules.tile_set)
+        feed: list[int] = []
+        mask, lightest = nat.lot_seats()
+        seats = [s for s in range(n) if mask >> s & 1]
+        while seats:
+            drawn = draw_lot(chance, tiles, rules.tile_set, seats)
+            feed.extend(t.index for t in drawn)
+            tied = lot_tied(drawn, seats, rules.lot_tie == "high_end", lightest)
+            seats = tied if len(tied) > 1 else []
+        hands, bone = draw_deal(chance, tiles, rules.tile_set, n, rules.tiles_each(n))
+        dealt = [t.index for h in hands for t in h] + [t.index for t in bone]
+        if len(dealt) != len(tiles):
+            raise RecordError("the native engine deals every tile of the set (hands and boneyard); this deal "
+                              "leaves tiles out: replay it with MUGGINS_ENGINE=pure")
+        nat.deal_hand(feed + dealt)
+
     # --- the protocol -------------------------------------------------------------------------------
     @property
     def native(self) -> Any:
         """The :class:`~muggins.dominoes.native.NativeDominoes` game underneath."""
         return self._nat
+
+    @property
+    def chance(self) -> Chance:
+        """Where the lots and deals come from (for a game dealt by the native generator: its outcomes so
+        far, replayed)."""
+        if self._chance is not None:
+            return self._chance
+        outcomes = self._outcomes()
+        c = Chance(outcomes=outcomes)
+        for _ in outcomes:  # every outcome is used: the position is at the end
+            c.next(outcomes[c.position]["kind"], _unused)
+        return c
+
+    def _outcomes(self) -> list[dict[str, Any]]:
+        """Every lot and deal so far (and any recorded beyond), in the order drawn."""
+        if self._chance is not None:
+            return self._chance.outcomes
+        before = self._start.chance.outcomes[:self._start.chance.position] if self._start is not None else []
+        return before + self._nat.chance_outcomes()
 
     def to_act(self) -> frozenset[int]:
         return frozenset(self._nat.to_act())
@@ -336,6 +423,13 @@ class NativeDominoState:
         s = self._nat.side_scores()
         return [s[x] for x in self._side]
 
+    def side_of(self, seat: int) -> int:
+        return self._side[seat]
+
+    @property
+    def num_sides(self) -> int:
+        return max(self._side) + 1
+
     def max_step_points(self) -> int:
         return int(self.rules.max_step_points)
 
@@ -349,6 +443,8 @@ class NativeDominoState:
         return list(self._start.log) + evs if self._start is not None else evs
 
     def events_for(self, seat: int | str | None, start: int = 0) -> list[dict[str, Any]]:
+        if self._start is None:
+            return [e.to_dict(seat) for e in self._nat.events(start)]
         return [e.to_dict(seat) for e in self.log[start:]]
 
     def legal_actions(self, seat: int) -> list[Action]:
@@ -435,32 +531,86 @@ class NativeDominoState:
                 return i
         return -1
 
-    # --- copies and the pure twin ---------------------------------------------------------------------
+    # --- copies, undo, sampling -------------------------------------------------------------------------
     def clone(self) -> NativeDominoState:
         c = NativeDominoState.__new__(NativeDominoState)
-        c._setup(self._nat.clone(log=True), self.rules, self.num_players, self._start, self._seed)
+        c._setup(self._nat.clone(log=True), self.rules, self.num_players, self._start,
+                 self._chance.copy() if self._chance is not None else None)
+        if self._twin is not None and self._twin_at == self._nat.log_size:
+            c._twin, c._twin_at, c._twin_moves = self._twin.clone(), self._twin_at, self._twin_moves
         return c
+
+    def undo(self, steps: object = 1) -> None:
+        """Take back the last ``steps`` actions: the game played again from its start with the same chance
+        (``GameState.undo``)."""
+        made = len(self.history)
+        if type(steps) is not int or not 0 <= steps <= made:
+            raise IllegalAction(f"cannot undo {shown(steps)} action(s); {made} made")
+        if self._start is not None or self._chance is None:  # the pure game undone, read natively again
+            pure = self.to_pure()
+            pure.undo(steps)
+            fresh = NativeDominoState.from_pure(pure)
+        else:
+            fresh = NativeDominoState.new(self.rules, self.num_players, self._chance.rewound())
+            for seat, i in self._nat.history_ids()[:made - steps]:
+                fresh._nat.apply_id(seat, i)
+        self.__dict__.clear()
+        self.__dict__.update(fresh.__dict__)
+        if self._chance is not None:
+            self._nat.on_deal = self._deal
+
+    def sample_hidden(self, seat: int, rng: random.Random) -> NativeDominoState:
+        """A native game consistent with everything ``seat`` has seen (the pure engine's sample, its
+        future deals drawn from ``rng`` as there)."""
+        return NativeDominoState.from_pure(self.to_pure().sample_hidden(seat, rng))
 
     def history_ids(self) -> list[tuple[int, int]]:
         """Every action applied to the native game: (seat, action id)."""
         return list(self._nat.history_ids())
 
     def to_pure(self) -> Any:
-        """The equal pure ``DominoState``: the native deals as chance outcomes, every action replayed by
-        id (its log, scores, view, sampling and record are then the reference engine's own)."""
-        from muggins.dominoes.state import DominoState
+        """The equal pure ``DominoState``, kept in step with the native game: its chance outcomes and every
+        action replayed by id (its view, history, notation and sampling are then the reference engine's).
+        Read it, do not change it (:meth:`clone` it first)."""
+        nat = self._nat
+        size = nat.log_size
+        twin = self._twin
+        if twin is not None and self._twin_at == size:
+            return twin
+        outcomes = self._outcomes()
+        if twin is None:
+            from muggins.dominoes.state import DominoState
 
-        outcomes = self._nat.chance_outcomes()
-        if self._start is None:
-            st = DominoState.new(self.rules, self.num_players, Chance(seed=self._seed, outcomes=outcomes))
-        else:
-            st = self._start.clone()
-            chance = st.chance.fork()
-            chance.outcomes.extend(outcomes)
-            st.chance = chance
-        for seat, i in self._nat.history_ids():
-            st.apply_action_id(seat, i)
-        return st
+            if self._start is None:
+                twin = DominoState.new(self.rules, self.num_players, Chance(outcomes=outcomes))
+            else:
+                twin = self._start.clone()
+                twin.chance = twin.chance.fork()
+                twin.chance.rng = None
+            self._twin, self._twin_moves = twin, 0
+        known = twin.chance.outcomes
+        known.extend(outcomes[len(known):])
+        history = nat.history_ids()
+        for seat, i in history[self._twin_moves:]:
+            twin.apply_action_id(seat, i)
+        self._twin_moves = len(history)
+        self._twin_at = size
+        return twin
+
+    def __getattr__(self, name: str) -> Any:
+        """The rest of the protocol (and of ``DominoState``'s reading methods), from the pure twin."""
+        if name.startswith("__") or name in _OWN:
+            raise AttributeError(name)
+        return getattr(self.to_pure(), name)
+
+
+#: the attributes a native state keeps itself (never read from its twin, even before they are set)
+_OWN = frozenset(("_nat", "_twin", "_twin_at", "_twin_moves", "_start", "_chance", "_side", "_space", "rules",
+                  "num_players", "legal_action_ids", "apply_action_id", "waiting_for", "is_over"))
+
+
+def _unused(rng: random.Random) -> dict[str, Any]:  # pragma: no cover - every outcome is recorded
+    raise AssertionError("a recorded outcome was asked to be drawn")
 
 
 def _decoder_of(nat: Any) -> LogDecoder:
@@ -470,11 +620,24 @@ def _decoder_of(nat: Any) -> LogDecoder:
     return dec
 
 
+_LOADED: list[tuple[Any, str | None]] = []
+#: (id of the rules, players) -> (the rules, why native states cannot play them or None)
+_SCOPE: dict[tuple[int, int], tuple[Any, str | None]] = {}
+
+
+def _native() -> tuple[Any, str | None]:
+    """The native domino engine module and None, or None and why it cannot be used (not built, stale);
+    looked up once a process."""
+    if not _LOADED:
+        from muggins._accel import load_native
+
+        _LOADED.append(load_native("muggins.dominoes.native"))
+    return _LOADED[0]
+
+
 def _engine() -> Any:
     """The native domino engine module, or RuntimeError saying why it cannot be used (not built, stale)."""
-    from muggins._accel import load_native
-
-    mod, why = load_native("muggins.dominoes.native")
+    mod, why = _native()
     if mod is None:
         raise RuntimeError(f"the native domino engine is not usable: {why}")
     return mod
