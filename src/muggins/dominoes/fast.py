@@ -12,7 +12,7 @@ everything else (views, sampling, records).
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, NoReturn
 
 from muggins.core.action_ids import space_of
 from muggins.core.chance import Chance
@@ -337,7 +337,8 @@ class NativeDominoState:
         self.rules = rules
         self.num_players = n
         self._start = start
-        self._chance = chance
+        #: where the lots and deals come from (None: a game dealt by the native engine's generator)
+        self.chance = chance
         self._twin: Any = None
         self._twin_at = 0  # the native log's size the twin has caught up with
         self._twin_moves = 0  # the native history the twin has played
@@ -355,18 +356,13 @@ class NativeDominoState:
         self._mug = mug.start if mug is not None else space.size
         claim = space.by_kind.get("claim")
         self._claim = claim.start if claim is not None else space.size
-        # the integer protocol: C methods, called with no Python frame between
-        self.legal_action_ids = nat.legal_action_ids
-        self.apply_action_id = nat.apply_action_id
-        self.waiting_for = nat.waiting_for
-        self.is_over = nat.is_over
 
     def _deal(self) -> None:
         """Deal the hand the native game waits for: its lots and deal drawn from :attr:`chance`."""
         from muggins.dominoes.deals import draw_deal, draw_lot, lot_tied
 
         nat, rules, n = self._nat, self.rules, self.num_players
-        chance = self._chance
+        chance = self.chance
         assert chance is not None
         tiles = full_set(rules.tile_set)
         feed: list[int] = []
@@ -390,24 +386,30 @@ class NativeDominoState:
         """The :class:`~muggins.dominoes.native.NativeDominoes` game underneath."""
         return self._nat
 
-    @property
-    def chance(self) -> Chance:
-        """Where the lots and deals come from (for a game dealt by the native generator: its outcomes so
-        far, replayed)."""
-        if self._chance is not None:
-            return self._chance
-        outcomes = self._outcomes()
-        c = Chance(outcomes=outcomes)
-        for _ in outcomes:  # every outcome is used: the position is at the end
-            c.next(outcomes[c.position]["kind"], _unused)
-        return c
-
     def _outcomes(self) -> list[dict[str, Any]]:
         """Every lot and deal so far (and any recorded beyond), in the order drawn."""
-        if self._chance is not None:
-            return self._chance.outcomes
+        if self.chance is not None:
+            return self.chance.outcomes[:self.chance.position]
         before = self._start.chance.outcomes[:self._start.chance.position] if self._start is not None else []
         return before + self._nat.chance_outcomes()
+
+    # the integer protocol: straight to C
+    def legal_action_ids(self, seat: object) -> list[int]:
+        ids: list[int] = self._nat.legal_action_ids(seat)
+        return ids
+
+    def apply_action_id(self, seat: object, i: object) -> None:
+        try:
+            self._nat.apply_action_id(seat, i)
+        except IllegalAction as e:
+            self._refused(e, "apply_action_id", seat, i)
+
+    def waiting_for(self) -> frozenset[int]:
+        seats: frozenset[int] = self._nat.waiting_for()
+        return seats
+
+    def is_over(self) -> bool:
+        return bool(self._nat.is_over())
 
     def to_act(self) -> frozenset[int]:
         return frozenset(self._nat.to_act())
@@ -475,7 +477,19 @@ class NativeDominoState:
         return [a for _, a in plays] + rest
 
     def apply(self, seat: object, action: object) -> None:
-        """As ``GameState.apply``: validate (the pure engine's exception types), then apply natively."""
+        """As ``GameState.apply``: validated and applied natively; a move refused raises what the pure
+        engine raises (its type and words) and changes nothing."""
+        try:
+            self._apply(seat, action)
+        except IllegalAction as e:
+            self._refused(e, "apply", seat, action)
+
+    def _refused(self, error: IllegalAction, how: str, seat: object, move: object) -> NoReturn:
+        """Raise the reference engine's refusal of ``move`` (the native engine refused it with ``error``)."""
+        getattr(self.to_pure().clone(), how)(seat, move)
+        raise error  # pragma: no cover - refused by the native engine alone
+
+    def _apply(self, seat: object, action: object) -> None:
         nat = self._nat
         if nat.is_over():
             raise GameOver("the game is over")
@@ -512,7 +526,7 @@ class NativeDominoState:
         base = action if claim is None else action._replace(claim=None)
         i = self._id_of(seat, base)
         if i < 0:
-            raise IllegalAction(self.to_pure()._why_illegal(seat, base))  # the reference engine's words
+            raise IllegalAction(f"{action} is not a legal move of seat {seat} now")
         nat.apply_id(seat, i + (claim + 1 if claim is not None else 0))
 
     def _id_of(self, seat: int, action: Action) -> int:
@@ -535,7 +549,7 @@ class NativeDominoState:
     def clone(self) -> NativeDominoState:
         c = NativeDominoState.__new__(NativeDominoState)
         c._setup(self._nat.clone(log=True), self.rules, self.num_players, self._start,
-                 self._chance.copy() if self._chance is not None else None)
+                 self.chance.copy() if self.chance is not None else None)
         if self._twin is not None and self._twin_at == self._nat.log_size:
             c._twin, c._twin_at, c._twin_moves = self._twin.clone(), self._twin_at, self._twin_moves
         return c
@@ -546,17 +560,17 @@ class NativeDominoState:
         made = len(self.history)
         if type(steps) is not int or not 0 <= steps <= made:
             raise IllegalAction(f"cannot undo {shown(steps)} action(s); {made} made")
-        if self._start is not None or self._chance is None:  # the pure game undone, read natively again
+        if self._start is not None or self.chance is None:  # the pure game undone, read natively again
             pure = self.to_pure()
             pure.undo(steps)
             fresh = NativeDominoState.from_pure(pure)
         else:
-            fresh = NativeDominoState.new(self.rules, self.num_players, self._chance.rewound())
+            fresh = NativeDominoState.new(self.rules, self.num_players, self.chance.rewound())
             for seat, i in self._nat.history_ids()[:made - steps]:
                 fresh._nat.apply_id(seat, i)
         self.__dict__.clear()
         self.__dict__.update(fresh.__dict__)
-        if self._chance is not None:
+        if self.chance is not None:
             self._nat.on_deal = self._deal
 
     def sample_hidden(self, seat: int, rng: random.Random) -> NativeDominoState:
@@ -605,8 +619,8 @@ class NativeDominoState:
 
 
 #: the attributes a native state keeps itself (never read from its twin, even before they are set)
-_OWN = frozenset(("_nat", "_twin", "_twin_at", "_twin_moves", "_start", "_chance", "_side", "_space", "rules",
-                  "num_players", "legal_action_ids", "apply_action_id", "waiting_for", "is_over"))
+_OWN = frozenset(("_nat", "_twin", "_twin_at", "_twin_moves", "_start", "chance", "_side", "_space", "rules",
+                  "num_players"))
 
 
 def _unused(rng: random.Random) -> dict[str, Any]:  # pragma: no cover - every outcome is recorded
