@@ -272,6 +272,19 @@ class LogDecoder:
         return list(self.hist)
 
 
+class _ToC:
+    """A method of a native state that is the C engine's own: reading it gives the native game's bound
+    method, so a caller that keeps it calls C with no Python frame between."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, state: Any, owner: Any = None) -> Any:
+        if state is None:
+            return self
+        return getattr(state._nat, self.name)
+
+
 class NativeDominoState:
     """A game of dominoes played by the native engine, spoken to through the whole protocol: what
     ``spec.new`` gives for rules in the native scope (:meth:`unsupported`) unless ``MUGGINS_ENGINE=pure``.
@@ -393,23 +406,17 @@ class NativeDominoState:
         before = self._start.chance.outcomes[:self._start.chance.position] if self._start is not None else []
         return before + self._nat.chance_outcomes()
 
-    # the integer protocol: straight to C
-    def legal_action_ids(self, seat: object) -> list[int]:
-        ids: list[int] = self._nat.legal_action_ids(seat)
-        return ids
+    # the integer protocol: the C engine's own methods (``_ToC``), and apply_action_id, which gives a refusal
+    # the reference engine's words
+    legal_action_ids: Any = _ToC("legal_action_ids")
+    waiting_for: Any = _ToC("waiting_for")
+    is_over: Any = _ToC("is_over")
 
     def apply_action_id(self, seat: object, i: object) -> None:
         try:
             self._nat.apply_action_id(seat, i)
         except IllegalAction as e:
             self._refused(e, "apply_action_id", seat, i)
-
-    def waiting_for(self) -> frozenset[int]:
-        seats: frozenset[int] = self._nat.waiting_for()
-        return seats
-
-    def is_over(self) -> bool:
-        return bool(self._nat.is_over())
 
     def to_act(self) -> frozenset[int]:
         return frozenset(self._nat.to_act())
@@ -452,29 +459,35 @@ class NativeDominoState:
     def legal_actions(self, seat: int) -> list[Action]:
         """As ``DominoState.legal_actions``: the same Actions in the same order (the hand's order, then
         the free places' order of the pure engine), made from the native legal ids."""
-        ids = self._nat.legal_action_ids(seat)
+        nat = self._nat
+        ids = nat.legal_action_ids(seat)
         if not ids:
             return []
-        dec = _decoder_of(self._nat)
+        dec = _decoder_of(nat)
         tiles = dec.tiles
-        plays: list[tuple[tuple[int, int], Action]] = []
+        plays: list[tuple[int, int, Action, int]] = []
         rest: list[Action] = []
         hand = dec.hands[seat]
         numbered = dec.numbered_places()
+        regular: dict[Action, int] = {}
         for i in ids:
             if i < self._play_stop:
                 ti, slot = divmod(i // self._width, self._slots)
                 a = dec.play_action(tiles[ti], slot - 1)
-                order = -1 if slot == 0 else dec.places.index(numbered[slot - 1])
-                plays.append(((hand.index(ti), order), a))
+                plays.append((hand.index(ti), -1 if slot == 0 else dec.places.index(numbered[slot - 1]), a, i))
             elif i < self._mug:
-                rest.append(_MOVES[i - self._draw])
+                a = _MOVES[i - self._draw]
+                rest.append(a)
+                regular[a] = i
             elif i < self._claim:
                 rest.append(MUGGINS)
             else:
                 rest.append(Action("claim", claim=i - self._claim))
-        plays.sort(key=lambda x: x[0])
-        return [a for _, a in plays] + rest
+        plays.sort(key=lambda x: (x[0], x[1]))
+        for p in plays:
+            regular[p[2]] = p[3]
+        self._offer_cache = (nat.log_size, seat, regular)  # what _id_of reads first
+        return [p[2] for p in plays] + rest
 
     def apply(self, seat: object, action: object) -> None:
         """As ``GameState.apply``: validated and applied natively; a move refused raises what the pure
@@ -531,6 +544,9 @@ class NativeDominoState:
 
     def _id_of(self, seat: int, action: Action) -> int:
         """The id of the regular move ``action`` (no claim) if ``seat`` may make it now, else -1."""
+        offered = getattr(self, "_offer_cache", None)
+        if offered is not None and offered[0] == self._nat.log_size and offered[1] == seat:
+            return int(offered[2].get(action, -1))
         dec = _decoder_of(self._nat)
         i: int
         for i in self._nat.legal_action_ids(seat):
@@ -620,7 +636,7 @@ class NativeDominoState:
 
 #: the attributes a native state keeps itself (never read from its twin, even before they are set)
 _OWN = frozenset(("_nat", "_twin", "_twin_at", "_twin_moves", "_start", "chance", "_side", "_space", "rules",
-                  "num_players"))
+                  "num_players", "_offer_cache"))
 
 
 def _unused(rng: random.Random) -> dict[str, Any]:  # pragma: no cover - every outcome is recorded
@@ -629,8 +645,13 @@ def _unused(rng: random.Random) -> dict[str, Any]:  # pragma: no cover - every o
 
 def _decoder_of(nat: Any) -> LogDecoder:
     """The decoder of ``nat``'s log, brought up to date."""
-    nat.events(0)
-    dec: LogDecoder = nat.decoder()
+    dec: LogDecoder | None = nat.decoder()
+    if dec is None:
+        nat.events(0)
+        dec = nat.decoder()
+        assert dec is not None
+    elif dec.pos < nat.log_size:
+        dec._decode(nat.log_ints(dec.pos))
     return dec
 
 
