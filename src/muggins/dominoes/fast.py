@@ -1,12 +1,14 @@
-"""Dominoes through the protocol on the native engine: :class:`NativeDominoState`, and the decoder of the
-native engine's integer event log.
+"""Dominoes through the protocol on the native engine: :class:`NativeDominoState` (what ``spec.new`` gives
+where the native engine is built and plays the rules), and the decoder of the native engine's integer event
+log.
 
 The native engine (:mod:`muggins.dominoes.native`) logs each event as a few ints while it runs; Python
 objects are made here, at the protocol's edge, and only when asked for: ``Event`` objects by
 :class:`LogDecoder`, ``Action`` objects by :meth:`NativeDominoState.legal_actions`. The integer protocol
-(``legal_action_ids`` / ``apply_action_id``) goes straight to C. :meth:`NativeDominoState.to_pure` gives the
-equal pure :class:`~muggins.dominoes.state.DominoState` (the same deals, the same moves), the reference for
-everything else (views, sampling, records).
+(``legal_action_ids`` / ``apply_action_id``) goes straight to C. Every hand's lots and deal are drawn from the
+state's :class:`~muggins.core.chance.Chance` by the pure engine's own code (:mod:`muggins.dominoes.deals`).
+:meth:`NativeDominoState.to_pure` gives the equal pure :class:`~muggins.dominoes.state.DominoState` (the same
+deals, the same moves), the reference for everything else (views, sampling, notation).
 """
 
 from __future__ import annotations
@@ -400,11 +402,12 @@ class NativeDominoState:
         return self._nat
 
     def _outcomes(self) -> list[dict[str, Any]]:
-        """Every lot and deal so far (and any recorded beyond), in the order drawn."""
+        """Every lot and deal drawn so far, in the order drawn."""
         if self.chance is not None:
             return self.chance.outcomes[:self.chance.position]
         before = self._start.chance.outcomes[:self._start.chance.position] if self._start is not None else []
-        return before + self._nat.chance_outcomes()
+        drawn: list[dict[str, Any]] = before + self._nat.chance_outcomes()
+        return drawn
 
     # the integer protocol: the C engine's own methods (``_ToC``), and apply_action_id, which gives a refusal
     # the reference engine's words
