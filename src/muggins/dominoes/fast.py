@@ -21,6 +21,7 @@ from muggins.core.chance import Chance
 from muggins.core.claims import check_points
 from muggins.core.errors import ClaimError, GameOver, IllegalAction, NotYourTurn, RecordError, shown
 from muggins.core.protocol import MUGGINS, Action, Event, check_action, check_seat
+from muggins.dominoes.deals import draw_deal, draw_lot, lot_tied
 from muggins.dominoes.rules import DominoRules
 from muggins.dominoes.tiles import Tile, full_set, pips
 
@@ -360,6 +361,8 @@ class NativeDominoState:
         if chance is not None:
             nat.on_deal = self._deal
         self._side = [x % 2 if rules.partnerships and n == 4 else x for x in range(n)]
+        self._tiles = full_set(rules.tile_set)
+        self._each = rules.tiles_each(n)
         space = space_of("muggins.dominoes.action_ids", rules, n)
         self._space = space
         play = space.by_kind["play"]
@@ -374,26 +377,26 @@ class NativeDominoState:
 
     def _deal(self) -> None:
         """Deal the hand the native game waits for: its lots and deal drawn from :attr:`chance`."""
-        from muggins.dominoes.deals import draw_deal, draw_lot, lot_tied
-
         nat, rules, n = self._nat, self.rules, self.num_players
         chance = self.chance
         assert chance is not None
-        tiles = full_set(rules.tile_set)
+        tiles = self._tiles
         feed: list[int] = []
         mask, lightest = nat.lot_seats()
-        seats = [s for s in range(n) if mask >> s & 1]
+        seats = [s for s in range(n) if mask >> s & 1] if mask else []
         while seats:
             drawn = draw_lot(chance, tiles, rules.tile_set, seats)
             feed.extend(t.index for t in drawn)
             tied = lot_tied(drawn, seats, rules.lot_tie == "high_end", lightest)
             seats = tied if len(tied) > 1 else []
-        hands, bone = draw_deal(chance, tiles, rules.tile_set, n, rules.tiles_each(n))
-        dealt = [t.index for h in hands for t in h] + [t.index for t in bone]
-        if len(dealt) != len(tiles):
+        hands, bone = draw_deal(chance, tiles, rules.tile_set, n, self._each)
+        if len(hands) * self._each + len(bone) != len(tiles):
             raise RecordError("the native engine deals every tile of the set (hands and boneyard); this deal "
                               "leaves tiles out: replay it with MUGGINS_ENGINE=pure")
-        nat.deal_hand(feed + dealt)
+        for h in hands:
+            feed.extend(t.index for t in h)
+        feed.extend(t.index for t in bone)
+        nat.deal_hand(feed)
 
     # --- the protocol -------------------------------------------------------------------------------
     @property
@@ -409,17 +412,13 @@ class NativeDominoState:
         drawn: list[dict[str, Any]] = before + self._nat.chance_outcomes()
         return drawn
 
-    # the integer protocol: the C engine's own methods (``_ToC``), and apply_action_id, which gives a refusal
-    # the reference engine's words
+    # the integer protocol: the C engine's own methods (``_ToC``); a refused id raises the exception type the
+    # pure engine raises (NoSuchSeat, GameOver, UnknownAction, IllegalAction), in the native engine's words
     legal_action_ids: Any = _ToC("legal_action_ids")
+    apply_action_id: Any = _ToC("apply_action_id")
     waiting_for: Any = _ToC("waiting_for")
     is_over: Any = _ToC("is_over")
 
-    def apply_action_id(self, seat: object, i: object) -> None:
-        try:
-            self._nat.apply_action_id(seat, i)
-        except IllegalAction as e:
-            self._refused(e, "apply_action_id", seat, i)
 
     def to_act(self) -> frozenset[int]:
         return frozenset(self._nat.to_act())
@@ -498,11 +497,11 @@ class NativeDominoState:
         try:
             self._apply(seat, action)
         except IllegalAction as e:
-            self._refused(e, "apply", seat, action)
+            self._refused(e, seat, action)
 
-    def _refused(self, error: IllegalAction, how: str, seat: object, move: object) -> NoReturn:
-        """Raise the reference engine's refusal of ``move`` (the native engine refused it with ``error``)."""
-        getattr(self.to_pure().clone(), how)(seat, move)
+    def _refused(self, error: IllegalAction, seat: object, action: object) -> NoReturn:
+        """Raise the reference engine's refusal of ``action`` (the native engine refused it with ``error``)."""
+        self.to_pure().clone().apply(seat, action)
         raise error  # pragma: no cover - refused by the native engine alone
 
     def _apply(self, seat: object, action: object) -> None:
