@@ -212,15 +212,17 @@ def test_bad_moves_are_refused_alike_and_change_nothing() -> None:
             break
         seat = rng.randrange(3)
         i = rng.randrange(pure.num_distinct_actions())
-        errors = []
-        for s in (fast, pure):
-            try:
-                s.apply_action_id(seat, i)
-            except IllegalAction as e:
-                errors.append(type(e))
-            else:
-                errors.append(None)
-        assert errors[0] is errors[1]
-        refused += errors[0] is not None
+        error = refusal(fast, seat, i)
+        assert error is refusal(pure, seat, i)
+        refused += error is not None
         agree(fast, pure, deep=False)
     assert refused > 100
+
+
+def refusal(state: Any, seat: int, i: int) -> type[IllegalAction] | None:
+    """Apply id ``i`` for ``seat``: the type of the refusal, or None when applied."""
+    try:
+        state.apply_action_id(seat, i)
+    except IllegalAction as e:
+        return type(e)
+    return None
