@@ -24,6 +24,7 @@ from muggins.core.protocol import MUGGINS, Action, Event, check_action, check_se
 from muggins.dominoes.deals import draw_deal, draw_lot, lot_tied
 from muggins.dominoes.rules import DominoRules
 from muggins.dominoes.tiles import Tile, full_set, pips
+from muggins.dominoes.views import DominoView
 
 # the native log's record codes and the names its small ints stand for (native.pyx, "event log")
 (EV_ACT, EV_LOT, EV_DEAL, EV_PLAY, EV_DRAW, EV_PASS, EV_CLAIM, EV_OVER, EV_SCORE, EV_VOID, EV_MISSED, EV_MUGGINS,
@@ -548,7 +549,10 @@ class NativeDominoState:
         """The id of the regular move ``action`` (no claim) if ``seat`` may make it now, else -1."""
         offered = getattr(self, "_offer_cache", None)
         if offered is not None and offered[0] == self._nat.log_size and offered[1] == seat:
-            return int(offered[2].get(action, -1))
+            try:
+                return int(offered[2].get(action, -1))
+            except TypeError:  # a malformed move (an unhashable part): no move of this game
+                return -1
         dec = _decoder_of(self._nat)
         i: int
         for i in self._nat.legal_action_ids(seat):
@@ -595,6 +599,11 @@ class NativeDominoState:
         """A native game consistent with everything ``seat`` has seen (the pure engine's sample, its
         future deals drawn from ``rng`` as there)."""
         return NativeDominoState.from_pure(self.to_pure().sample_hidden(seat, rng))
+
+    def view(self, seat: int | None) -> DominoView:
+        """What ``seat`` may see (``DominoState.view``, of the equal pure state)."""
+        seen: DominoView = self.to_pure().view(seat)
+        return seen
 
     def history_ids(self) -> list[tuple[int, int]]:
         """Every action applied to the native game: (seat, action id)."""
