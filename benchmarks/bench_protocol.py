@@ -6,12 +6,13 @@ Figures (moves per second, medians of ``--runs``, CPU time, the process pinned t
 
 * ``peer_random_play``: the ``dominoes`` package (PyPI) playing its own game with random moves, measured as
   in benchmarks/bench_native.py (needs ``--peer-python``: an interpreter that has the package);
-* ``pure_actions``: :func:`muggins.perf.random_play` on the pure engine with Action objects (``legal_actions``
+* ``default_actions``: :func:`muggins.perf.random_play` through ``spec.new`` as every consumer gets it (the
+  native-backed ``NativeDominoState`` where the native engine is built) with Action objects (``legal_actions``
   + ``apply``: the figure of ``muggins bench``);
-* ``pure_ids``: the same on the pure engine through the integer protocol (``legal_action_ids`` +
-  ``apply_action_id``);
-* ``native_ids``: the integer protocol of the native-backed state (``muggins.dominoes.fast.NativeDominoState``),
-  its event log kept as ints.
+* ``default_ids``: the same through the integer protocol (``legal_action_ids`` + ``apply_action_id``);
+* ``pure_actions``, ``pure_ids``: the same two under ``MUGGINS_ENGINE=pure`` (the pure reference engine);
+* ``native_ids``: the integer protocol of a ``NativeDominoState`` dealt by the native engine's own generator
+  (no :class:`~muggins.core.chance.Chance`), its event log kept as ints.
 
 Every figure uses the same random policy (a uniform legal move of the seat waited for; nobody claims or
 calls), and the ratios divide each by the package's figure of the same run.
@@ -33,6 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_native import PEER  # the package, measured as that benchmark does
 
 from muggins._accel import build_status
+from muggins.core.engine import ENGINE_ENV
+from muggins.core.rules import get_game
 from muggins.perf import random_play
 
 
@@ -56,12 +59,18 @@ def main() -> None:
             out = subprocess.run([args.peer_python, "-c", PEER, str(args.seconds), str(run)], capture_output=True,
                                  text=True, check=True)
             add("peer_random_play", json.loads(out.stdout)["moves_per_second"])
-        for name, kw in (("pure_actions", {}), ("pure_ids", {"ids": True}), ("native_ids", {"native": True})):
+        for name, engine, kw in (("default_actions", "native", {}), ("default_ids", "native", {"ids": True}),
+                                 ("pure_actions", "pure", {}), ("pure_ids", "pure", {"ids": True}),
+                                 ("native_ids", "native", {"native": True})):
+            os.environ[ENGINE_ENV] = engine
             add(name, random_play("dominoes", args.preset, args.players, args.seconds, seed=run, **kw)
                 ["moves_per_second"])
+    os.environ[ENGINE_ENV] = "native"
     med = {k: statistics.median(v) for k, v in figures.items()}
     report: dict[str, Any] = {"preset": args.preset, "players": args.players, "seconds_per_run": args.seconds,
                               "runs": args.runs, "cpu": args.cpu, "build": build_status()["mode"],
+                              "spec_new_engine": get_game("dominoes").engine(
+                                  get_game("dominoes").rules(args.preset), args.players),
                               "medians": {k: round(v) for k, v in med.items()},
                               "runs_each": {k: [round(x) for x in v] for k, v in figures.items()}}
     if "peer_random_play" in med:

@@ -37,3 +37,14 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 def pytest_make_collect_report(collector: pytest.Collector) -> Generator[None, Any, None]:
     outcome = yield
     _fail_skip(outcome.get_result())
+
+
+ENGINES = ("native", "pure")
+
+
+@pytest.fixture(params=ENGINES)
+def both_engines(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The test runs once with each engine behind ``spec.new`` (``MUGGINS_ENGINE``): a game's native states
+    where they play its rules, and the pure reference. Use it with ``pytest.mark.usefixtures``."""
+    monkeypatch.setenv("MUGGINS_ENGINE", request.param)
+    return str(request.param)

@@ -1,6 +1,7 @@
 """Count to 21 (``tests.toy``) joins the registry while the conformance suite is collected (its cases are read
 from the registry then) and while each of the suite's tests runs, so the suite checks it like any game; no
-other test sees it."""
+other test sees it. Every test of the suite runs on both engines (``both_engines``: native states where a game
+has them, then the pure reference)."""
 
 from __future__ import annotations
 
@@ -23,3 +24,8 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
         return
     with toy_registered():
         yield
+
+
+@pytest.fixture(autouse=True)
+def _each_engine(both_engines: str) -> str:
+    return both_engines

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from muggins.core import fields
+from muggins.core.chance import Chance
 from muggins.core.claims import Window
 from muggins.core.fields import (
     COPY,
@@ -94,7 +95,7 @@ def _play(game: str, seed: int) -> list[GameState]:
     """Positions of a game played at random with manual claims, often under-claimed (muggins windows)."""
     spec = get_game(game)
     rules = spec.rules(None, {"claims": "manual"})
-    st = spec.new(rules, 3 if game != "cribbage" else 2, seed=seed)
+    st = spec.state_type.new(rules, 3 if game != "cribbage" else 2, Chance(seed))  # the fields of state_type
     rng = random.Random(seed)
     positions = []
     for _ in range(80):

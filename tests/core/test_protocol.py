@@ -16,7 +16,7 @@ from muggins.core import Action, Chance, Event, IllegalAction, RecordError, get_
 from muggins.core.claims import Window, resolve_call, settle_claim
 from muggins.core.records import load, replay, save, start_from_record, to_record
 from muggins.dominoes import DominoState
-from tests.helpers import play_randomly
+from tests.helpers import DOMINO_STATES, play_randomly
 
 SPEC = get_game("dominoes")
 
@@ -24,7 +24,7 @@ SPEC = get_game("dominoes")
 def _played(seed: int = 1, preset: str = "muggins", players: int = 2, actions: int = 200,
             **options: Any) -> DominoState:
     st = SPEC.new(SPEC.rules(preset, options) if options else SPEC.rules(preset), players, seed=seed)
-    assert isinstance(st, DominoState)
+    assert isinstance(st, DOMINO_STATES)
     play_randomly(st, random.Random(seed), max_actions=actions)
     return st
 

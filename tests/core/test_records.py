@@ -30,6 +30,7 @@ from muggins.core.records import (
     to_record,
 )
 from muggins.dominoes import DominoState
+from muggins.dominoes.fast import NativeDominoState
 from tests.helpers import domino_state, play
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,6 +49,8 @@ SCHEMAS = {1: _schema("record.v1.schema.json"), 2: _schema("record.v2.schema.jso
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
 VALIDATORS = {v: jsonschema.Draft202012Validator(s) for v, s in SCHEMAS.items()}
 DOMINOES = get_game("dominoes")
+DOMINO_STATES = (DominoState, NativeDominoState)  # what spec.new gives: the native state where it is built
+pytestmark = pytest.mark.usefixtures("both_engines")  # every record test on each engine behind spec.new
 PRESETS = list(DOMINOES.presets)
 
 
@@ -248,7 +251,7 @@ def random_game(preset: str, players: int, seed: int, options: dict[str, Any] | 
     any amount (or none), late claims. Stops after ``max_steps`` actions if not over."""
     rng = random.Random(seed)
     state = DOMINOES.new(DOMINOES.rules(preset, options or {}), players, seed=seed)
-    assert isinstance(state, DominoState)
+    assert isinstance(state, DOMINO_STATES)
     manual = state.rules.claims == "manual"
     for _ in range(max_steps):
         if state.is_over():
@@ -290,7 +293,7 @@ def ids_of(state: Any) -> list[int]:
 
 def replay_dominoes(rec: Any) -> DominoState:
     state = replay(rec)
-    assert isinstance(state, DominoState)
+    assert isinstance(state, DOMINO_STATES)
     return state
 
 

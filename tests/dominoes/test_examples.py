@@ -12,6 +12,7 @@ import random
 import pytest
 
 from muggins.core import Action, ClaimError, GameOver, IllegalAction, get_game
+from muggins.core.chance import Chance
 from muggins.core.records import to_record
 from muggins.dominoes import DominoState, full_set
 from muggins.dominoes.scoring import round_nearest, score_table
@@ -746,8 +747,7 @@ def test_d33_a_hand_blocks_with_the_reserve_left() -> None:
     rng = random.Random(33)
     blocked = 0
     for seed in range(60):
-        st = spec.new(spec.rules("muggins", {"boneyard_reserve": 2, "claims": "auto"}), 2, seed=seed)
-        assert isinstance(st, DominoState)
+        st = DominoState.new(spec.rules("muggins", {"boneyard_reserve": 2, "claims": "auto"}), 2, Chance(seed))
         prev = st.clone()
         while st.hand_no == 1 and not st.is_over():
             prev = st.clone()

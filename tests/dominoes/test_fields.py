@@ -6,6 +6,7 @@ import random
 import re
 from pathlib import Path
 
+from muggins.core.chance import Chance
 from muggins.core.claims import Window
 from muggins.core.protocol import _BASE_FIELDS
 from muggins.core.rules import get_game
@@ -37,8 +38,7 @@ def test_pxd_declares_every_field() -> None:
 
 def test_clone_and_undo_keep_every_field() -> None:
     spec = get_game("dominoes")
-    st = spec.new(spec.rules("muggins"), 3, seed=4)
-    assert isinstance(st, state_module.DominoState)
+    st = DominoState.new(spec.rules("muggins"), 3, Chance(4))  # the pure state's own fields
     play_randomly(st, random.Random(1), max_actions=40)
     def value(st: DominoState, name: str) -> object:
         v = getattr(st, name)

@@ -278,7 +278,7 @@ def test_a_native_game_read_from_a_pure_one_logs_what_follows_alike(preset: str,
     layout's free places in the pure engine's order), and ``to_pure()`` continues the pure game."""
     rules = SPEC.rules(preset, {"claim_timing": "lenient"})
     rng = random.Random(players)
-    pure = SPEC.new(rules, players, seed=players)
+    pure = DominoState.new(rules, players, Chance(players))
     for _ in range(9):
         seat, action = choose(pure, rng, 0.5)
         pure.apply(seat, action)

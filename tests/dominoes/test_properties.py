@@ -25,6 +25,7 @@ from muggins.core.records import replay, to_record
 from muggins.dominoes import DominoState, Tile, full_set, parse_tile
 from muggins.dominoes.rules import PRESETS
 from muggins.dominoes.scoring import score_table
+from tests.helpers import DOMINO_STATES
 
 SPEC = get_game("dominoes")
 PRESET_NAMES = sorted(PRESETS)
@@ -43,7 +44,7 @@ def new_game(preset: str, players: int, seed: int, **options: Any) -> DominoStat
     if players not in SPEC.players_for(rules):
         assume(False)  # a partnership preset is for four
     st = SPEC.new(rules, players, seed=seed)
-    assert isinstance(st, DominoState)
+    assert isinstance(st, DOMINO_STATES)
     return st
 
 

@@ -43,6 +43,7 @@ SPEC = register(GameSpec(
     move_hint="a tile alone when it fits in one place",
     default=True,
     drills=("muggins.dominoes.drills:CountDrill",),
+    native="muggins.dominoes.fast:NativeDominoState",
 ))
 
 __all__ = ["SPEC", "DominoRules", "DominoState", "Tile", "full_set", "parse_tile"]

@@ -1,25 +1,30 @@
-"""Dominoes through the protocol on the native engine: :class:`NativeDominoState`, and the decoder of the
-native engine's integer event log.
+"""Dominoes through the protocol on the native engine: :class:`NativeDominoState` (what ``spec.new`` gives
+where the native engine is built and plays the rules), and the decoder of the native engine's integer event
+log.
 
 The native engine (:mod:`muggins.dominoes.native`) logs each event as a few ints while it runs; Python
 objects are made here, at the protocol's edge, and only when asked for: ``Event`` objects by
 :class:`LogDecoder`, ``Action`` objects by :meth:`NativeDominoState.legal_actions`. The integer protocol
-(``legal_action_ids`` / ``apply_action_id``) goes straight to C. :meth:`NativeDominoState.to_pure` gives the
-equal pure :class:`~muggins.dominoes.state.DominoState` (the same deals, the same moves), the reference for
-everything else (views, sampling, records).
+(``legal_action_ids`` / ``apply_action_id``) goes straight to C. Every hand's lots and deal are drawn from the
+state's :class:`~muggins.core.chance.Chance` by the pure engine's own code (:mod:`muggins.dominoes.deals`).
+:meth:`NativeDominoState.to_pure` gives the equal pure :class:`~muggins.dominoes.state.DominoState` (the same
+deals, the same moves), the reference for everything else (views, sampling, notation).
 """
 
 from __future__ import annotations
 
-from typing import Any
+import random
+from typing import Any, NoReturn
 
 from muggins.core.action_ids import space_of
 from muggins.core.chance import Chance
 from muggins.core.claims import check_points
-from muggins.core.errors import ClaimError, GameOver, IllegalAction, NotYourTurn
+from muggins.core.errors import ClaimError, GameOver, IllegalAction, NotYourTurn, RecordError, shown
 from muggins.core.protocol import MUGGINS, Action, Event, check_action, check_seat
+from muggins.dominoes.deals import draw_deal, draw_lot, lot_tied
 from muggins.dominoes.rules import DominoRules
 from muggins.dominoes.tiles import Tile, full_set, pips
+from muggins.dominoes.views import DominoView
 
 # the native log's record codes and the names its small ints stand for (native.pyx, "event log")
 (EV_ACT, EV_LOT, EV_DEAL, EV_PLAY, EV_DRAW, EV_PASS, EV_CLAIM, EV_OVER, EV_SCORE, EV_VOID, EV_MISSED, EV_MUGGINS,
@@ -271,34 +276,94 @@ class LogDecoder:
         return list(self.hist)
 
 
+class _ToC:
+    """A method of a native state that is the C engine's own: reading it gives the native game's bound
+    method, so a caller that keeps it calls C with no Python frame between."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, state: Any, owner: Any = None) -> Any:
+        if state is None:
+            return self
+        return getattr(state._nat, self.name)
+
+
 class NativeDominoState:
-    """A game of dominoes played by the native engine, spoken to through the protocol.
+    """A game of dominoes played by the native engine, spoken to through the whole protocol: what
+    ``spec.new`` gives for rules in the native scope (:meth:`unsupported`) unless ``MUGGINS_ENGINE=pure``.
 
     The integer protocol (:meth:`legal_action_ids`, :meth:`apply_action_id`, :meth:`waiting_for`,
-    :meth:`is_over`) calls the C engine directly; :meth:`legal_actions`, :meth:`apply` and :attr:`log` make
-    their Python objects at this edge. Rules must be in the native scope (``native.unsupported``)."""
+    :meth:`is_over`) calls the C engine directly; :meth:`legal_actions`, :meth:`apply`, :attr:`log` and the
+    scores are made from its C data at this edge. Every hand's lots and deal are drawn from :attr:`chance`
+    by the same code as the pure engine's (:mod:`muggins.dominoes.deals`), so a seed or a record deals the
+    same tiles on both. What else the protocol offers (views, history, notation, sampling frames, the hands
+    and layout as tiles) is read from the equal pure :class:`~muggins.dominoes.state.DominoState`, kept in
+    step with the native game move by move only once asked for (:meth:`to_pure`); a sampled world
+    (:meth:`sample_hidden`) and an undone game are native states again."""
 
     game = "dominoes"
+    action_ids = "muggins.dominoes.action_ids"
 
     def __init__(self, rules: DominoRules, num_players: int, seed: int = 0) -> None:
-        """A new game dealt by the native engine from ``seed``."""
-        self._setup(_engine().NativeDominoes.new(rules, num_players, seed, log=True), rules, num_players, None, seed)
+        """A new game dealt by the native engine's own generator from ``seed`` (``muggins bench``, the
+        native tests): its lots and deals are known as chance outcomes afterwards."""
+        self._setup(_engine().NativeDominoes.new(rules, num_players, seed, log=True), rules, num_players, None,
+                    None)
+
+    @staticmethod
+    def unsupported(rules: Any, num_players: int) -> str | None:
+        """Why native states cannot play ``rules`` with ``num_players`` (the engine is not built or stale,
+        or the rules are outside its scope: ``native.unsupported``); None when they can."""
+        key = (id(rules), num_players)
+        hit = _SCOPE.get(key)
+        if hit is not None and hit[0] is rules:
+            return hit[1]
+        mod, why = _native()
+        if mod is None:
+            return f"muggins.dominoes.native {why}"
+        out: str | None = mod.unsupported(rules, num_players)
+        if out is not None:
+            out = f"the native engine does not play {out}"
+        if len(_SCOPE) > 256:
+            _SCOPE.clear()
+        _SCOPE[key] = (rules, out)
+        return out
 
     @classmethod
-    def from_pure(cls, state: Any, seed: int = 0) -> NativeDominoState:
-        """The game of the pure ``state`` from here on (its log and history are kept in front)."""
+    def new(cls, rules: DominoRules, num_players: int, chance: Chance) -> NativeDominoState:
+        """As ``DominoState.new``: a new game whose lots and deals come from ``chance``."""
         s = cls.__new__(cls)
-        nat = _engine().NativeDominoes.from_state(state, seed, log=True)
-        s._setup(nat, state.rules, state.num_players, state.clone(), seed)
+        s._setup(_engine().NativeDominoes.new(rules, num_players, 0, log=True, external=True), rules, num_players,
+                 None, chance)
+        s._deal()
         return s
 
-    def _setup(self, nat: Any, rules: DominoRules, n: int, start: Any, seed: int) -> None:
+    @classmethod
+    def from_pure(cls, state: Any, seed: int | None = None) -> NativeDominoState:
+        """The game of the pure ``state`` from here on (its log and history are kept in front); the next
+        hands are dealt from a copy of its chance, or with ``seed`` by the native engine's generator."""
+        s = cls.__new__(cls)
+        external = seed is None
+        nat = _engine().NativeDominoes.from_state(state, seed or 0, log=True, external=external)
+        s._setup(nat, state.rules, state.num_players, state.clone(), state.chance.copy() if external else None)
+        return s
+
+    def _setup(self, nat: Any, rules: DominoRules, n: int, start: Any, chance: Chance | None) -> None:
         self._nat = nat
         self.rules = rules
         self.num_players = n
         self._start = start
-        self._seed = seed
+        #: where the lots and deals come from (None: a game dealt by the native engine's generator)
+        self.chance = chance
+        self._twin: Any = None
+        self._twin_at = 0  # the native log's size the twin has caught up with
+        self._twin_moves = 0  # the native history the twin has played
+        if chance is not None:
+            nat.on_deal = self._deal
         self._side = [x % 2 if rules.partnerships and n == 4 else x for x in range(n)]
+        self._tiles = full_set(rules.tile_set)
+        self._each = rules.tiles_each(n)
         space = space_of("muggins.dominoes.action_ids", rules, n)
         self._space = space
         play = space.by_kind["play"]
@@ -310,17 +375,51 @@ class NativeDominoState:
         self._mug = mug.start if mug is not None else space.size
         claim = space.by_kind.get("claim")
         self._claim = claim.start if claim is not None else space.size
-        # the integer protocol: C methods, called with no Python frame between
-        self.legal_action_ids = nat.legal_action_ids
-        self.apply_action_id = nat.apply_action_id
-        self.waiting_for = nat.waiting_for
-        self.is_over = nat.is_over
+
+    def _deal(self) -> None:
+        """Deal the hand the native game waits for: its lots and deal drawn from :attr:`chance`."""
+        nat, rules, n = self._nat, self.rules, self.num_players
+        chance = self.chance
+        assert chance is not None
+        tiles = self._tiles
+        feed: list[int] = []
+        mask, lightest = nat.lot_seats()
+        seats = [s for s in range(n) if mask >> s & 1] if mask else []
+        while seats:
+            drawn = draw_lot(chance, tiles, rules.tile_set, seats)
+            feed.extend(t.index for t in drawn)
+            tied = lot_tied(drawn, seats, rules.lot_tie == "high_end", lightest)
+            seats = tied if len(tied) > 1 else []
+        hands, bone = draw_deal(chance, tiles, rules.tile_set, n, self._each)
+        if len(hands) * self._each + len(bone) != len(tiles):
+            raise RecordError("the native engine deals every tile of the set (hands and boneyard); this deal "
+                              "leaves tiles out: replay it with MUGGINS_ENGINE=pure")
+        for h in hands:
+            feed.extend(t.index for t in h)
+        feed.extend(t.index for t in bone)
+        nat.deal_hand(feed)
 
     # --- the protocol -------------------------------------------------------------------------------
     @property
     def native(self) -> Any:
         """The :class:`~muggins.dominoes.native.NativeDominoes` game underneath."""
         return self._nat
+
+    def _outcomes(self) -> list[dict[str, Any]]:
+        """Every lot and deal drawn so far, in the order drawn."""
+        if self.chance is not None:
+            return self.chance.outcomes[:self.chance.position]
+        before = self._start.chance.outcomes[:self._start.chance.position] if self._start is not None else []
+        drawn: list[dict[str, Any]] = before + self._nat.chance_outcomes()
+        return drawn
+
+    # the integer protocol: the C engine's own methods (``_ToC``); a refused id raises the exception type the
+    # pure engine raises (NoSuchSeat, GameOver, UnknownAction, IllegalAction), in the native engine's words
+    legal_action_ids: Any = _ToC("legal_action_ids")
+    apply_action_id: Any = _ToC("apply_action_id")
+    waiting_for: Any = _ToC("waiting_for")
+    is_over: Any = _ToC("is_over")
+
 
     def to_act(self) -> frozenset[int]:
         return frozenset(self._nat.to_act())
@@ -336,6 +435,13 @@ class NativeDominoState:
         s = self._nat.side_scores()
         return [s[x] for x in self._side]
 
+    def side_of(self, seat: int) -> int:
+        return self._side[seat]
+
+    @property
+    def num_sides(self) -> int:
+        return max(self._side) + 1
+
     def max_step_points(self) -> int:
         return int(self.rules.max_step_points)
 
@@ -349,37 +455,57 @@ class NativeDominoState:
         return list(self._start.log) + evs if self._start is not None else evs
 
     def events_for(self, seat: int | str | None, start: int = 0) -> list[dict[str, Any]]:
+        if self._start is None:
+            return [e.to_dict(seat) for e in self._nat.events(start)]
         return [e.to_dict(seat) for e in self.log[start:]]
 
     def legal_actions(self, seat: int) -> list[Action]:
         """As ``DominoState.legal_actions``: the same Actions in the same order (the hand's order, then
         the free places' order of the pure engine), made from the native legal ids."""
-        ids = self._nat.legal_action_ids(seat)
+        nat = self._nat
+        ids = nat.legal_action_ids(seat)
         if not ids:
             return []
-        dec = _decoder_of(self._nat)
+        dec = _decoder_of(nat)
         tiles = dec.tiles
-        plays: list[tuple[tuple[int, int], Action]] = []
+        plays: list[tuple[int, int, Action, int]] = []
         rest: list[Action] = []
         hand = dec.hands[seat]
         numbered = dec.numbered_places()
+        regular: dict[Action, int] = {}
         for i in ids:
             if i < self._play_stop:
                 ti, slot = divmod(i // self._width, self._slots)
                 a = dec.play_action(tiles[ti], slot - 1)
-                order = -1 if slot == 0 else dec.places.index(numbered[slot - 1])
-                plays.append(((hand.index(ti), order), a))
+                plays.append((hand.index(ti), -1 if slot == 0 else dec.places.index(numbered[slot - 1]), a, i))
             elif i < self._mug:
-                rest.append(_MOVES[i - self._draw])
+                a = _MOVES[i - self._draw]
+                rest.append(a)
+                regular[a] = i
             elif i < self._claim:
                 rest.append(MUGGINS)
             else:
                 rest.append(Action("claim", claim=i - self._claim))
-        plays.sort(key=lambda x: x[0])
-        return [a for _, a in plays] + rest
+        plays.sort(key=lambda x: (x[0], x[1]))
+        for p in plays:
+            regular[p[2]] = p[3]
+        self._offer_cache = (nat.log_size, seat, regular)  # what _id_of reads first
+        return [p[2] for p in plays] + rest
 
     def apply(self, seat: object, action: object) -> None:
-        """As ``GameState.apply``: validate (the pure engine's exception types), then apply natively."""
+        """As ``GameState.apply``: validated and applied natively; a move refused raises what the pure
+        engine raises (its type and words) and changes nothing."""
+        try:
+            self._apply(seat, action)
+        except IllegalAction as e:
+            self._refused(e, seat, action)
+
+    def _refused(self, error: IllegalAction, seat: object, action: object) -> NoReturn:
+        """Raise the reference engine's refusal of ``action`` (the native engine refused it with ``error``)."""
+        self.to_pure().clone().apply(seat, action)
+        raise error  # pragma: no cover - refused by the native engine alone
+
+    def _apply(self, seat: object, action: object) -> None:
         nat = self._nat
         if nat.is_over():
             raise GameOver("the game is over")
@@ -416,11 +542,17 @@ class NativeDominoState:
         base = action if claim is None else action._replace(claim=None)
         i = self._id_of(seat, base)
         if i < 0:
-            raise IllegalAction(self.to_pure()._why_illegal(seat, base))  # the reference engine's words
+            raise IllegalAction(f"{action} is not a legal move of seat {seat} now")
         nat.apply_id(seat, i + (claim + 1 if claim is not None else 0))
 
     def _id_of(self, seat: int, action: Action) -> int:
         """The id of the regular move ``action`` (no claim) if ``seat`` may make it now, else -1."""
+        offered = getattr(self, "_offer_cache", None)
+        if offered is not None and offered[0] == self._nat.log_size and offered[1] == seat:
+            try:
+                return int(offered[2].get(action, -1))
+            except TypeError:  # a malformed move (an unhashable part): no move of this game
+                return -1
         dec = _decoder_of(self._nat)
         i: int
         for i in self._nat.legal_action_ids(seat):
@@ -435,46 +567,123 @@ class NativeDominoState:
                 return i
         return -1
 
-    # --- copies and the pure twin ---------------------------------------------------------------------
+    # --- copies, undo, sampling -------------------------------------------------------------------------
     def clone(self) -> NativeDominoState:
         c = NativeDominoState.__new__(NativeDominoState)
-        c._setup(self._nat.clone(log=True), self.rules, self.num_players, self._start, self._seed)
+        c._setup(self._nat.clone(log=True), self.rules, self.num_players, self._start,
+                 self.chance.copy() if self.chance is not None else None)
+        if self._twin is not None and self._twin_at == self._nat.log_size:
+            c._twin, c._twin_at, c._twin_moves = self._twin.clone(), self._twin_at, self._twin_moves
         return c
+
+    def undo(self, steps: object = 1) -> None:
+        """Take back the last ``steps`` actions: the game played again from its start with the same chance
+        (``GameState.undo``)."""
+        made = len(self.history)
+        if type(steps) is not int or not 0 <= steps <= made:
+            raise IllegalAction(f"cannot undo {shown(steps)} action(s); {made} made")
+        if self._start is not None or self.chance is None:  # the pure game undone, read natively again
+            pure = self.to_pure()
+            pure.undo(steps)
+            fresh = NativeDominoState.from_pure(pure)
+        else:
+            fresh = NativeDominoState.new(self.rules, self.num_players, self.chance.rewound())
+            for seat, i in self._nat.history_ids()[:made - steps]:
+                fresh._nat.apply_id(seat, i)
+        self.__dict__.clear()
+        self.__dict__.update(fresh.__dict__)
+        if self.chance is not None:
+            self._nat.on_deal = self._deal
+
+    def sample_hidden(self, seat: int, rng: random.Random) -> NativeDominoState:
+        """A native game consistent with everything ``seat`` has seen (the pure engine's sample, its
+        future deals drawn from ``rng`` as there)."""
+        return NativeDominoState.from_pure(self.to_pure().sample_hidden(seat, rng))
+
+    def view(self, seat: int | None) -> DominoView:
+        """What ``seat`` may see (``DominoState.view``, of the equal pure state)."""
+        seen: DominoView = self.to_pure().view(seat)
+        return seen
 
     def history_ids(self) -> list[tuple[int, int]]:
         """Every action applied to the native game: (seat, action id)."""
         return list(self._nat.history_ids())
 
     def to_pure(self) -> Any:
-        """The equal pure ``DominoState``: the native deals as chance outcomes, every action replayed by
-        id (its log, scores, view, sampling and record are then the reference engine's own)."""
-        from muggins.dominoes.state import DominoState
+        """The equal pure ``DominoState``, kept in step with the native game: its chance outcomes and every
+        action replayed by id (its view, history, notation and sampling are then the reference engine's).
+        Read it, do not change it (:meth:`clone` it first)."""
+        nat = self._nat
+        size = nat.log_size
+        twin = self._twin
+        if twin is not None and self._twin_at == size:
+            return twin
+        outcomes = self._outcomes()
+        if twin is None:
+            from muggins.dominoes.state import DominoState
 
-        outcomes = self._nat.chance_outcomes()
-        if self._start is None:
-            st = DominoState.new(self.rules, self.num_players, Chance(seed=self._seed, outcomes=outcomes))
-        else:
-            st = self._start.clone()
-            chance = st.chance.fork()
-            chance.outcomes.extend(outcomes)
-            st.chance = chance
-        for seat, i in self._nat.history_ids():
-            st.apply_action_id(seat, i)
-        return st
+            if self._start is None:
+                twin = DominoState.new(self.rules, self.num_players, Chance(outcomes=outcomes))
+            else:
+                twin = self._start.clone()
+                twin.chance = twin.chance.fork()
+                twin.chance.rng = None
+            self._twin, self._twin_moves = twin, 0
+        known = twin.chance.outcomes
+        known.extend(outcomes[len(known):])
+        history = nat.history_ids()
+        for seat, i in history[self._twin_moves:]:
+            twin.apply_action_id(seat, i)
+        self._twin_moves = len(history)
+        self._twin_at = size
+        return twin
+
+    def __getattr__(self, name: str) -> Any:
+        """The rest of the protocol (and of ``DominoState``'s reading methods), from the pure twin."""
+        if name.startswith("__") or name in _OWN:
+            raise AttributeError(name)
+        return getattr(self.to_pure(), name)
+
+
+#: the attributes a native state keeps itself (never read from its twin, even before they are set)
+_OWN = frozenset(("_nat", "_twin", "_twin_at", "_twin_moves", "_start", "chance", "_side", "_space", "rules",
+                  "num_players", "_offer_cache"))
+
+
+def _unused(rng: random.Random) -> dict[str, Any]:  # pragma: no cover - every outcome is recorded
+    raise AssertionError("a recorded outcome was asked to be drawn")
 
 
 def _decoder_of(nat: Any) -> LogDecoder:
     """The decoder of ``nat``'s log, brought up to date."""
-    nat.events(0)
-    dec: LogDecoder = nat.decoder()
+    dec: LogDecoder | None = nat.decoder()
+    if dec is None:
+        nat.events(0)
+        dec = nat.decoder()
+        assert dec is not None
+    elif dec.pos < nat.log_size:
+        dec._decode(nat.log_ints(dec.pos))
     return dec
+
+
+_LOADED: list[tuple[Any, str | None]] = []
+#: (id of the rules, players) -> (the rules, why native states cannot play them or None)
+_SCOPE: dict[tuple[int, int], tuple[Any, str | None]] = {}
+
+
+def _native() -> tuple[Any, str | None]:
+    """The native domino engine module and None, or None and why it cannot be used (not built, stale);
+    looked up once a process."""
+    if not _LOADED:
+        from muggins._accel import load_native
+
+        _LOADED.append(load_native("muggins.dominoes.native"))
+    return _LOADED[0]
 
 
 def _engine() -> Any:
     """The native domino engine module, or RuntimeError saying why it cannot be used (not built, stale)."""
-    from muggins._accel import load_native
-
-    mod, why = load_native("muggins.dominoes.native")
+    mod, why = _native()
     if mod is None:
         raise RuntimeError(f"the native domino engine is not usable: {why}")
     return mod

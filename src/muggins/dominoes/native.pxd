@@ -105,6 +105,10 @@ cdef struct Game:
     int ev_lost              # the log ran out of memory: it is incomplete
     int why_seat, why_reason  # who and why the next award scores (set by log_why)
     int w_reason             # the open window's reason (R_PLAY, or R_DOMINO for a muggable bonus): logged only
+    int ext_deal             # lots and deals come from outside (deal_hand): a hand's start waits for them
+    int need_deal            # with ext_deal: the next hand waits for its lots and deal
+    int* feed                # while deal_hand runs: the tiles of the lots, then the deal, in order
+    int nfeed                # the tiles of ``feed`` used
 
 
 cdef int count_after(Game* g, Rules* r, int t, int k) noexcept nogil
@@ -128,6 +132,7 @@ cdef class NativeDominoes:
     cdef object rules
     cdef object _dec   # what turns the int log into Events (muggins.dominoes.fast), made when first asked
     cdef object _init  # the position the log starts from (from_state), for the decoder
+    cdef public object on_deal  # with external deals: called when a hand waits for its deal (deal_hand)
 
     cdef _apply(self, object seat, object i, bint protocol)
     cdef _call(self, int seat, object amount)

@@ -20,7 +20,7 @@ stops a game (the sniff spinners, tile sets above double-9, draw limits, a force
 """
 
 from libc.stdint cimport uint64_t
-from libc.stdlib cimport free, realloc
+from libc.stdlib cimport free, malloc, realloc
 
 from muggins.core.splitmix cimport splitmix_next, splitmix_unit
 from libc.time cimport clock, CLOCKS_PER_SEC
@@ -603,6 +603,11 @@ cdef void sample_tiles(Game* g, Rules* r, int k, int* tiles) noexcept nogil:
     """``k`` distinct tiles at random (a partial Fisher-Yates over the set)."""
     cdef int perm[MAXTILES]
     cdef int i, j, tmp
+    if g.feed != NULL:  # external lots (deal_hand)
+        for i in range(k):
+            tiles[i] = g.feed[g.nfeed]
+            g.nfeed += 1
+        return
     for i in range(r.ntiles):
         perm[i] = i
     for i in range(k):
@@ -643,23 +648,24 @@ cdef int lot(Game* g, Rules* r, int seats, int lightest) noexcept nogil:
         seats = tied
 
 
-cdef void start_hand(Game* g, Rules* r) noexcept nogil:
-    """A new hand (``DominoState._start_hand``): its leader, a native deal."""
-    cdef int n = r.n, leader = -1, lot_seats = 0, lightest = 0, s, i, j, tmp, low, t, best
-    cdef int tiles[MAXTILES]
-    g.hand_no += 1
-    if g.hand_no == 1:
+cdef int hand_lot(Game* g, Rules* r, int hand_no, int* leader, int* lightest) noexcept nogil:
+    """The seats (a mask) that draw lots for the leader of hand ``hand_no``, 0 when ``leader`` is set or the
+    highest double leads (``leader`` -1); ``lightest``: the lightest tile wins the lot."""
+    cdef int n = r.n, lot_seats = 0, s, low
+    leader[0] = -1
+    lightest[0] = 0
+    if hand_no == 1:
         if r.first_lead == FL_LOT_HEAVIEST or r.first_lead == FL_LOT_LIGHTEST or r.first_lead == FL_MUST_SET:
             lot_seats = (1 << n) - 1
-            lightest = r.first_lead == FL_LOT_LIGHTEST
+            lightest[0] = r.first_lead == FL_LOT_LIGHTEST
     elif r.next_lead == NL_WINNER_ELSE_LOT:
         if g.last_out >= 0:
-            leader = g.last_out
+            leader[0] = g.last_out
         else:
             lot_seats = (1 << n) - 1
-            lightest = r.first_lead == FL_LOT_LIGHTEST
+            lightest[0] = r.first_lead == FL_LOT_LIGHTEST
     elif r.next_lead == NL_ROTATE:
-        leader = (g.leader + 1) % n
+        leader[0] = (g.leader + 1) % n
     else:
         low = g.scores[0]
         for s in range(1, r.nsides):
@@ -669,13 +675,32 @@ cdef void start_hand(Game* g, Rules* r) noexcept nogil:
             if g.scores[r.side[s]] == low:
                 lot_seats |= 1 << s
         if popcount64(<uint64_t>lot_seats) == 1:
-            leader = lowbit(<uint64_t>lot_seats)
+            leader[0] = lowbit(<uint64_t>lot_seats)
             lot_seats = 0
+    return lot_seats
+
+
+cdef void start_hand(Game* g, Rules* r) noexcept nogil:
+    """A new hand (``DominoState._start_hand``): its leader, a native deal (with ``ext_deal``, the lots and
+    deal :meth:`NativeDominoes.deal_hand` gives: until then the hand waits, ``need_deal`` set)."""
+    cdef int n = r.n, leader = -1, lot_seats = 0, lightest = 0, s, i, t, best
+    cdef int tiles[MAXTILES]
+    if g.ext_deal and g.feed == NULL:
+        g.need_deal = 1
+        return
+    g.need_deal = 0
+    g.hand_no += 1
+    lot_seats = hand_lot(g, r, g.hand_no, &leader, &lightest)
     if lot_seats:
         leader = lot(g, r, lot_seats, lightest)
-    for i in range(r.ntiles):
-        tiles[i] = i
-    shuffle_ints(tiles, r.ntiles, &g.rng)
+    if g.feed != NULL:  # the external deal (deal_hand)
+        for i in range(r.ntiles):
+            tiles[i] = g.feed[g.nfeed + i]
+        g.nfeed += r.ntiles
+    else:
+        for i in range(r.ntiles):
+            tiles[i] = i
+        shuffle_ints(tiles, r.ntiles, &g.rng)
     for s in range(n):
         g.hand[s] = 0
         for i in range(r.each):
@@ -1325,9 +1350,11 @@ cdef class NativeDominoes:
                         "NativeDominoes.from_state(state)")
 
     @staticmethod
-    def new(rules: object, num_players: int, seed: int = 0, log: bool = False) -> NativeDominoes:
+    def new(rules: object, num_players: int, seed: int = 0, log: bool = False,
+            external: bool = False) -> NativeDominoes:
         """A new game dealt natively (NotImplementedError for rules out of scope); ``log``: keep the event
-        log (:meth:`events`) from the first deal on."""
+        log (:meth:`events`) from the first deal on; ``external``: every hand's lots and deal come from
+        :meth:`deal_hand` (the first hand waits for them now, :attr:`needs_deal`)."""
         cdef NativeDominoes s = NativeDominoes.__new__(NativeDominoes)
         s.box = rules_box(rules, num_players)
         s.rules = rules
@@ -1346,14 +1373,16 @@ cdef class NativeDominoes:
         s.g.winners = 0
         s.g.w_open = 0
         s.g.knock = KN_NONE
+        s.g.ext_deal = bool(external)
         start_hand(&s.g, r)
         return s
 
     @staticmethod
-    def from_state(state: object, seed: int = 0, log: bool = False) -> NativeDominoes:
+    def from_state(state: object, seed: int = 0, log: bool = False, external: bool = False) -> NativeDominoes:
         """The game of a pure :class:`~muggins.dominoes.state.DominoState` at any point, hidden tiles and
         all (for sampled worlds); ``seed`` starts the native PRNG; ``log``: keep the event log of what
-        follows (:meth:`events`). NotImplementedError names an option out of scope."""
+        follows (:meth:`events`); ``external``: the next hands' lots and deals come from :meth:`deal_hand`.
+        NotImplementedError names an option out of scope."""
         n = state.num_players
         cdef NativeDominoes s = NativeDominoes.__new__(NativeDominoes)
         s.box = rules_box(state.rules, n)
@@ -1409,6 +1438,7 @@ cdef class NativeDominoes:
         g.knock = KN_NONE if knock is None else KN_PARTNER if knock[0] == "partner" else KN_FORCED
         g.knocker = -1 if knock is None else knock[1]
         rebuild_places(g, r)
+        g.ext_deal = bool(external)
         w = state._window
         g.w_open = w is not None
         if w is not None:
@@ -1435,6 +1465,8 @@ cdef class NativeDominoes:
         c.g.nev = 0
         c.g.evcap = 0
         c.g.ev_on = 0
+        if not log:  # a playout's or search's copy deals for itself
+            c.g.ext_deal = 0
         if log and self.g.ev_on:
             c.g.ev_on = 1
             c._init = self._init
@@ -1444,6 +1476,47 @@ cdef class NativeDominoes:
                 c.g.ev[i] = self.g.ev[i]
             c.g.nev = self.g.nev
         return c
+
+    # --- external deals ------------------------------------------------------------------------------
+    @property
+    def needs_deal(self) -> bool:
+        """Whether the next hand waits for its lots and deal (:meth:`deal_hand`; ``new(external=True)``)."""
+        return bool(self.g.need_deal)
+
+    def lot_seats(self) -> tuple[int, bool]:
+        """Who draws lots for the leader of the hand that waits for its deal: (a mask of seats, 0 when
+        nobody does; whether the lightest tile wins)."""
+        cdef int leader, lightest
+        if not self.g.need_deal:
+            raise ValueError("no hand waits for its deal")
+        seats = hand_lot(&self.g, &self.box.r, self.g.hand_no + 1, &leader, &lightest)
+        return seats, bool(lightest)
+
+    def deal_hand(self, tiles: list) -> None:
+        """Start the hand that waits for its deal with these tile indices: the tiles of each round of lots
+        (as :meth:`lot_seats` says, ties drawing again), then the whole set in deal order (each hand in
+        turn, then the boneyard, its last tile drawn first)."""
+        cdef Rules* r = &self.box.r
+        cdef int k = len(tiles), i
+        if not self.g.need_deal:
+            raise ValueError("no hand waits for its deal")
+        if k < r.ntiles or sorted(tiles[k - r.ntiles:]) != list(range(r.ntiles)):
+            raise ValueError(f"a deal holds each of the {r.ntiles} tiles once")
+        if any(type(t) is not int or not 0 <= t < r.ntiles for t in tiles[:k - r.ntiles]):
+            raise ValueError("a lot draws tiles of the set")
+        cdef int room = k + r.ntiles + 4
+        cdef int* feed = <int*>malloc(room * sizeof(int))  # room for a lot more than given: refused below
+        if feed == NULL:
+            raise MemoryError("no memory for a deal")
+        for i in range(room):
+            feed[i] = tiles[i] if i < k else 0
+        self.g.feed = feed
+        self.g.nfeed = 0
+        start_hand(&self.g, r)
+        self.g.feed = NULL
+        free(feed)
+        if self.g.nfeed != k:  # pragma: no cover - lots out of step with lot_seats
+            raise RuntimeError(f"the lots and deal used {self.g.nfeed} tiles of the {k} given")
 
     # --- the event log ------------------------------------------------------------------------------
     @property
@@ -1456,6 +1529,11 @@ cdef class NativeDominoes:
         if on and not self.g.ev_on and (self.g.nev or self.g.hand_no):
             raise ValueError("the log can only be switched on before the game starts (new(..., log=True))")
         self.g.ev_on = bool(on)
+
+    @property
+    def log_size(self) -> int:
+        """The ints of the event log so far (it grows with every logged action)."""
+        return self.g.nev
 
     def log_ints(self, start: int = 0) -> list[int]:
         """The raw log from int ``start``: records of a code and its fields (see the EV_ codes)."""
@@ -1669,6 +1747,8 @@ cdef class NativeDominoes:
                 raise ClaimError(f"seat {seat} has nothing to claim now")
             log_act(g, seat, i)
             self._late_claim(seat, i - r.claim_start)
+        if g.need_deal and self.on_deal is not None:
+            self.on_deal()
 
     cdef _call(self, int seat, object amount):
         """A muggins call (``GameState._call`` with ``resolve_call``)."""

@@ -25,7 +25,6 @@ from muggins.core.chance import Chance, shuffle
 from muggins.core.errors import (
     IllegalAction,
     NotYourTurn,
-    RecordError,
     UnknownAction,
     shown,
 )
@@ -33,6 +32,7 @@ from muggins.core.fields import DICT, LIST, LISTS, RESET, StateField
 from muggins.core.protocol import Action, Event, GameState, Seat, check_seat
 from muggins.core.sampling import primary_events, redeal_events, resample
 from muggins.core.views import WindowView
+from muggins.dominoes.deals import draw_deal, draw_lot, lot_tied
 from muggins.dominoes.rules import DominoRules
 from muggins.dominoes.scoring import per_unit, prime_at_most, round_nearest, score_table
 from muggins.dominoes.tiles import Tile, full_set, parse_tile, pips, tile_weight
@@ -235,59 +235,18 @@ class DominoState(GameState):
     def _lot(self, seats: list[int], lightest: bool) -> int:
         """Each of ``seats`` draws a tile; the heaviest (or lightest) leads. Ties are redrawn or broken by
         the higher end, as the rules say."""
+        high_end = self.rules.lot_tie == "high_end"
         while True:
-            k = len(seats)
-
-            def make(rng: random.Random, k: int = k, seats: list[int] = seats) -> dict[str, Any]:
-                tiles = rng.sample(self._all_tiles, k)
-                return {"seats": list(seats), "tiles": [t.text for t in tiles]}
-
-            out = self.chance.next("lot", make)
-            try:
-                tiles = [parse_tile(x, self.rules.tile_set) for x in out["tiles"]]
-                if list(out["seats"]) != list(seats) or len(set(tiles)) != k:
-                    raise ValueError
-            except (KeyError, TypeError, ValueError, UnknownAction):
-                raise RecordError(f"lot outcome {out!r} does not fit seats {seats}") from None
+            tiles = draw_lot(self.chance, self._all_tiles, self.rules.tile_set, seats)
             self.log.append(Event("lot", None, {"seats": list(seats), "tiles": [t.text for t in tiles]}))
-            if self.rules.lot_tie == "high_end":
-                keys = [t.weight_key() for t in tiles]
-            else:
-                keys = [(t.pips, 0) for t in tiles]
-            best = min(keys) if lightest else max(keys)
-            tied = [s for s, key in zip(seats, keys, strict=True) if key == best]
+            tied = lot_tied(tiles, seats, high_end, lightest)
             if len(tied) == 1:
                 return tied[0]
             seats = tied
 
     def _deal(self) -> None:
-        n, each = self.num_players, self._each
-        made: list[Any] = []  # the hands and the boneyard, when drawn now
-
-        def make(rng: random.Random) -> dict[str, Any]:
-            tiles = self._all_tiles[:]
-            shuffle(tiles, rng)
-            made.append([tiles[i * each:(i + 1) * each] for i in range(n)])
-            made.append(tiles[n * each:])
-            return {"hands": [[t.text for t in h] for h in made[0]], "boneyard": [t.text for t in made[1]]}
-
-        out = self.chance.next("deal", make)
-        if made:  # drawn just now: the tiles are at hand and right by construction
-            self.hands, bone = made
-            self.boneyard = bone[::-1]
-            return
-        try:
-            hands = [[parse_tile(x, self.rules.tile_set) for x in h] for h in out["hands"]]
-            bone = [parse_tile(x, self.rules.tile_set) for x in out.get("boneyard", [])]
-        except (KeyError, TypeError, UnknownAction) as e:
-            raise RecordError(f"bad deal outcome: {e}") from None
-        seen = [t for h in hands for t in h] + bone
-        if len(hands) != n or any(len(h) != each for h in hands):
-            raise RecordError(f"a deal must give {n} hands of {each} tiles")
-        if len(set(seen)) != len(seen) or (bone and len(seen) != len(self._all_tiles)):
-            raise RecordError("a deal must hold every tile of the set exactly once")
-        self.hands = hands
-        self.boneyard = bone[::-1]  # draw with pop(): the first listed tile is drawn first
+        self.hands, self.boneyard = draw_deal(self.chance, self._all_tiles, self.rules.tile_set,
+                                              self.num_players, self._each)
 
     def _start_hand(self) -> None:
         r, n = self.rules, self.num_players
