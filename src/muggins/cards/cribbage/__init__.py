@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from muggins.cards.cribbage.game import CribbageState, stacked
 from muggins.cards.cribbage.rules import DESCRIPTIONS, PRESETS, CribbageRules, check_players
-from muggins.core.rules import GameCommand, GameSpec, register
+from muggins.cards.native_state import NativeBackedSpec
+from muggins.core.rules import GameCommand, register
 
-SPEC = register(GameSpec(
+SPEC = register(NativeBackedSpec(
     name="cribbage",
     title="Cribbage",
     state_type=CribbageState,
@@ -25,6 +26,8 @@ SPEC = register(GameSpec(
                           "Cribbage tools: count a show hand with its explanation."),),
     benchmarks=("muggins.cards.cribbage.show:benchmark",),
     drills=("muggins.cards.cribbage.drills:ShowDrill",),
+    native_state="muggins.cards.cribbage.fast:NativeCribbageState",
+    native_engine="muggins.cards.cribbage.native",
 ))
 
 __all__ = ["SPEC", "CribbageRules", "CribbageState", "stacked"]

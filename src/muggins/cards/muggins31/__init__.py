@@ -6,7 +6,8 @@ from __future__ import annotations
 from muggins.cards.muggins31.rules import DESCRIPTIONS, PRESETS, CardMugginsRules
 from muggins.cards.muggins31.state import CardMugginsState
 from muggins.core.errors import RulesError
-from muggins.core.rules import GameSpec, register
+from muggins.cards.native_state import NativeBackedSpec
+from muggins.core.rules import register
 
 
 def _check_players(rules: CardMugginsRules, n: int) -> None:
@@ -14,7 +15,7 @@ def _check_players(rules: CardMugginsRules, n: int) -> None:
         raise RulesError(f"{n} hands of {rules.hand_size} cards need more than one pack")
 
 
-SPEC = register(GameSpec(
+SPEC = register(NativeBackedSpec(
     name="card-muggins",
     title="Card Muggins (31)",
     state_type=CardMugginsState,
@@ -30,6 +31,8 @@ SPEC = register(GameSpec(
     piece_noun=("card", "cards"),
     heuristics="muggins.bots.heuristics.card_muggins",
     drills=("muggins.cards.muggins31.drills:PeggingDrill",),
+    native_state="muggins.cards.muggins31.fast:NativeCardMugginsState",
+    native_engine="muggins.cards.muggins31.native",
 ))
 
 __all__ = ["SPEC", "CardMugginsRules", "CardMugginsState"]

@@ -1,0 +1,87 @@
+"""Cribbage through the protocol on the native engine: :class:`NativeCribbageState` (see
+:mod:`muggins.cards.native_state`). The engine is :mod:`muggins.cards.cribbage.native`; every deal is drawn
+through the state's chance by the pure engine's own code (``CribbageState._start_hand``), every cut as the pure
+engine draws it (``CribbageState._cut_starter``)."""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+from typing import Any
+
+from muggins.cards.cribbage.game import COUNT_CRIB, COUNT_HAND, GO, CribbageState, discard_action, play_action
+from muggins.cards.dealing import DECK, record_card
+from muggins.cards.native_state import NativeCardState
+from muggins.core.errors import RecordError
+from muggins.core.protocol import Action
+
+
+class NativeCribbageState(NativeCardState):
+    """A cribbage game played by the native engine (partners share a side with four players)."""
+
+    game = "cribbage"
+    action_ids = "muggins.cards.cribbage.action_ids"
+    pure_type = CribbageState
+    engine = "muggins.cards.cribbage.native"
+    engine_class = "NativeCribbage"
+
+    def _follow(self, nat: Any) -> None:
+        nat.follow_chance(self._deal, self._cut)
+
+    def _deal(self, dealer: int) -> tuple[list[list[int]], list[int], list[int]]:
+        """The next deal from :attr:`chance`, drawn and checked as the pure engine does: the hands, the pack
+        in order, the crib's card."""
+        n = self.num_players
+        scratch = CribbageState._blank(self.rules, n, self.chance, list(range(n)))
+        scratch.dealer = dealer
+        scratch.hand_no = 0
+        scratch._start_hand()
+        return ([[c.index for c in h] for h in scratch.hands], [c.index for c in scratch.pack],
+                [c.index for c in scratch.crib])
+
+    def _cut(self, pack: list[int]) -> int:
+        """The next cut from :attr:`chance` (a position in ``pack``, the undealt cards in order), drawn and
+        checked as ``CribbageState._cut_starter`` does."""
+        m = len(pack)
+
+        def make(rng: random.Random) -> dict[str, Any]:
+            k = rng.randint(4, m - 4)
+            return {"cut": k, "card": DECK[pack[k]].text}
+
+        out = self.chance.next("starter", make)
+        k = out.get("cut")
+        if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < m:
+            raise RecordError(f"a starter cut is a position 0-{m - 1} in the pack; got {k!r}")
+        starter = DECK[pack[k]]
+        if "card" in out and record_card(out["card"], "starter") is not starter:
+            raise RecordError(f"the cut at {k} turns {starter}, not {out['card']}")
+        return k
+
+    def side_of(self, seat: int) -> int:
+        return seat % 2 if self.num_players == 4 else seat
+
+    def winners(self) -> frozenset[int]:
+        won = self._nat.winners()
+        return frozenset(s for s in range(self.num_players) if self.side_of(s) in won)
+
+    def _regular(self, seat: int) -> list[Action]:
+        """As ``CribbageState._regular``: the plays in the order of the (sorted) hand, the discards as
+        combinations of it, the next count."""
+        nat = self._nat
+        phase = nat.phase()
+        if phase == "discard":
+            if seat not in nat.waiting_for():
+                return []
+            hand = [DECK[c] for c in nat.held(seat)]
+            return [discard_action(t) for t in combinations(hand, self.rules.discard_each)]
+        if seat != nat.turn():
+            return []
+        if phase == "play":
+            ids = nat.legal_action_ids(seat)
+            play = self._space.by_kind["play"]
+            out = [play_action(DECK[(i - play.start) // play.width]) for i in ids if play.start <= i < play.stop]
+            return out if out else [GO]
+        if phase == "show":
+            return [COUNT_CRIB if self._space.by_kind["count"].start + self._space.by_kind["count"].width
+                    in nat.legal_ids(seat) else COUNT_HAND]
+        return []
