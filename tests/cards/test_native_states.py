@@ -91,23 +91,28 @@ def _same_seen(pure: Any, nat: Any, where: str) -> None:
     assert nat.inventory() == pure.inventory(), where
 
 
-def lockstep(game: str, preset: str, options: dict[str, Any], n: int, seed: int, every: int = 7) -> tuple[Any, Any]:
+def lockstep(game: str, preset: str, options: dict[str, Any], n: int, seed: int, every: int = 7,
+             limit: int = 400) -> tuple[Any, Any]:
+    """Play one scripted game (at most ``limit`` moves) on both engines, checking as the module docstring says."""
     pure, nat = _pair(game, preset, options, n, seed)
     rng = random.Random(seed)
     where = f"{game}/{preset}/{options}/{n}p seed {seed}"
     _same_now(pure, nat, where)
     assert _log(nat) == _log(pure), where
     steps = 0
-    while not pure.is_over():
+    while not pure.is_over() and steps < limit:
         seat, action = choose(pure, rng)
+        seen = len(pure.log)
         pure.apply(seat, action)
         nat.apply(seat, action)
         steps += 1
         at = f"{where}, move {steps} ({seat}, {action})"
         _same_now(pure, nat, at)
-        assert _log(nat) == _log(pure), at
+        assert len(nat.log) == len(pure.log), at
+        assert [e.to_dict("all") for e in nat.log[seen:]] == [e.to_dict("all") for e in pure.log[seen:]], at
         if steps % every == 0:
             _same_seen(pure, nat, at)
+    assert _log(nat) == _log(pure), where
     _same_seen(pure, nat, where)
     assert nat.history == pure.history, where
     assert to_record(nat) == to_record(pure), where
@@ -123,7 +128,7 @@ def test_lockstep_every_case(game: str, preset: str, options: dict[str, Any], n:
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=st.sampled_from(CASES), seed=st.integers(0, 2**32))
 def test_lockstep_random_games(case: tuple[str, str, dict[str, Any], int], seed: int) -> None:
-    lockstep(*case, seed=seed, every=25)
+    lockstep(*case, seed=seed, every=50, limit=250)
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -27,14 +27,14 @@ from typing import Any, ClassVar, Self
 
 from muggins.core.action_ids import ActionSpace, space_of
 from muggins.core.chance import Chance
-from muggins.core.engine import native_module
+from muggins.core.engine import engine_choice, native_module
 from muggins.core.errors import GameOver, IllegalAction, shown
 from muggins.core.protocol import MUGGINS, Action, Event, GameState, check_action, check_seat
 from muggins.core.rules import GameSpec, load_object
 
 #: the attributes a native-backed state keeps itself (never read from the twin)
-_OWN = frozenset({"_nat", "rules", "num_players", "chance", "_start", "_start_pos", "_events", "_hist", "_twin",
-                  "_space", "_decoded", "legal_action_ids", "apply_action_id", "waiting_for", "is_over", "to_act"})
+_OWN = frozenset({"_nat", "rules", "num_players", "chance", "_start", "_start_pos", "_log_cache", "_hist_cache",
+                  "_twin", "_space", "_action_cache"})
 
 
 class NativeCardState:
@@ -74,8 +74,8 @@ class NativeCardState:
         s._start = start
         s._start_pos = start.chance.position
         s.chance = start.chance
-        s._events = []
-        s._hist = []
+        s._log_cache = []
+        s._hist_cache = []
         s._twin = None
         s._setup(nat)
         return s
@@ -86,14 +86,8 @@ class NativeCardState:
         self.rules = start.rules
         self.num_players = start.num_players
         self._space: ActionSpace = space_of(self.action_ids, self.rules, self.num_players)
-        self._decoded = _decoded(self._space)
+        self._action_cache = _decoded(self._space)
         self._follow(nat)
-        # the integer protocol: C methods, called with no Python frame between
-        self.legal_action_ids = nat.legal_action_ids
-        self.apply_action_id = nat.apply_action_id
-        self.waiting_for = nat.waiting_for
-        self.is_over = nat.is_over
-        self.to_act = nat.to_act
 
     def _follow(self, nat: Any) -> None:
         """Make ``nat`` draw its chance through this state's :attr:`chance`."""
@@ -103,6 +97,15 @@ class NativeCardState:
     def native(self) -> Any:
         """The native engine's game underneath."""
         return self._nat
+
+    # The integer protocol: the engine's own methods (a caller that keeps one, as a playing loop does, calls
+    # C with no Python frame between). Their semantics are the pure state's (NoSuchSeat, GameOver,
+    # UnknownAction, IllegalAction; one legal id per legal action).
+    legal_action_ids = property(lambda self: self._nat.legal_action_ids)
+    apply_action_id = property(lambda self: self._nat.apply_action_id)
+    waiting_for = property(lambda self: self._nat.waiting_for)
+    to_act = property(lambda self: self._nat.to_act)
+    is_over = property(lambda self: self._nat.is_over)
 
     # --- the protocol -------------------------------------------------------------------------------
     def winners(self) -> frozenset[int]:
@@ -132,7 +135,7 @@ class NativeCardState:
     @property
     def log(self) -> list[Event]:
         """The event log: the start's, then the native engine's records made into Events (each once)."""
-        evs = self._events
+        evs = self._log_cache
         if self._nat.num_events() > len(evs):
             evs.extend(self._nat.events(len(evs)))
         return self._start.log + evs
@@ -144,10 +147,10 @@ class NativeCardState:
     def history(self) -> list[tuple[int, Action]]:
         """Every action applied, as ``(seat, Action)``: the start's, then the native engine's ids made into
         the Actions they number."""
-        hist = self._hist
+        hist = self._hist_cache
         nat = self._nat
         if nat.num_moves() > len(hist):
-            decoded = self._decoded
+            decoded = self._action_cache
             hist.extend((seat, decoded.get(i) or _decode(self._space, decoded, i))
                         for seat, i in nat.history_ids()[len(hist):])
         return self._start.history + hist
@@ -286,8 +289,8 @@ class NativeCardState:
         c._start = self._start
         c._start_pos = self._start_pos
         c.chance = self.chance.copy()
-        c._events = self._events[:]
-        c._hist = self._hist[:]
+        c._log_cache = self._log_cache[:]
+        c._hist_cache = self._hist_cache[:]
         twin = self._twin
         if twin is not None:
             twin[2] = False  # shared: whoever needs it next copies it first
@@ -349,15 +352,21 @@ def _engine(name: str) -> Any:
     return mod
 
 
+_TYPES: dict[tuple[str, str], tuple[Any, type]] = {}
+
+
 def native_state_type(path: str | None, engine: str, rules: Any, num_players: int) -> type | None:
-    """The native-backed state class at ``path`` when native states are wanted (``MUGGINS_ENGINE``), the
-    engine module ``engine`` is built and fresh and it plays ``rules`` with ``num_players``; else None."""
-    if path is None:
+    """The native-backed state class at ``path`` when native states are wanted (``MUGGINS_ENGINE``, read on
+    every call), the engine module ``engine`` is built and fresh (looked at once per process) and it plays
+    ``rules`` with ``num_players``; else None."""
+    if path is None or engine_choice() == "pure":
         return None
-    mod = native_module(engine)
+    hit = _TYPES.get((path, engine))
+    if hit is None:
+        hit = _TYPES[(path, engine)] = (native_module(engine), load_object(path))
+    mod, cls = hit
     if mod is None or mod.unsupported(rules, num_players) is not None:
         return None
-    cls: type = load_object(path)
     return cls
 
 

@@ -9,11 +9,15 @@ import random
 from itertools import combinations
 from typing import Any
 
+from muggins.cards.cribbage.game import _FIELDS as PURE_FIELDS
 from muggins.cards.cribbage.game import COUNT_CRIB, COUNT_HAND, GO, CribbageState, discard_action, play_action
 from muggins.cards.dealing import DECK, record_card
 from muggins.cards.native_state import NativeCardState
 from muggins.core.errors import RecordError
 from muggins.core.protocol import Action
+
+#: the pure state's fields: read from the twin, they are the position (a comparison of states reads them)
+_FIELDS = PURE_FIELDS
 
 
 class NativeCribbageState(NativeCardState):
@@ -26,9 +30,9 @@ class NativeCribbageState(NativeCardState):
     engine_class = "NativeCribbage"
 
     def _follow(self, nat: Any) -> None:
-        nat.follow_chance(self._deal, self._cut)
+        nat.follow_chance(self._draw_deal, self._draw_cut)
 
-    def _deal(self, dealer: int) -> tuple[list[list[int]], list[int], list[int]]:
+    def _draw_deal(self, dealer: int) -> tuple[list[list[int]], list[int], list[int]]:
         """The next deal from :attr:`chance`, drawn and checked as the pure engine does: the hands, the pack
         in order, the crib's card."""
         n = self.num_players
@@ -39,7 +43,7 @@ class NativeCribbageState(NativeCardState):
         return ([[c.index for c in h] for h in scratch.hands], [c.index for c in scratch.pack],
                 [c.index for c in scratch.crib])
 
-    def _cut(self, pack: list[int]) -> int:
+    def _draw_cut(self, pack: list[int]) -> int:
         """The next cut from :attr:`chance` (a position in ``pack``, the undealt cards in order), drawn and
         checked as ``CribbageState._cut_starter`` does."""
         m = len(pack)

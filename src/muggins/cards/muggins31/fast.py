@@ -7,9 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 from muggins.cards.deck import Card
+from muggins.cards.muggins31.state import _FIELDS as PURE_FIELDS
 from muggins.cards.muggins31.state import GO, PLAY, CardMugginsState
 from muggins.cards.native_state import NativeCardState
 from muggins.core.protocol import Action
+
+#: the pure state's fields: read from the twin, they are the position (a comparison of states reads them)
+_FIELDS = PURE_FIELDS
 
 
 class NativeCardMugginsState(NativeCardState):
@@ -22,9 +26,9 @@ class NativeCardMugginsState(NativeCardState):
     engine_class = "NativeCardMuggins"
 
     def _follow(self, nat: Any) -> None:
-        nat.follow_chance(self._deal)
+        nat.follow_chance(self._draw_deal)
 
-    def _deal(self, dealer: int) -> tuple[list[int], list[int]]:
+    def _draw_deal(self, dealer: int) -> tuple[list[int], list[int]]:
         """The next deal from :attr:`chance`, drawn and checked as the pure engine does: each hand in the
         order dealt, the stock in draw order."""
         n = self.num_players
