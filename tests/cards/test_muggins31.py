@@ -28,6 +28,8 @@ from muggins.core import (
 )
 from muggins.core.records import replay, to_record
 
+pytestmark = pytest.mark.usefixtures("pure_engine")  # tests of the pure engine, the reference
+
 SPEC = get_game("card-muggins")
 
 

@@ -52,6 +52,14 @@ class NativeCardState:
     rules: Any
     num_players: int
     chance: Chance
+    _nat: Any  # the engine's game
+    _start: Any  # the pure state this game started from (never changed)
+    _start_pos: int  # the chance position of the start
+    _log_cache: list[Event]  # the engine's events made so far
+    _hist_cache: list[tuple[int, Action]]  # the engine's moves made into Actions so far
+    _twin: list[Any] | None  # [pure twin, moves it has, whether this state owns it]
+    _space: ActionSpace
+    _action_cache: dict[int, Action]
 
     # --- making one -----------------------------------------------------------------------------------
     @classmethod
@@ -98,6 +106,11 @@ class NativeCardState:
         """The native engine's game underneath."""
         return self._nat
 
+    @property
+    def _as_state(self) -> Any:
+        """This state where a pure state is expected (an action space reads it through the protocol)."""
+        return self
+
     # The integer protocol: the engine's own methods (a caller that keeps one, as a playing loop does, calls
     # C with no Python frame between). Their semantics are the pure state's (NoSuchSeat, GameOver,
     # UnknownAction, IllegalAction; one legal id per legal action).
@@ -138,7 +151,8 @@ class NativeCardState:
         evs = self._log_cache
         if self._nat.num_events() > len(evs):
             evs.extend(self._nat.events(len(evs)))
-        return self._start.log + evs
+        start: list[Event] = self._start.log
+        return start + evs
 
     def events_for(self, seat: int | str | None, start: int = 0) -> list[dict[str, Any]]:
         return [e.to_dict(seat) for e in self.log[start:]]
@@ -153,7 +167,8 @@ class NativeCardState:
             decoded = self._action_cache
             hist.extend((seat, decoded.get(i) or _decode(self._space, decoded, i))
                         for seat, i in nat.history_ids()[len(hist):])
-        return self._start.history + hist
+        start: list[tuple[int, Action]] = self._start.history
+        return start + hist
 
     def legal_actions(self, seat: int) -> list[Action]:
         """As the pure state's, in its order: the game's own moves, then a muggins call or a late claim."""
@@ -186,11 +201,11 @@ class NativeCardState:
         return bytes(mask)
 
     def action_id(self, action: Action) -> int:
-        return int(self._space.action_id(self, check_action(action)))
+        return int(self._space.action_id(self._as_state, check_action(action)))
 
     def action_from_id(self, seat: object, i: object) -> Action:
         seat = check_seat(seat, self.num_players)
-        action: Action = self._space.action_from_id(self, seat, i)
+        action: Action = self._space.action_from_id(self._as_state, seat, i)
         return action
 
     def apply(self, seat: object, action: object) -> None:
@@ -204,7 +219,7 @@ class NativeCardState:
         if type(seat) is not int or not 0 <= seat < self.num_players:
             seat = check_seat(seat, self.num_players)
         try:
-            i = self._space.action_id(self, action)
+            i = self._space.action_id(self._as_state, action)
             nat.apply_id(seat, i)
         except IllegalAction as e:
             self._synced().clone().apply(seat, action)  # the reference engine's words for the refusal
@@ -342,13 +357,20 @@ def _decode(space: ActionSpace, cache: dict[int, Action], i: int) -> Action:
     return action
 
 
-def _engine(name: str) -> Any:
-    """The native engine module ``name``, or RuntimeError saying why it cannot be used (not built, stale)."""
-    from muggins._accel import load_native
+_ENGINES: dict[str, Any] = {}
 
-    mod, why = load_native(name)
+
+def _engine(name: str) -> Any:
+    """The native engine module ``name`` (looked at once per process), or RuntimeError saying why it cannot
+    be used (not built, stale)."""
+    mod = _ENGINES.get(name)
     if mod is None:
-        raise RuntimeError(f"the native engine {name} is not usable: {why}")
+        from muggins._accel import load_native
+
+        mod, why = load_native(name)
+        if mod is None:
+            raise RuntimeError(f"the native engine {name} is not usable: {why}")
+        _ENGINES[name] = mod
     return mod
 
 
@@ -379,7 +401,7 @@ class NativeBackedSpec(GameSpec):
     native_state: str | None = None
     native_engine: str = ""
 
-    def state_class(self, rules: Any, num_players: int) -> type:
+    def state_class(self, rules: Any, num_players: int) -> Any:
         """The class :meth:`new` starts a game of ``rules`` for ``num_players`` with."""
         return native_state_type(self.native_state, self.native_engine, rules, num_players) or self.state_type
 

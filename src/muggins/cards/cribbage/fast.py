@@ -1,19 +1,25 @@
 """Cribbage through the protocol on the native engine: :class:`NativeCribbageState` (see
-:mod:`muggins.cards.native_state`). The engine is :mod:`muggins.cards.cribbage.native`; every deal is drawn
-through the state's chance by the pure engine's own code (``CribbageState._start_hand``), every cut as the pure
-engine draws it (``CribbageState._cut_starter``)."""
+:mod:`muggins.cards.native_state`). The engine is :mod:`muggins.cards.cribbage.native`; every deal and every cut
+is drawn through the state's chance by the pure engine's own code (``draw_deal``, ``draw_cut``)."""
 
 from __future__ import annotations
 
-import random
 from itertools import combinations
 from typing import Any
 
 from muggins.cards.cribbage.game import _FIELDS as PURE_FIELDS
-from muggins.cards.cribbage.game import COUNT_CRIB, COUNT_HAND, GO, CribbageState, discard_action, play_action
-from muggins.cards.dealing import DECK, record_card
+from muggins.cards.cribbage.game import (
+    COUNT_CRIB,
+    COUNT_HAND,
+    GO,
+    CribbageState,
+    discard_action,
+    draw_cut,
+    draw_deal,
+    play_action,
+)
+from muggins.cards.dealing import DECK
 from muggins.cards.native_state import NativeCardState
-from muggins.core.errors import RecordError
 from muggins.core.protocol import Action
 
 #: the pure state's fields: read from the twin, they are the position (a comparison of states reads them)
@@ -33,33 +39,15 @@ class NativeCribbageState(NativeCardState):
         nat.follow_chance(self._draw_deal, self._draw_cut)
 
     def _draw_deal(self, dealer: int) -> tuple[list[list[int]], list[int], list[int]]:
-        """The next deal from :attr:`chance`, drawn and checked as the pure engine does: the hands, the pack
-        in order, the crib's card."""
-        n = self.num_players
-        scratch = CribbageState._blank(self.rules, n, self.chance, list(range(n)))
-        scratch.dealer = dealer
-        scratch.hand_no = 0
-        scratch._start_hand()
-        return ([[c.index for c in h] for h in scratch.hands], [c.index for c in scratch.pack],
-                [c.index for c in scratch.crib])
+        """The next deal from :attr:`chance`, drawn and checked by the pure engine's ``draw_deal``: the hands,
+        the pack in order, the crib's card."""
+        hands, crib, pack = draw_deal(self.chance, self.rules, self.num_players, dealer)
+        return [[c.index for c in h] for h in hands], [c.index for c in pack], [c.index for c in crib]
 
     def _draw_cut(self, pack: list[int]) -> int:
         """The next cut from :attr:`chance` (a position in ``pack``, the undealt cards in order), drawn and
-        checked as ``CribbageState._cut_starter`` does."""
-        m = len(pack)
-
-        def make(rng: random.Random) -> dict[str, Any]:
-            k = rng.randint(4, m - 4)
-            return {"cut": k, "card": DECK[pack[k]].text}
-
-        out = self.chance.next("starter", make)
-        k = out.get("cut")
-        if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < m:
-            raise RecordError(f"a starter cut is a position 0-{m - 1} in the pack; got {k!r}")
-        starter = DECK[pack[k]]
-        if "card" in out and record_card(out["card"], "starter") is not starter:
-            raise RecordError(f"the cut at {k} turns {starter}, not {out['card']}")
-        return k
+        checked by the pure engine's ``draw_cut``."""
+        return draw_cut(self.chance, [DECK[c] for c in pack])
 
     def side_of(self, seat: int) -> int:
         return seat % 2 if self.num_players == 4 else seat

@@ -1156,6 +1156,19 @@ cdef int _policy(object policy) except -1:
     raise ValueError(f"policy is 0 (random) or 1 (greedy), not {policy!r}")
 
 
+#: every set of seats, by its bit mask (who waits, who may act: no set is built per call)
+cdef tuple _SEATS = tuple(frozenset(s for s in range(4) if (m >> s) & 1) for m in range(16))
+
+
+cdef inline int waiting_mask(Game* g) noexcept nogil:
+    """A bit per seat the game waits for."""
+    if g.phase == PH_OVER:
+        return 0
+    if g.phase == PH_DISCARD:
+        return g.to_discard
+    return 1 << g.turn
+
+
 cdef class NativeCribbage:
     """One two-player cribbage game in C data; integer ids in and out (see the module docstring)."""
 
@@ -1569,25 +1582,25 @@ cdef class NativeCribbage:
     def to_act(self) -> frozenset:
         """The seats that may act now: those the game waits for and, while a window is open, the scorer's
         opponents (a call) and the scorer if he may still claim."""
-        if self.g.phase == PH_OVER:
-            return frozenset()
-        out = set(self.waiting_for())
-        if self.g.w_open:
-            out.update(s for s in range(self.g.nplayers) if side_of(&self.g, s) != self.g.w_side)
-            if self.g.w_may:
-                out.add(self.g.w_scorer)
-        return frozenset(out)
+        cdef Game* g = &self.g
+        cdef int s, m
+        if g.phase == PH_OVER:
+            return _SEATS[0]
+        m = waiting_mask(g)
+        if g.w_open:
+            for s in range(g.nplayers):
+                if side_of(g, s) != g.w_side:
+                    m |= 1 << s
+            if g.w_may:
+                m |= 1 << g.w_scorer
+        return _SEATS[m]
 
     def to_move(self) -> int:
         """The seat to act (while discarding, the first that still has to lay away); -1 once over."""
         return to_move(&self.g)
 
     def waiting_for(self) -> frozenset:
-        if self.g.phase == PH_OVER:
-            return frozenset()
-        if self.g.phase == PH_DISCARD:
-            return frozenset(s for s in range(self.g.nplayers) if (self.g.to_discard >> s) & 1)
-        return frozenset((self.g.turn,))
+        return _SEATS[waiting_mask(&self.g)]
 
     def is_over(self) -> bool:
         return self.g.phase == PH_OVER

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from muggins.cards.muggins31.rules import DESCRIPTIONS, PRESETS, CardMugginsRules
 from muggins.cards.muggins31.state import CardMugginsState
-from muggins.core.errors import RulesError
 from muggins.cards.native_state import NativeBackedSpec
+from muggins.core.errors import RulesError
 from muggins.core.rules import register
 
 

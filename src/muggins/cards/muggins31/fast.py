@@ -28,7 +28,7 @@ class NativeCardMugginsState(NativeCardState):
     def _follow(self, nat: Any) -> None:
         nat.follow_chance(self._draw_deal)
 
-    def _draw_deal(self, dealer: int) -> tuple[list[int], list[int]]:
+    def _draw_deal(self, dealer: int) -> tuple[list[list[int]], list[int]]:
         """The next deal from :attr:`chance`, drawn and checked as the pure engine does: each hand in the
         order dealt, the stock in draw order."""
         n = self.num_players

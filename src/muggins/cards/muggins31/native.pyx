@@ -834,6 +834,10 @@ cdef list _cards(uint64_t m):
     return out
 
 
+#: every set of seats, by its bit mask (who waits, who may act: no set is built per call)
+cdef tuple _SEATS = tuple(frozenset(s for s in range(4) if (m >> s) & 1) for m in range(16))
+
+
 cdef class NativeCardMuggins:
     """One card Muggins game in C data; integer ids in and out (see the module docstring)."""
 
@@ -1211,17 +1215,19 @@ cdef class NativeCardMuggins:
         return done
 
     def to_act(self) -> frozenset:
-        if self.g.over:
-            return frozenset()
-        out = {self.g.turn}
-        if self.g.w_open:
-            out.update(s for s in range(self.g.n) if s != self.g.w_scorer)
-            if self.g.w_may:
-                out.add(self.g.w_scorer)
-        return frozenset(out)
+        cdef Game* g = &self.g
+        cdef int m
+        if g.over:
+            return _SEATS[0]
+        m = 1 << g.turn
+        if g.w_open:
+            m |= ((1 << g.n) - 1) & ~(1 << g.w_scorer)
+            if g.w_may:
+                m |= 1 << g.w_scorer
+        return _SEATS[m]
 
     def waiting_for(self) -> frozenset:
-        return frozenset() if self.g.over else frozenset((self.g.turn,))
+        return _SEATS[0] if self.g.over else _SEATS[1 << self.g.turn]
 
     def is_over(self) -> bool:
         return bool(self.g.over)
