@@ -6,7 +6,8 @@ OpenSpiel's C++ cribbage driven from Python.
 Figures (whole 2-player games per second, CPU time, medians of ``--runs``, the process pinned to one core):
 
 * ``openspiel_cribbage``: ``pyspiel.load_game("cribbage")`` (OpenSpiel's C++ game) driven from Python: a
-  uniform legal action of ``legal_actions()`` (chance: an outcome drawn by its probability), ``apply_action``;
+  uniform legal action of ``legal_actions()`` (chance: a uniform outcome, as every one of this game is
+  equally likely; the loop of benchmarks/bench_openspiel.py), ``apply_action``;
 * ``cribbage_ids`` / ``cribbage_actions``: ``get_game("cribbage").new(rules, 2, seed=...)`` - the native-backed
   state where it is built (``MUGGINS_ENGINE``; the run says which class) - played by the same loop shape: a
   seat the game waits for, a uniform legal id (``legal_action_ids`` + ``apply_action_id``) or a uniform legal
@@ -62,28 +63,19 @@ def protocol_games(game: str, preset: str, seconds: float, seed: int, ids: bool)
 
 
 def openspiel_games(seconds: float, seed: int) -> float:
-    """OpenSpiel's C++ cribbage from Python, the same loop shape: uniform legal actions, chance by its
-    probabilities."""
+    """OpenSpiel's C++ cribbage from Python, the same loop shape: uniform legal actions and chance outcomes."""
     import pyspiel
 
     game = pyspiel.load_game("cribbage")
     rng = random.Random(seed)
-    choice, rand = rng.choice, rng.random
+    choice = rng.choice
     games = 0
     t0 = time.process_time()
     while True:
         s = game.new_initial_state()
         while not s.is_terminal():
-            if s.is_chance_node():
-                outcomes = s.chance_outcomes()
-                r, acc = rand(), 0.0
-                pick = outcomes[-1][0]
-                for a, p in outcomes:
-                    acc += p
-                    if r < acc:
-                        pick = a
-                        break
-                s.apply_action(pick)
+            if s.is_chance_node():  # every outcome of OpenSpiel's cribbage is equally likely
+                s.apply_action(choice(s.chance_outcomes())[0])
             else:
                 s.apply_action(choice(s.legal_actions()))
         games += 1

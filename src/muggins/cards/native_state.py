@@ -34,7 +34,7 @@ from muggins.core.rules import GameSpec, load_object
 
 #: the attributes a native-backed state keeps itself (never read from the twin)
 _OWN = frozenset({"_nat", "rules", "num_players", "chance", "_start", "_start_pos", "_log_cache", "_hist_cache",
-                  "_twin", "_space", "_action_cache"})
+                  "_twin", "_space", "_action_cache", "_id_cache"})
 
 
 class NativeCardState:
@@ -59,7 +59,8 @@ class NativeCardState:
     _hist_cache: list[tuple[int, Action]]  # the engine's moves made into Actions so far
     _twin: list[Any] | None  # [pure twin, moves it has, whether this state owns it]
     _space: ActionSpace
-    _action_cache: dict[int, Action]
+    _action_cache: dict[int, Action]  # the Action of each id met (shared by every game of these rules)
+    _id_cache: dict[Action, int]  # the id of each Action met that numbers it whatever the position
 
     # --- making one -----------------------------------------------------------------------------------
     @classmethod
@@ -94,7 +95,7 @@ class NativeCardState:
         self.rules = start.rules
         self.num_players = start.num_players
         self._space: ActionSpace = space_of(self.action_ids, self.rules, self.num_players)
-        self._action_cache = _decoded(self._space)
+        self._action_cache, self._id_cache = _decoded(self._space)
         self._follow(nat)
 
     def _follow(self, nat: Any) -> None:
@@ -219,7 +220,11 @@ class NativeCardState:
         if type(seat) is not int or not 0 <= seat < self.num_players:
             seat = check_seat(seat, self.num_players)
         try:
-            i = self._space.action_id(self._as_state, action)
+            i = self._id_cache.get(action)
+            if i is None:
+                i = self._space.action_id(self._as_state, action)
+                if (self._action_cache.get(i) or _decode(self._space, self._action_cache, i)) == action:
+                    self._id_cache[action] = i  # its id in any position
             nat.apply_id(seat, i)
         except IllegalAction as e:
             self._synced().clone().apply(seat, action)  # the reference engine's words for the refusal
@@ -331,17 +336,18 @@ class NativeCardState:
         return f"{type(self).__name__}({self.rules.preset!r}, {self.num_players} players)"
 
 
-_DECODED: dict[int, tuple[ActionSpace, dict[int, Action]]] = {}
+_DECODED: dict[int, tuple[ActionSpace, dict[int, Action], dict[Action, int]]] = {}
 
 
-def _decoded(space: ActionSpace) -> dict[int, Action]:
-    """The Actions already made from ids of ``space`` (ids of the card games do not depend on the position)."""
+def _decoded(space: ActionSpace) -> tuple[dict[int, Action], dict[Action, int]]:
+    """The Actions already made from ids of ``space`` and the reverse (ids of the card games do not depend on
+    the position)."""
     hit = _DECODED.get(id(space))
     if hit is None or hit[0] is not space:
         if len(_DECODED) > 64:
             _DECODED.clear()
-        hit = _DECODED[id(space)] = (space, {})
-    return hit[1]
+        hit = _DECODED[id(space)] = (space, {}, {})
+    return hit[1], hit[2]
 
 
 def _decode(space: ActionSpace, cache: dict[int, Action], i: int) -> Action:
