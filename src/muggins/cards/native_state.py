@@ -167,7 +167,7 @@ class NativeCardState:
         if nat.num_moves() > len(hist):
             decoded = self._action_cache
             hist.extend((seat, decoded.get(i) or _decode(self._space, decoded, i))
-                        for seat, i in nat.history_ids()[len(hist):])
+                        for seat, i in nat.history_ids(len(hist)))
         start: list[tuple[int, Action]] = self._start.history
         return start + hist
 

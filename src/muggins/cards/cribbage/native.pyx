@@ -27,6 +27,7 @@ never during a playout; :meth:`NativeCribbage.events` builds the ``Event`` objec
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, malloc, realloc
 
+from muggins.core.idlog cimport IdLog, idlog_copy, idlog_free, idlog_init, idlog_list, idlog_push
 from muggins.core.splitmix cimport splitmix_next, splitmix_unit
 from libc.time cimport clock, clock_t, CLOCKS_PER_SEC
 
@@ -1179,8 +1180,7 @@ cdef class NativeCribbage:
     cdef int id_play, id_go, id_count, id_muggins, id_claim, id_size, width
     cdef object deal_fn   # the owner's chance, see follow_chance
     cdef object cut_fn
-    cdef int* hist        # (seat, id) of every move applied by apply_id while the history is kept
-    cdef long nhist, hcap
+    cdef IdLog hist       # (seat, id) of every move applied by apply_id while the history is kept
     cdef bint keep_hist
 
     cdef int layout(self, object rules) except -1:
@@ -1203,28 +1203,16 @@ cdef class NativeCribbage:
         self.evlog.n = 0
         self.evlog.cap = 0
         self.evlog.owner = <void*>&self.g
-        self.hist = NULL
-        self.nhist = 0
-        self.hcap = 0
+        idlog_init(&self.hist)
         self.keep_hist = 0
 
     def __dealloc__(self) -> None:
         free(self.evlog.buf)
-        free(self.hist)
+        idlog_free(&self.hist)
 
     cdef int record(self, int seat, int i) except -1:
-        cdef int* buf
-        if not self.keep_hist:
-            return 0
-        if self.nhist + 2 > self.hcap:
-            self.hcap = 256 if self.hcap == 0 else 2 * self.hcap
-            buf = <int*>realloc(self.hist, self.hcap * sizeof(int))
-            if buf == NULL:
-                raise MemoryError("no memory for the history")
-            self.hist = buf
-        self.hist[self.nhist] = seat
-        self.hist[self.nhist + 1] = i
-        self.nhist += 2
+        if self.keep_hist:
+            idlog_push(&self.hist, seat, i)
         return 0
 
     cdef int resume(self) except -1:
@@ -1259,12 +1247,13 @@ cdef class NativeCribbage:
         if self.g.pending:
             self.resume()
 
-    def history_ids(self) -> list:
-        """(seat, id) of every move :meth:`apply_id` applied since :meth:`follow_chance`."""
-        return [(self.hist[k], self.hist[k + 1]) for k in range(0, self.nhist, 2)]
+    def history_ids(self, start: int = 0) -> list:
+        """(seat, id) of every move :meth:`apply_id` applied since :meth:`follow_chance`, from the
+        ``start``-th on."""
+        return idlog_list(&self.hist, max(0, start))
 
     def num_moves(self) -> int:
-        return self.nhist // 2
+        return self.hist.n // 2
 
     cdef int copy_log(self, EvLog src) except -1:
         """Start this game's log as a copy of ``src``."""
@@ -1434,14 +1423,7 @@ cdef class NativeCribbage:
         c.deal_fn = self.deal_fn
         c.cut_fn = self.cut_fn
         c.keep_hist = self.keep_hist
-        if self.nhist:
-            c.hist = <int*>malloc(self.nhist * sizeof(int))
-            if c.hist == NULL:
-                raise MemoryError("no memory for the history")
-            for i in range(self.nhist):
-                c.hist[i] = self.hist[i]
-            c.hcap = self.nhist
-            c.nhist = self.nhist
+        idlog_copy(&c.hist, &self.hist)
         c.id_play, c.id_go, c.id_count = self.id_play, self.id_go, self.id_count
         c.id_muggins, c.id_claim, c.id_size, c.width = self.id_muggins, self.id_claim, self.id_size, self.width
         if logging(&self.g):

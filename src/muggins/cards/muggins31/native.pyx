@@ -29,6 +29,7 @@ from libc.time cimport clock, clock_t, CLOCKS_PER_SEC
 
 from muggins.core.bits cimport lowbit, popcount
 from muggins.core.mcts cimport Node, Tree, add_node, now_seconds
+from muggins.core.idlog cimport IdLog, idlog_copy, idlog_free, idlog_init, idlog_list, idlog_push
 from muggins.core.splitmix cimport splitmix_next
 
 from muggins.core.errors import ClaimError, GameOver, IllegalAction, NotYourTurn, UnknownAction, shown
@@ -846,8 +847,7 @@ cdef class NativeCardMuggins:
     cdef object rules
     cdef int width, bound, id_go, id_muggins, id_claim, id_size
     cdef object deal_fn   # the owner's chance: dealer -> (hands, stock), see follow_chance
-    cdef int* hist        # (seat, id) of every move applied by apply_id while the history is kept
-    cdef long nhist, hcap
+    cdef IdLog hist       # (seat, id) of every move applied by apply_id while the history is kept
     cdef bint keep_hist
 
     cdef int layout(self, object rules, int n) except -1:
@@ -867,28 +867,16 @@ cdef class NativeCardMuggins:
         self.evlog.n = 0
         self.evlog.cap = 0
         self.evlog.owner = <void*>&self.g
-        self.hist = NULL
-        self.nhist = 0
-        self.hcap = 0
+        idlog_init(&self.hist)
         self.keep_hist = 0
 
     def __dealloc__(self) -> None:
         free(self.evlog.buf)
-        free(self.hist)
+        idlog_free(&self.hist)
 
     cdef int record(self, int seat, int i) except -1:
-        cdef int* buf
-        if not self.keep_hist:
-            return 0
-        if self.nhist + 2 > self.hcap:
-            self.hcap = 256 if self.hcap == 0 else 2 * self.hcap
-            buf = <int*>realloc(self.hist, self.hcap * sizeof(int))
-            if buf == NULL:
-                raise MemoryError("no memory for the history")
-            self.hist = buf
-        self.hist[self.nhist] = seat
-        self.hist[self.nhist + 1] = i
-        self.nhist += 2
+        if self.keep_hist:
+            idlog_push(&self.hist, seat, i)
         return 0
 
     cdef int resume(self) except -1:
@@ -913,12 +901,13 @@ cdef class NativeCardMuggins:
         if self.g.pending:
             self.resume()
 
-    def history_ids(self) -> list:
-        """(seat, id) of every move :meth:`apply_id` applied since :meth:`follow_chance`."""
-        return [(self.hist[k], self.hist[k + 1]) for k in range(0, self.nhist, 2)]
+    def history_ids(self, start: int = 0) -> list:
+        """(seat, id) of every move :meth:`apply_id` applied since :meth:`follow_chance`, from the
+        ``start``-th on."""
+        return idlog_list(&self.hist, max(0, start))
 
     def num_moves(self) -> int:
-        return self.nhist // 2
+        return self.hist.n // 2
 
     def __init__(self, rules: object, players: int = 2, seed: int = 0) -> None:
         """A new game under ``rules`` (a CardMugginsRules) for ``players``, its cut and deals drawn from
@@ -1018,14 +1007,7 @@ cdef class NativeCardMuggins:
         c.rules = self.rules
         c.deal_fn = self.deal_fn
         c.keep_hist = self.keep_hist
-        if self.nhist:
-            c.hist = <int*>malloc(self.nhist * sizeof(int))
-            if c.hist == NULL:
-                raise MemoryError("no memory for the history")
-            for i in range(self.nhist):
-                c.hist[i] = self.hist[i]
-            c.hcap = self.nhist
-            c.nhist = self.nhist
+        idlog_copy(&c.hist, &self.hist)
         c.width, c.bound, c.id_go = self.width, self.bound, self.id_go
         c.id_muggins, c.id_claim, c.id_size = self.id_muggins, self.id_claim, self.id_size
         if logging(&self.g):
