@@ -28,6 +28,7 @@ from muggins.cards.native_state import NativeCardState
 from muggins.core.chance import Chance
 from muggins.core.engine import ENGINE_ENV
 from muggins.core.errors import IllegalAction
+from muggins.core.protocol import MUGGINS, Action
 from muggins.core.records import replay, to_record
 from muggins.core.rules import get_game, with_options
 from tests.cards.test_cribbage_native_events import MANUAL_OPTIONS
@@ -196,6 +197,9 @@ def test_refusals_are_the_pure_engines_and_change_nothing(game: str) -> None:
                                   (True, pure.legal_actions(sorted(pure.waiting_for())[0])[0])]
     if idle is not None:
         bad.append((idle, pure.legal_actions(sorted(pure.waiting_for())[0])[0]))
+    mover = sorted(pure.waiting_for())[0]
+    bad += [(mover, MUGGINS.with_claim(True)), (mover, pure.legal_actions(mover)[0].with_claim(True)),
+            (mover, Action("play", [1, 2]))]  # True is no amount; a list is no card
     before = _log(nat), nat.history
     for seat, action in bad:
         with pytest.raises(IllegalAction) as p:

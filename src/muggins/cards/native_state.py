@@ -220,7 +220,12 @@ class NativeCardState:
         if type(seat) is not int or not 0 <= seat < self.num_players:
             seat = check_seat(seat, self.num_players)
         try:
-            i = self._id_cache.get(action)
+            i = None
+            if action.claim is None or type(action.claim) is int:  # True == 1 but is no amount
+                try:
+                    i = self._id_cache.get(action)
+                except TypeError:  # a field that cannot be hashed: no move of the game, the space says why
+                    pass
             if i is None:
                 i = self._space.action_id(self._as_state, action)
                 if (self._action_cache.get(i) or _decode(self._space, self._action_cache, i)) == action:
