@@ -22,6 +22,7 @@ build, or rules out of the engine's scope make ``spec.new`` give the pure state.
 from __future__ import annotations
 
 import random
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
@@ -222,10 +223,8 @@ class NativeCardState:
         try:
             i = None
             if action.claim is None or type(action.claim) is int:  # True == 1 but is no amount
-                try:
+                with suppress(TypeError):  # a field that cannot be hashed: no move, the space says why
                     i = self._id_cache.get(action)
-                except TypeError:  # a field that cannot be hashed: no move of the game, the space says why
-                    pass
             if i is None:
                 i = self._space.action_id(self._as_state, action)
                 if (self._action_cache.get(i) or _decode(self._space, self._action_cache, i)) == action:
