@@ -13,6 +13,7 @@ import pytest
 from muggins.analysis import AnalysisError, analyse_record, rank_moves
 from muggins.bots.base import regular_actions, true_points, with_true_claim
 from muggins.cards.cribbage import CribbageState
+from muggins.cards.cribbage.fast import NativeCribbageState
 from muggins.cards.cribbage.game import COUNT_CRIB
 from muggins.cards.cribbage.show import score_show
 from muggins.core import get_game
@@ -180,7 +181,7 @@ def test_the_crib_count_is_priced_with_the_crib_turned_up() -> None:
     spec = get_game("cribbage")
     for seed in range(4):
         st = spec.new(spec.rules("cribbage-muggins"), 2, seed=seed)
-        assert isinstance(st, CribbageState)
+        assert isinstance(st, (CribbageState, NativeCribbageState))  # the pure or the native-backed state
         while not (st.phase == "show" and st.legal_actions(st.turn) == [COUNT_CRIB]):
             seat = min(st.waiting_for())
             a = regular_actions(st, seat)[0]

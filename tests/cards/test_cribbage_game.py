@@ -18,6 +18,8 @@ from muggins.core import Action, Chance, ClaimError, GameOver, IllegalAction, No
 from muggins.core.records import replay, to_record
 from tests.cards.test_cribbage_play import dealt_game, pegged, rules_of, run, snapshot, spare_cards
 
+pytestmark = pytest.mark.usefixtures("pure_engine")  # tests of the pure engine, the reference
+
 SPEC = get_game("cribbage")
 
 

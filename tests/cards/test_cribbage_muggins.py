@@ -7,9 +7,13 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
+
 from muggins.cards.cribbage import CribbageState
 from muggins.core import Action, get_game
 from muggins.core.records import replay, to_record
+
+pytestmark = pytest.mark.usefixtures("pure_engine")  # tests of the pure engine, the reference
 
 SPEC = get_game("cribbage")
 

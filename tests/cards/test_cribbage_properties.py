@@ -19,6 +19,8 @@ from muggins.core import Action, IllegalAction, get_game
 from muggins.core.records import replay, to_record
 from tests.cards.test_cribbage_play import snapshot
 
+pytestmark = pytest.mark.usefixtures("pure_engine")  # tests of the pure engine, the reference
+
 SPEC = get_game("cribbage")
 FORMS = [("cribbage", 2), ("three-hand", 3), ("four-hand", 4), ("five-card", 2)]
 CARD_TEXTS = {c.text for c in DECK}

@@ -28,6 +28,8 @@ from muggins.core import (
 )
 from muggins.core.records import replay, to_record
 
+pytestmark = pytest.mark.usefixtures("pure_engine")  # tests of the pure engine, the reference
+
 SPEC = get_game("card-muggins")
 
 
@@ -66,9 +68,8 @@ def card_state(hands: list[list[str]], stock: list[str] | None = None, dealer: i
     outcomes = [cut_outcome(n, d, rules.first_dealer),
                 {"kind": "deal", "hands": [[parse_card(c).text for c in h] for h in hands],
                  "stock": top + rest}]
-    st = SPEC.new(rules, n, chance=Chance(outcomes=outcomes, seed=7))
-    assert isinstance(st, CardMugginsState)
-    return st
+    SPEC.check(rules, n)
+    return CardMugginsState.new(rules, n, Chance(outcomes=outcomes, seed=7))  # the pure engine, the reference
 
 
 def play(st: CardMugginsState, *moves: str, claim: bool = True) -> list[int]:

@@ -9,6 +9,7 @@ import random
 import re
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st_
 
@@ -16,6 +17,8 @@ from muggins.cards.deck import full_deck
 from muggins.cards.muggins31 import CardMugginsState
 from muggins.core import Action, GameState, IllegalAction, get_game
 from muggins.core.records import replay, to_record
+
+pytestmark = pytest.mark.usefixtures("pure_engine")  # tests of the pure engine, the reference
 
 SPEC = get_game("card-muggins")
 

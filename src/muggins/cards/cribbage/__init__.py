@@ -26,6 +26,7 @@ SPEC = register(GameSpec(
                           "Cribbage tools: count a show hand with its explanation."),),
     benchmarks=("muggins.cards.cribbage.show:benchmark",),
     drills=("muggins.cards.cribbage.drills:ShowDrill",),
+    native="muggins.cards.cribbage.fast:NativeCribbageState",
 ))
 
 __all__ = ["SPEC", "CribbageRules", "CribbageState", "stacked"]

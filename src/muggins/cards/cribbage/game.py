@@ -66,6 +66,65 @@ _DISCARDS: dict[tuple[Card, ...], Action] = {
     key: Action("discard", key) for k in (1, 2) for key in combinations(sorted(DECK, key=_INDEX), k)}
 
 
+def draw_deal(chance: Chance, r: CribbageRules, n: int, dealer: int) -> tuple[list[list[Card]], list[Card], list[Card]]:
+    """The next deal of ``chance`` (an outcome of kind "deal"): each seat's cards in the order dealt (one at a
+    time from the dealer's left, the dealer last), the crib's and the undealt pack in order; a recorded one
+    is checked (RecordError)."""
+    each, to_crib = r.cards_each, r.crib_dealt
+    fresh: list[tuple[list[list[Card]], list[Card], list[Card]]] = []
+
+    def make(rng: random.Random) -> dict[str, Any]:
+        draw = rng.random
+        deck = sorted(DECK, key=lambda _: draw())  # a shuffle, a third faster than rng.shuffle
+        dealt: list[list[Card]] = [[] for _ in range(n)]
+        i = 0
+        for _ in range(each):  # one at a time from the dealer's left, the dealer last
+            for k in range(1, n + 1):
+                dealt[(dealer + k) % n].append(deck[i])
+                i += 1
+        crib, pack = deck[i:i + to_crib], deck[i + to_crib:]
+        fresh.append((dealt, crib, pack))
+        return {"hands": [[c.text for c in h] for h in dealt], "crib": [c.text for c in crib],
+                "pack": [c.text for c in pack]}
+
+    out = chance.next("deal", make)
+    if fresh:  # drawn just now: no need to read the cards back
+        return fresh[0]
+    try:
+        hands = [[_card(t, "deal") for t in h] for h in out["hands"]]
+        crib = [_card(t, "deal") for t in out.get("crib", ())]
+        pack = [_card(t, "deal") for t in out["pack"]]
+    except (KeyError, TypeError):
+        raise RecordError(f"a deal outcome holds 'hands', 'crib' and 'pack'; got {sorted(out)}") from None
+    if len(hands) != n or any(len(h) != each for h in hands) or len(crib) != to_crib:
+        raise RecordError(f"a deal gives {n} hands of {each} cards and {to_crib} card(s) to the crib")
+    seen = {c for h in hands for c in h}
+    seen.update(crib)
+    seen.update(pack)
+    if len(seen) != 52 or len(pack) != 52 - n * each - to_crib:
+        raise RecordError("a deal must hold every card of the pack exactly once")
+    return hands, crib, pack
+
+
+def draw_cut(chance: Chance, pack: Sequence[Card]) -> int:
+    """The next cut of ``chance`` (an outcome of kind "starter"): the position in ``pack`` (the undealt cards
+    in order) of the starter, at least four cards from either end when drawn; a recorded one is checked
+    (RecordError)."""
+    m = len(pack)
+
+    def make(rng: random.Random) -> dict[str, Any]:
+        k = rng.randint(4, m - 4)
+        return {"cut": k, "card": pack[k].text}
+
+    out = chance.next("starter", make)
+    k = out.get("cut")
+    if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < m:
+        raise RecordError(f"a starter cut is a position 0-{m - 1} in the pack; got {k!r}")
+    if "card" in out and _card(out["card"], "starter") is not pack[k]:
+        raise RecordError(f"the cut at {k} turns {pack[k]}, not {out['card']}")
+    return k
+
+
 def play_action(card: Card) -> Action:
     """The action that lays ``card`` in the play."""
     return _PLAY[card]
@@ -229,28 +288,8 @@ class CribbageState(GameState):
         dealer = self.dealer
         each, to_crib = r.cards_each, r.crib_dealt
 
-        fresh: list[tuple[list[list[Card]], list[Card], list[Card]]] = []
-
-        def make(rng: random.Random) -> dict[str, Any]:
-            draw = rng.random
-            deck = sorted(DECK, key=lambda _: draw())  # a shuffle, a third faster than rng.shuffle
-            dealt: list[list[Card]] = [[] for _ in range(n)]
-            i = 0
-            for _ in range(each):  # one at a time from the dealer's left, the dealer last
-                for k in range(1, n + 1):
-                    dealt[(dealer + k) % n].append(deck[i])
-                    i += 1
-            crib, pack = deck[i:i + to_crib], deck[i + to_crib:]
-            fresh.append((dealt, crib, pack))
-            return {"hands": [[c.text for c in h] for h in dealt], "crib": [c.text for c in crib],
-                    "pack": [c.text for c in pack]}
-
         self._deal_pos = self.chance.position
-        out = self.chance.next("deal", make)
-        if fresh:  # drawn just now: no need to read the cards back
-            hands, crib, pack = fresh[0]
-        else:
-            hands, crib, pack = self._read_deal(out)
+        hands, crib, pack = draw_deal(self.chance, r, n, dealer)
         self.hands = [sorted(h, key=_INDEX) for h in hands]
         self.kept = [[] for _ in range(n)]
         self.discards = [[] for _ in range(n)]
@@ -283,25 +322,6 @@ class CribbageState(GameState):
         for s in range(n):
             self.log.append(Event("dealt", s, {"cards": [c.text for c in self.hands[s]], "count": each},
                                   ("cards",)))
-
-    def _read_deal(self, out: dict[str, Any]) -> tuple[list[list[Card]], list[Card], list[Card]]:
-        """The cards of a recorded deal, checked: the right numbers, every card of the pack once."""
-        r, n = self.rules, self.num_players
-        each, to_crib = r.cards_each, r.crib_dealt
-        try:
-            hands = [[_card(t, "deal") for t in h] for h in out["hands"]]
-            crib = [_card(t, "deal") for t in out.get("crib", ())]
-            pack = [_card(t, "deal") for t in out["pack"]]
-        except (KeyError, TypeError):
-            raise RecordError(f"a deal outcome holds 'hands', 'crib' and 'pack'; got {sorted(out)}") from None
-        if len(hands) != n or any(len(h) != each for h in hands) or len(crib) != to_crib:
-            raise RecordError(f"a deal gives {n} hands of {each} cards and {to_crib} card(s) to the crib")
-        seen = {c for h in hands for c in h}
-        seen.update(crib)
-        seen.update(pack)
-        if len(seen) != 52 or len(pack) != 52 - n * each - to_crib:
-            raise RecordError("a deal must hold every card of the pack exactly once")
-        return hands, crib, pack
 
     # ------------------------------------------------------------------------------ who acts ----
     def waiting_for(self) -> frozenset[int]:
@@ -511,19 +531,8 @@ class CribbageState(GameState):
         """The pone cuts the pack (at least four cards in each packet) and the dealer turns the top card
         of the lower packet. A jack is his heels: 2 to the dealer at once."""
         pack = self.pack
-        m = len(pack)
-
-        def make(rng: random.Random) -> dict[str, Any]:
-            k = rng.randint(4, m - 4)
-            return {"cut": k, "card": pack[k].text}
-
-        out = self.chance.next("starter", make)
-        k = out.get("cut")
-        if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < m:
-            raise RecordError(f"a starter cut is a position 0-{m - 1} in the pack; got {k!r}")
+        k = draw_cut(self.chance, pack)
         starter = pack[k]
-        if "card" in out and _card(out["card"], "starter") is not starter:
-            raise RecordError(f"the cut at {k} turns {starter}, not {out['card']}")
         self._cut = k
         self.starter = starter
         self.log.append(Event("starter", None, {"card": starter.text, "cut": k}))

@@ -25,14 +25,16 @@ never during a playout; :meth:`NativeCribbage.events` builds the ``Event`` objec
 """
 
 from libc.stdint cimport uint64_t
-from libc.stdlib cimport free, realloc
+from libc.stdlib cimport free, malloc, realloc
 
+from muggins.core.idlog cimport IdLog, idlog_copy, idlog_free, idlog_init, idlog_list, idlog_push
 from muggins.core.splitmix cimport splitmix_next, splitmix_unit
 from libc.time cimport clock, clock_t, CLOCKS_PER_SEC
 
 import dataclasses
 
-from muggins.core.errors import ClaimError, GameOver, IllegalAction, NotYourTurn, UnknownAction
+from muggins.core.errors import ClaimError, GameOver, IllegalAction, NotYourTurn, UnknownAction, shown
+from muggins.core.protocol import check_seat
 
 __all__ = ["NUM_IDS", "NativeCribbage", "check_rules", "from_state", "random_games_native", "sample_world", "search",
            "show_points"]
@@ -163,6 +165,8 @@ cdef struct Game:
     int crib_dealt        # cards dealt to the crib (one with three players)
     int npack             # undealt cards
     int five_card         # one series of play; three for last to the first pone
+    int external          # 1: deals and cuts come from the owner's chance (``pending`` until it gives them)
+    int pending           # 1: a hand waits for its deal, 2: the play waits for the cut
 
 
 # ------------------------------------------------------------------------------------------ helpers ----
@@ -597,6 +601,9 @@ cdef void deal(Game* g) noexcept nogil:
     """A new hand: six cards each from the dealer's left, the dealer last, the rest is the pack."""
     cdef int deck[52]
     cdef int i, j, t, k, seat
+    if g.external and not g.feed_deal:
+        g.pending = 1  # the owner draws the deal (NativeCribbage.follow_chance) and deals it
+        return
     if g.nplayers != 2 or g.five_card:
         deal_n(g)
         return
@@ -662,6 +669,9 @@ cdef void cut_starter(Game* g) noexcept nogil:
     """The pone cuts (at least four cards each side: positions 4-36 of 40); a jack is his heels, 2 to
     the dealer at once."""
     cdef int k
+    if g.external and g.feed_cut < 0:
+        g.pending = 2
+        return
     if g.feed_cut >= 0:
         k = g.feed_cut
         g.feed_cut = -1
@@ -1117,6 +1127,8 @@ cdef int set_rules(Game* g, object rules) except -1:
     g.log = NULL
     g.w_open = 0
     g.due = 0
+    g.external = 0
+    g.pending = 0
     g.manual = rules.claims == "manual"
     g.lenient = rules.claim_timing == "lenient"
     g.mug_rule = _OUTCOMES.index(rules.muggins)
@@ -1145,6 +1157,19 @@ cdef int _policy(object policy) except -1:
     raise ValueError(f"policy is 0 (random) or 1 (greedy), not {policy!r}")
 
 
+#: every set of seats, by its bit mask (who waits, who may act: no set is built per call)
+cdef tuple _SEATS = tuple(frozenset(s for s in range(4) if (m >> s) & 1) for m in range(16))
+
+
+cdef inline int waiting_mask(Game* g) noexcept nogil:
+    """A bit per seat the game waits for."""
+    if g.phase == PH_OVER:
+        return 0
+    if g.phase == PH_DISCARD:
+        return g.to_discard
+    return 1 << g.turn
+
+
 cdef class NativeCribbage:
     """One two-player cribbage game in C data; integer ids in and out (see the module docstring)."""
 
@@ -1153,6 +1178,10 @@ cdef class NativeCribbage:
     cdef object rules
     # the numbering of docs/actions.md under these rules: where each block starts, claim codes per move
     cdef int id_play, id_go, id_count, id_muggins, id_claim, id_size, width
+    cdef object deal_fn   # the owner's chance, see follow_chance
+    cdef object cut_fn
+    cdef IdLog hist       # (seat, id) of every move applied by apply_id while the history is kept
+    cdef bint keep_hist
 
     cdef int layout(self, object rules) except -1:
         from math import comb
@@ -1174,9 +1203,57 @@ cdef class NativeCribbage:
         self.evlog.n = 0
         self.evlog.cap = 0
         self.evlog.owner = <void*>&self.g
+        idlog_init(&self.hist)
+        self.keep_hist = 0
 
     def __dealloc__(self) -> None:
         free(self.evlog.buf)
+        idlog_free(&self.hist)
+
+    cdef int record(self, int seat, int i) except -1:
+        if self.keep_hist:
+            idlog_push(&self.hist, seat, i)
+        return 0
+
+    cdef int resume(self) except -1:
+        """Make the deal or the cut the game waits for: from the owner's chance, or (none) the generator."""
+        cdef Game* g = &self.g
+        cdef int i
+        while g.pending:
+            if self.deal_fn is None:
+                g.external = 0
+            elif g.pending == 1:
+                hands, pack, crib = self.deal_fn(g.dealer)
+                self.feed_deal(hands, pack, crib)
+            else:
+                g.feed_cut = self.cut_fn([g.pack[i] for i in range(g.npack)])
+            if g.pending == 1:
+                g.pending = 0
+                deal(g)
+            else:
+                g.pending = 0
+                cut_starter(g)
+        return 0
+
+    def follow_chance(self, deal_fn: object, cut_fn: object = None) -> None:
+        """Draw every later deal from ``deal_fn(dealer) -> (hands, pack, crib)`` (as :meth:`feed_deal` takes
+        them) and every cut from ``cut_fn(pack) -> position`` (``pack`` the undealt card indices), called when
+        the game needs them, and keep the history of moves (:meth:`history_ids`): a game that follows another
+        engine's chance, outcome by outcome. None: chance from the generator again."""
+        self.deal_fn = deal_fn
+        self.cut_fn = cut_fn
+        self.g.external = deal_fn is not None
+        self.keep_hist = 1
+        if self.g.pending:
+            self.resume()
+
+    def history_ids(self, start: int = 0) -> list:
+        """(seat, id) of every move :meth:`apply_id` applied since :meth:`follow_chance`, from the
+        ``start``-th on."""
+        return idlog_list(&self.hist, max(0, start))
+
+    def num_moves(self) -> int:
+        return self.hist.n // 2
 
     cdef int copy_log(self, EvLog src) except -1:
         """Start this game's log as a copy of ``src``."""
@@ -1239,11 +1316,21 @@ cdef class NativeCribbage:
         comes from the native generator (seed 0) unless fed."""
         from muggins.cards.cribbage.game import CribbageState
 
-        if not isinstance(state, CribbageState):
-            raise TypeError(f"from_state takes a CribbageState, not {type(state).__name__}")
-        check_rules(state.rules, state.num_players)
         cdef NativeCribbage n = NativeCribbage.__new__(NativeCribbage)
+        cdef NativeCribbage other
         cdef Game* g = &n.g
+        if not isinstance(state, CribbageState):
+            other = getattr(state, "native", None) if not isinstance(state, NativeCribbage) else state
+            if not isinstance(other, NativeCribbage):
+                raise TypeError(f"from_state takes a CribbageState, not {type(state).__name__}")
+            n.layout(other.rules)  # a native-backed state: its position, the log empty
+            n.g = other.g
+            n.g.log = &n.evlog
+            n.g.external = 0
+            n.g.pending = 0
+            seed_game(g, 0)
+            return n
+        check_rules(state.rules, state.num_players)
         n.layout(state.rules)
         g.log = &n.evlog
         seed_game(g, 0)
@@ -1329,9 +1416,14 @@ cdef class NativeCribbage:
 
     def clone(self) -> NativeCribbage:
         cdef NativeCribbage c = NativeCribbage.__new__(NativeCribbage)
+        cdef long i
         c.g = self.g
         c.g.log = NULL
         c.rules = self.rules
+        c.deal_fn = self.deal_fn
+        c.cut_fn = self.cut_fn
+        c.keep_hist = self.keep_hist
+        idlog_copy(&c.hist, &self.hist)
         c.id_play, c.id_go, c.id_count = self.id_play, self.id_go, self.id_count
         c.id_muggins, c.id_claim, c.id_size, c.width = self.id_muggins, self.id_claim, self.id_size, self.width
         if logging(&self.g):
@@ -1380,6 +1472,36 @@ cdef class NativeCribbage:
                 out.extend(range(self.id_claim, self.id_size))
         return out
 
+    def legal_action_ids(self, seat: object) -> list:
+        """As ``GameState.legal_action_ids``: one id per legal action, ascending (each move claiming nothing, a
+        muggins call naming nothing, a late claim of its true amount); NoSuchSeat for a bad seat."""
+        cdef Game* g = &self.g
+        cdef int w = self.width
+        if type(seat) is not int or not 0 <= seat < g.nplayers:
+            check_seat(seat, g.nplayers)
+        if w == 1:
+            return self.legal_ids(seat)
+        out = []
+        for i in self.legal_ids(seat):
+            if i < self.id_muggins:
+                if i < self.id_play or (i - (self.id_play if i < self.id_go else self.id_go if i < self.id_count else self.id_count)) % w == 0:
+                    out.append(i)
+            elif i == self.id_muggins or (i >= self.id_claim and i - self.id_claim == min(g.w_missed, g.w_late)):
+                out.append(i)
+        return out
+
+    def apply_action_id(self, seat: object, i: object) -> None:
+        """As ``GameState.apply_action_id``: NoSuchSeat, GameOver, UnknownAction (no such id), IllegalAction (not
+        legal for ``seat`` now; a subclass names why), the game unchanged."""
+        cdef Game* g = &self.g
+        if type(seat) is not int or not 0 <= seat < g.nplayers:
+            check_seat(seat, g.nplayers)
+        if g.phase == PH_OVER:
+            raise GameOver("the game is over")
+        if type(i) is not int:
+            raise UnknownAction(f"an action id is a whole number 0-{self.id_size - 1}, not {shown(i)}")
+        self.apply_id(seat, i)
+
     def apply_id(self, seat: int, i: int) -> None:
         """Apply id ``i`` for ``seat``, or raise (GameOver, NotYourTurn, UnknownAction, IllegalAction,
         ClaimError) leaving the game unchanged."""
@@ -1403,6 +1525,7 @@ cdef class NativeCribbage:
                 if not (g.w_open and seat == g.w_scorer and g.w_may):
                     raise ClaimError("there is nothing for you to claim now")
                 late_claim(g, seat, i - self.id_claim)
+            self.record(seat, i)
             return
         if i < self.id_play:
             internal = i
@@ -1426,29 +1549,40 @@ cdef class NativeCribbage:
         g.claim = claim
         apply_legal(g, seat, internal)
         g.claim = CLAIM_NONE
+        self.record(seat, i)
+        if g.pending:
+            self.resume()
+
+    def window(self) -> tuple | None:
+        """(scorer, missed, claimed or None, reason, may claim, late) of the open window, or None."""
+        cdef Game* g = &self.g
+        if not g.w_open:
+            return None
+        return (g.w_scorer, g.w_missed, None if g.w_claimed == CLAIM_NONE else g.w_claimed, _REASONS[g.w_reason],
+                bool(g.w_may), g.w_late)
 
     def to_act(self) -> frozenset:
         """The seats that may act now: those the game waits for and, while a window is open, the scorer's
         opponents (a call) and the scorer if he may still claim."""
-        if self.g.phase == PH_OVER:
-            return frozenset()
-        out = set(self.waiting_for())
-        if self.g.w_open:
-            out.update(s for s in range(self.g.nplayers) if side_of(&self.g, s) != self.g.w_side)
-            if self.g.w_may:
-                out.add(self.g.w_scorer)
-        return frozenset(out)
+        cdef Game* g = &self.g
+        cdef int s, m
+        if g.phase == PH_OVER:
+            return _SEATS[0]
+        m = waiting_mask(g)
+        if g.w_open:
+            for s in range(g.nplayers):
+                if side_of(g, s) != g.w_side:
+                    m |= 1 << s
+            if g.w_may:
+                m |= 1 << g.w_scorer
+        return _SEATS[m]
 
     def to_move(self) -> int:
         """The seat to act (while discarding, the first that still has to lay away); -1 once over."""
         return to_move(&self.g)
 
     def waiting_for(self) -> frozenset:
-        if self.g.phase == PH_OVER:
-            return frozenset()
-        if self.g.phase == PH_DISCARD:
-            return frozenset(s for s in range(self.g.nplayers) if (self.g.to_discard >> s) & 1)
-        return frozenset((self.g.turn,))
+        return _SEATS[waiting_mask(&self.g)]
 
     def is_over(self) -> bool:
         return self.g.phase == PH_OVER
@@ -1528,9 +1662,12 @@ cdef class NativeCribbage:
             raise ValueError("max_moves cannot be negative")
         if greedy is not None and not 0.0 <= greedy <= 1.0:
             raise ValueError(f"greedy is a probability (0 to 1), not {greedy!r}")
+        cdef int external = self.g.external
         seed_game(&self.g, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
+        self.g.external = 0  # a playout draws its chance from the generator
         with nogil:
             done = run_playout(&self.g, p, cap, until, q)
+        self.g.external = external
         return done
 
     def winners(self) -> list:
@@ -2013,6 +2150,8 @@ cdef int make_frame(Frame* f, object state, int seat, bint omniscient=False) exc
     from muggins.cards.cribbage.game import CribbageState
     from muggins.core.errors import GameOver
 
+    if not isinstance(state, CribbageState) and hasattr(state, "to_pure"):
+        state = state.to_pure()  # a native-backed state: its pure twin
     if not isinstance(state, CribbageState):
         raise TypeError(f"the native cribbage search takes a CribbageState, not {type(state).__name__}")
     check_rules(state.rules, state.num_players)

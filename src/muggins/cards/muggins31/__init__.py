@@ -31,6 +31,7 @@ SPEC = register(GameSpec(
     piece_noun=("card", "cards"),
     heuristics="muggins.bots.heuristics.card_muggins",
     drills=("muggins.cards.muggins31.drills:PeggingDrill",),
+    native="muggins.cards.muggins31.fast:NativeCardMugginsState",
 ))
 
 __all__ = ["SPEC", "CardMugginsRules", "CardMugginsState"]

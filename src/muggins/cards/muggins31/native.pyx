@@ -29,9 +29,11 @@ from libc.time cimport clock, clock_t, CLOCKS_PER_SEC
 
 from muggins.core.bits cimport lowbit, popcount
 from muggins.core.mcts cimport Node, Tree, add_node, now_seconds
+from muggins.core.idlog cimport IdLog, idlog_copy, idlog_free, idlog_init, idlog_list, idlog_push
 from muggins.core.splitmix cimport splitmix_next
 
-from muggins.core.errors import ClaimError, GameOver, IllegalAction, NotYourTurn, UnknownAction
+from muggins.core.errors import ClaimError, GameOver, IllegalAction, NotYourTurn, UnknownAction, shown
+from muggins.core.protocol import check_seat
 
 __all__ = ["NativeCardMuggins", "SEARCH_OPTIONS", "check_rules", "from_state", "random_games_native",
            "random_play_native", "sample_world", "search", "unsupported"]
@@ -153,6 +155,10 @@ cdef struct Game:
     uint64_t rng
     int feed              # 1: the next deal is feed_cards (hands in seat order, then the stock)
     int feed_cards[52]
+    int external          # 1: deals come from the owner's chance (a deal with none fed waits: ``pending``)
+    int pending           # 1: a round waits for its deal
+    int stamp[52]         # when each held card came into its hand (the order of the pure engine's hands)
+    int nstamp
     EvLog* log
 
 
@@ -399,6 +405,9 @@ cdef void deal(Game* g) noexcept nogil:
     cdef int hand[4][26]
     cdef int cnt[4]
     cdef int i, j, t, s, each = g.hand_size, n = g.n
+    if g.external and not g.feed:
+        g.pending = 1  # the owner draws the deal (NativeCardMuggins.follow_chance) and deals it
+        return
     if g.feed:
         g.feed = 0
         for i in range(52):
@@ -423,9 +432,12 @@ cdef void deal(Game* g) noexcept nogil:
             cnt[s] += 1
     for s in range(4):
         g.held[s] = 0
+    g.nstamp = 0
     for s in range(n):
         for j in range(each):
             g.held[s] |= <uint64_t>1 << hand[s][j]
+            g.stamp[hand[s][j]] = g.nstamp
+            g.nstamp += 1
     g.nstock = 52 - n * each
     g.sp = 0
     for i in range(g.nstock):
@@ -500,6 +512,8 @@ cdef inline void draw(Game* g, int seat, int why) noexcept nogil:
     cdef int c = g.stock[g.sp]
     g.sp += 1
     g.held[seat] |= <uint64_t>1 << c
+    g.stamp[c] = g.nstamp
+    g.nstamp += 1
     if logging(g):
         ev(g, EV_DRAW, seat, c, why, 0, 0, 0, 0)
 
@@ -792,6 +806,8 @@ cdef int set_rules(Game* g, object rules, int n) except -1:
     g.claim = CLAIM_NONE
     g.quiet = 0
     g.feed = 0
+    g.external = 0
+    g.pending = 0
     g.w_open = 0
     return 0
 
@@ -819,6 +835,10 @@ cdef list _cards(uint64_t m):
     return out
 
 
+#: every set of seats, by its bit mask (who waits, who may act: no set is built per call)
+cdef tuple _SEATS = tuple(frozenset(s for s in range(4) if (m >> s) & 1) for m in range(16))
+
+
 cdef class NativeCardMuggins:
     """One card Muggins game in C data; integer ids in and out (see the module docstring)."""
 
@@ -826,6 +846,9 @@ cdef class NativeCardMuggins:
     cdef EvLog evlog
     cdef object rules
     cdef int width, bound, id_go, id_muggins, id_claim, id_size
+    cdef object deal_fn   # the owner's chance: dealer -> (hands, stock), see follow_chance
+    cdef IdLog hist       # (seat, id) of every move applied by apply_id while the history is kept
+    cdef bint keep_hist
 
     cdef int layout(self, object rules, int n) except -1:
         set_rules(&self.g, rules, n)
@@ -844,9 +867,47 @@ cdef class NativeCardMuggins:
         self.evlog.n = 0
         self.evlog.cap = 0
         self.evlog.owner = <void*>&self.g
+        idlog_init(&self.hist)
+        self.keep_hist = 0
 
     def __dealloc__(self) -> None:
         free(self.evlog.buf)
+        idlog_free(&self.hist)
+
+    cdef int record(self, int seat, int i) except -1:
+        if self.keep_hist:
+            idlog_push(&self.hist, seat, i)
+        return 0
+
+    cdef int resume(self) except -1:
+        """Deal the round that waits for its deal: from the owner's chance, or (none) the generator."""
+        cdef Game* g = &self.g
+        if self.deal_fn is None:
+            g.external = 0
+        else:
+            hands, stock = self.deal_fn(g.dealer)
+            self.feed_deal(hands, stock)
+        g.pending = 0
+        deal(g)
+        return 0
+
+    def follow_chance(self, deal_fn: object) -> None:
+        """Draw every later deal from ``deal_fn(dealer) -> (hands, stock)`` (as :meth:`feed_deal` takes
+        them), called when a round needs it, and keep the history of moves (:meth:`history_ids`): a game
+        that follows another engine's chance, outcome by outcome. None: deals from the generator again."""
+        self.deal_fn = deal_fn
+        self.g.external = deal_fn is not None
+        self.keep_hist = 1
+        if self.g.pending:
+            self.resume()
+
+    def history_ids(self, start: int = 0) -> list:
+        """(seat, id) of every move :meth:`apply_id` applied since :meth:`follow_chance`, from the
+        ``start``-th on."""
+        return idlog_list(&self.hist, max(0, start))
+
+    def num_moves(self) -> int:
+        return self.hist.n // 2
 
     def __init__(self, rules: object, players: int = 2, seed: int = 0) -> None:
         """A new game under ``rules`` (a CardMugginsRules) for ``players``, its cut and deals drawn from
@@ -862,17 +923,32 @@ cdef class NativeCardMuggins:
         from the native generator (seed 0) unless fed. The log starts empty here."""
         from muggins.cards.muggins31.state import CardMugginsState
 
-        if not isinstance(state, CardMugginsState):
-            raise TypeError(f"from_state takes a CardMugginsState, not {type(state).__name__}")
         cdef NativeCardMuggins nat = NativeCardMuggins.__new__(NativeCardMuggins)
+        cdef NativeCardMuggins other
         cdef Game* g = &nat.g
         cdef int i, s
+        if not isinstance(state, CardMugginsState):
+            other = getattr(state, "native", None) if not isinstance(state, NativeCardMuggins) else state
+            if not isinstance(other, NativeCardMuggins):
+                raise TypeError(f"from_state takes a CardMugginsState, not {type(state).__name__}")
+            nat.layout(other.rules, other.g.n)  # a native-backed state: its position, the log empty
+            nat.g = other.g
+            nat.g.log = &nat.evlog
+            nat.g.external = 0
+            nat.g.pending = 0
+            nat.g.rng = 0
+            return nat
         nat.layout(state.rules, state.num_players)
         g.log = &nat.evlog
         g.rng = 0
+        g.nstamp = 0
         for s in range(4):
             g.held[s] = _mask(state.hands[s]) if s < g.n else 0
             g.scores[s] = state._scores[s] if s < g.n else 0
+            if s < g.n:
+                for c in state.hands[s]:
+                    g.stamp[<int>c.index] = g.nstamp
+                    g.nstamp += 1
         stock = state.stock
         g.nstock = len(stock)
         g.sp = 0
@@ -929,6 +1005,9 @@ cdef class NativeCardMuggins:
         c.g = self.g
         c.g.log = NULL
         c.rules = self.rules
+        c.deal_fn = self.deal_fn
+        c.keep_hist = self.keep_hist
+        idlog_copy(&c.hist, &self.hist)
         c.width, c.bound, c.id_go = self.width, self.bound, self.id_go
         c.id_muggins, c.id_claim, c.id_size = self.id_muggins, self.id_claim, self.id_size
         if logging(&self.g):
@@ -979,6 +1058,59 @@ cdef class NativeCardMuggins:
                 out.extend(range(self.id_claim, self.id_size))
         return out
 
+    def regular(self, int seat) -> list:
+        """The cards ``seat`` may lay now in the order of his hand (as the pure engine lists them: as dealt,
+        then drawn), [-1] for a go, [] when it is not his turn."""
+        cdef Game* g = &self.g
+        cdef uint64_t fit
+        cdef int k = 0, i, j, c
+        cdef int cards[52]
+        if g.over or not 0 <= seat < g.n or seat != g.turn:
+            return []
+        fit = fitting(g, seat)
+        if not fit:
+            return [-1]
+        while fit:
+            c = lowbit(fit)
+            fit &= fit - 1
+            j = k
+            while j > 0 and g.stamp[cards[j - 1]] > g.stamp[c]:
+                cards[j] = cards[j - 1]
+                j -= 1
+            cards[j] = c
+            k += 1
+        return [cards[i] for i in range(k)]
+
+    def legal_action_ids(self, seat: object) -> list:
+        """As ``GameState.legal_action_ids``: one id per legal action, ascending (each move claiming nothing, a
+        muggins call naming nothing, a late claim of its true amount); NoSuchSeat for a bad seat."""
+        cdef Game* g = &self.g
+        cdef int w = self.width
+        if type(seat) is not int or not 0 <= seat < g.n:
+            check_seat(seat, g.n)
+        if w == 1:
+            return self.legal_ids(seat)
+        out = []
+        for i in self.legal_ids(seat):
+            if i < self.id_muggins:
+                if i == self.id_go or i % w == 0:
+                    out.append(i)
+            elif i == self.id_muggins or (i >= self.id_claim and i - self.id_claim == min(g.w_missed, g.w_late)):
+                out.append(i)
+        return out
+
+    def apply_action_id(self, seat: object, i: object) -> None:
+        """As ``GameState.apply_action_id``: NoSuchSeat, GameOver, UnknownAction (no such id), IllegalAction (not
+        legal for ``seat`` now; a subclass names why), the game unchanged."""
+        cdef Game* g = &self.g
+        if type(seat) is not int or not 0 <= seat < g.n:
+            check_seat(seat, g.n)
+        if g.over:
+            raise GameOver("the game is over")
+        if type(i) is not int:
+            raise UnknownAction(f"an action id is a whole number 0-{self.id_size - 1}, not {shown(i)}")
+        self.apply_id(seat, i)
+
     def apply_id(self, seat: int, i: int) -> None:
         """Apply id ``i`` for ``seat``, or raise (GameOver, NotYourTurn, UnknownAction, IllegalAction,
         ClaimError) leaving the game unchanged."""
@@ -1001,6 +1133,7 @@ cdef class NativeCardMuggins:
                 if not (g.w_open and seat == g.w_scorer and g.w_may):
                     raise ClaimError("there is nothing for you to claim now")
                 late_claim(g, seat, i - self.id_claim)
+            self.record(seat, i)
             return
         if i == self.id_go:
             a = GO
@@ -1018,6 +1151,9 @@ cdef class NativeCardMuggins:
         g.claim = claim
         apply_move(g, seat, a)
         g.claim = CLAIM_NONE
+        self.record(seat, i)
+        if g.pending:
+            self.resume()
 
     def true_points(self, seat: int, i: int) -> int:
         """The points id ``i`` (a play, its claim aside, or go) would score for ``seat`` now (``claim_for``)."""
@@ -1052,23 +1188,28 @@ cdef class NativeCardMuggins:
             raise ValueError("max_moves cannot be negative")
         if greedy is not None and not 0.0 <= greedy <= 1.0:
             raise ValueError(f"greedy is a probability (0 to 1), not {greedy!r}")
+        cdef int external = self.g.external
         self.g.rng = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
+        self.g.external = 0  # a playout deals from the generator
         with nogil:
             done = run_playout(&self.g, p, cap, until, q)
+        self.g.external = external
         return done
 
     def to_act(self) -> frozenset:
-        if self.g.over:
-            return frozenset()
-        out = {self.g.turn}
-        if self.g.w_open:
-            out.update(s for s in range(self.g.n) if s != self.g.w_scorer)
-            if self.g.w_may:
-                out.add(self.g.w_scorer)
-        return frozenset(out)
+        cdef Game* g = &self.g
+        cdef int m
+        if g.over:
+            return _SEATS[0]
+        m = 1 << g.turn
+        if g.w_open:
+            m |= ((1 << g.n) - 1) & ~(1 << g.w_scorer)
+            if g.w_may:
+                m |= 1 << g.w_scorer
+        return _SEATS[m]
 
     def waiting_for(self) -> frozenset:
-        return frozenset() if self.g.over else frozenset((self.g.turn,))
+        return _SEATS[0] if self.g.over else _SEATS[1 << self.g.turn]
 
     def is_over(self) -> bool:
         return bool(self.g.over)
@@ -1491,6 +1632,8 @@ cdef int make_frame(Frame* f, object state, int seat, bint omniscient) except -1
     ``omniscient``: the true position, nothing taken out (every world the same, only later deals random)."""
     from muggins.cards.muggins31.state import CardMugginsState
 
+    if not isinstance(state, CardMugginsState) and hasattr(state, "to_pure"):
+        state = state.to_pure()  # a native-backed state: its pure twin
     if not isinstance(state, CardMugginsState):
         raise TypeError(f"the native card Muggins search takes a CardMugginsState, not {type(state).__name__}")
     if not 0 <= seat < state.num_players:

@@ -1,0 +1,79 @@
+"""Cribbage through the protocol on the native engine: :class:`NativeCribbageState` (see
+:mod:`muggins.cards.native_state`). The engine is :mod:`muggins.cards.cribbage.native`; every deal and every cut
+is drawn through the state's chance by the pure engine's own code (``draw_deal``, ``draw_cut``)."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+from muggins.cards.cribbage.game import _FIELDS as PURE_FIELDS
+from muggins.cards.cribbage.game import (
+    COUNT_CRIB,
+    COUNT_HAND,
+    GO,
+    CribbageState,
+    discard_action,
+    draw_cut,
+    draw_deal,
+    play_action,
+)
+from muggins.cards.dealing import DECK
+from muggins.cards.native_state import NativeCardState
+from muggins.core.protocol import Action
+
+#: the pure state's fields: read from the twin, they are the position (a comparison of states reads them)
+_FIELDS = PURE_FIELDS
+
+
+class NativeCribbageState(NativeCardState):
+    """A cribbage game played by the native engine (partners share a side with four players)."""
+
+    game = "cribbage"
+    action_ids = "muggins.cards.cribbage.action_ids"
+    pure_type = CribbageState
+    engine = "muggins.cards.cribbage.native"
+    engine_class = "NativeCribbage"
+
+    def _follow(self, nat: Any) -> None:
+        nat.follow_chance(self._draw_deal, self._draw_cut)
+
+    def _draw_deal(self, dealer: int) -> tuple[list[list[int]], list[int], list[int]]:
+        """The next deal from :attr:`chance`, drawn and checked by the pure engine's ``draw_deal``: the hands,
+        the pack in order, the crib's card."""
+        hands, crib, pack = draw_deal(self.chance, self.rules, self.num_players, dealer)
+        return [[c.index for c in h] for h in hands], [c.index for c in pack], [c.index for c in crib]
+
+    def _draw_cut(self, pack: list[int]) -> int:
+        """The next cut from :attr:`chance` (a position in ``pack``, the undealt cards in order), drawn and
+        checked by the pure engine's ``draw_cut``."""
+        return draw_cut(self.chance, [DECK[c] for c in pack])
+
+    def side_of(self, seat: int) -> int:
+        return seat % 2 if self.num_players == 4 else seat
+
+    def winners(self) -> frozenset[int]:
+        won = self._nat.winners()
+        return frozenset(s for s in range(self.num_players) if self.side_of(s) in won)
+
+    def _regular(self, seat: int) -> list[Action]:
+        """As ``CribbageState._regular``: the plays in the order of the (sorted) hand, the discards as
+        combinations of it, the next count."""
+        nat = self._nat
+        phase = nat.phase()
+        if phase == "discard":
+            if seat not in nat.waiting_for():
+                return []
+            hand = [DECK[c] for c in nat.held(seat)]
+            return [discard_action(t) for t in combinations(hand, self.rules.discard_each)]
+        if seat != nat.turn():
+            return []
+        if phase == "play":
+            ids = nat.legal_action_ids(seat)
+            play = self._space.by_kind["play"]
+            out = [play_action(DECK[(i - play.start) // play.width]) for i in ids if play.start <= i < play.stop]
+            return out if out else [GO]
+        if phase == "show":
+            return [COUNT_CRIB if self._space.by_kind["count"].start + self._space.by_kind["count"].width
+                    in nat.legal_ids(seat) else COUNT_HAND]
+        return []

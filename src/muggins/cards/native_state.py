@@ -1,0 +1,392 @@
+"""The card games through the protocol on their native engines: :class:`NativeCardState`, the base of
+``NativeCardMugginsState`` (card Muggins) and ``NativeCribbageState`` (cribbage), and :class:`NativeBackedSpec`,
+the game spec whose ``new`` gives them.
+
+A native-backed state plays its moves in C (the game's native engine, ``muggins.cards.<game>.native``): the
+integer protocol (``legal_action_ids``, ``apply_action_id``, ``waiting_for``, ``to_act``, ``is_over``) is the
+engine's own methods, called with no Python frame between. Every random outcome is drawn through the state's
+:class:`~muggins.core.chance.Chance` exactly as the pure engine draws it (the same outcome kinds, in the same
+order, made by the same code), so a seed or a record's outcomes deal the same cards on both engines.
+
+Python objects are made at the edge, only when asked for: the event log from the engine's int records, the
+history from its (seat, id) list, ``Action`` objects from ids. What is rich and rarely asked for - the views,
+sampling of the hidden cards, the notation, the inventory - comes from the pure *twin*: the pure state of the
+same game, built from the same outcomes and moves when first asked for and brought up to date (move by move)
+each time after; clones share it until one of them needs it again. :meth:`NativeCardState.to_pure` gives a copy
+of it. Any other attribute of the pure state (``hands``, ``total``, ...) is read from the twin too.
+
+The pure engine stays the reference: ``MUGGINS_ENGINE=pure`` (:mod:`muggins.core.engine`), no build, a stale
+build, or rules out of the engine's scope make ``spec.new`` give the pure state.
+"""
+
+from __future__ import annotations
+
+import random
+from contextlib import suppress
+from typing import Any, ClassVar, Self
+
+from muggins.core.action_ids import ActionSpace, space_of
+from muggins.core.chance import Chance
+from muggins.core.errors import GameOver, IllegalAction, shown
+from muggins.core.protocol import MUGGINS, Action, Event, GameState, check_action, check_seat
+
+#: the attributes a native-backed state keeps itself (never read from the twin)
+_OWN = frozenset({"_nat", "rules", "num_players", "chance", "_start", "_start_pos", "_log_cache", "_hist_cache",
+                  "_twin", "_space", "_action_cache", "_id_cache"})
+
+
+class NativeCardState:
+    """A card game played by its native engine, spoken to through the protocol (see the module docstring).
+
+    A subclass names its pure state class, its engine module and class, and says how to draw a deal (and
+    a cut) through the chance and how to read the engine's winners and window."""
+
+    game: ClassVar[str]
+    action_ids: ClassVar[str]
+    pure_type: ClassVar[type[GameState]]
+    engine: ClassVar[str]  # the native module, e.g. "muggins.cards.muggins31.native"
+    engine_class: ClassVar[str]  # its game class, e.g. "NativeCardMuggins"
+
+    rules: Any
+    num_players: int
+    chance: Chance
+    _nat: Any  # the engine's game
+    _start: Any  # the pure state this game started from (never changed)
+    _start_pos: int  # the chance position of the start
+    _log_cache: list[Event]  # the engine's events made so far
+    _hist_cache: list[tuple[int, Action]]  # the engine's moves made into Actions so far
+    _twin: list[Any] | None  # [pure twin, moves it has, whether this state owns it]
+    _space: ActionSpace
+    _action_cache: dict[int, Action]  # the Action of each id met (shared by every game of these rules)
+    _id_cache: dict[Action, int]  # the id of each Action met that numbers it whatever the position
+
+    # --- making one -----------------------------------------------------------------------------------
+    @classmethod
+    def unsupported(cls, rules: Any, num_players: int) -> str | None:
+        """Why the native engine cannot play ``rules`` with ``num_players`` (not built, a stale build, rules
+        outside its scope), or None: it can (see :func:`muggins.core.engine.native_state_type`)."""
+        try:
+            mod = _engine(cls.engine)
+        except RuntimeError as e:
+            return str(e)
+        why: str | None = mod.unsupported(rules, num_players)
+        return why
+
+    @classmethod
+    def new(cls, rules: Any, num_players: int, chance: Chance) -> Self:
+        """Start a game: the pure engine draws the cut for the deal and the first deal from ``chance`` (the
+        very outcomes of ``pure_type.new``), the native engine plays on from there."""
+        return cls._own(cls.pure_type.new(rules, num_players, chance))
+
+    @classmethod
+    def from_pure(cls, state: GameState) -> Self:
+        """The game of the pure ``state`` from here on (a copy: ``state`` stays as it is); its log, history
+        and chance are kept."""
+        return cls._own(state.clone())
+
+    @classmethod
+    def _own(cls, start: GameState) -> Self:
+        """Play on from ``start`` (a pure state nobody else changes: it becomes the start of this game)."""
+        nat = getattr(_engine(cls.engine), cls.engine_class).from_state(start)
+        s = cls.__new__(cls)
+        s._start = start
+        s._start_pos = start.chance.position
+        s.chance = start.chance
+        s._log_cache = []
+        s._hist_cache = []
+        s._twin = None
+        s._setup(nat)
+        return s
+
+    def _setup(self, nat: Any) -> None:
+        start = self._start
+        self._nat = nat
+        self.rules = start.rules
+        self.num_players = start.num_players
+        self._space: ActionSpace = space_of(self.action_ids, self.rules, self.num_players)
+        self._action_cache, self._id_cache = _decoded(self._space)
+        self._follow(nat)
+
+    def _follow(self, nat: Any) -> None:
+        """Make ``nat`` draw its chance through this state's :attr:`chance`."""
+        raise NotImplementedError
+
+    @property
+    def native(self) -> Any:
+        """The native engine's game underneath."""
+        return self._nat
+
+    @property
+    def _as_state(self) -> Any:
+        """This state where a pure state is expected (an action space reads it through the protocol)."""
+        return self
+
+    # The integer protocol: the engine's own methods (a caller that keeps one, as a playing loop does, calls
+    # C with no Python frame between). Their semantics are the pure state's (NoSuchSeat, GameOver,
+    # UnknownAction, IllegalAction; one legal id per legal action).
+    legal_action_ids = property(lambda self: self._nat.legal_action_ids)
+    apply_action_id = property(lambda self: self._nat.apply_action_id)
+    waiting_for = property(lambda self: self._nat.waiting_for)
+    to_act = property(lambda self: self._nat.to_act)
+    is_over = property(lambda self: self._nat.is_over)
+
+    # --- the protocol -------------------------------------------------------------------------------
+    def winners(self) -> frozenset[int]:
+        return frozenset(self._nat.winners())
+
+    def side_scores(self) -> list[int]:
+        return list(self._nat.side_scores())
+
+    def side_of(self, seat: int) -> int:
+        return seat
+
+    @property
+    def num_sides(self) -> int:
+        return len(self._nat.side_scores())
+
+    def scores(self) -> list[int]:
+        """Score of each seat (a partner shows the team's score)."""
+        s = self._nat.side_scores()
+        return [s[self.side_of(i)] for i in range(self.num_players)]
+
+    def max_step_points(self) -> int:
+        return int(self.rules.max_step_points)
+
+    def num_distinct_actions(self) -> int:
+        return int(self._space.size)
+
+    @property
+    def log(self) -> list[Event]:
+        """The event log: the start's, then the native engine's records made into Events (each once)."""
+        evs = self._log_cache
+        if self._nat.num_events() > len(evs):
+            evs.extend(self._nat.events(len(evs)))
+        start: list[Event] = self._start.log
+        return start + evs
+
+    def events_for(self, seat: int | str | None, start: int = 0) -> list[dict[str, Any]]:
+        return [e.to_dict(seat) for e in self.log[start:]]
+
+    @property
+    def history(self) -> list[tuple[int, Action]]:
+        """Every action applied, as ``(seat, Action)``: the start's, then the native engine's ids made into
+        the Actions they number."""
+        hist = self._hist_cache
+        nat = self._nat
+        if nat.num_moves() > len(hist):
+            decoded = self._action_cache
+            hist.extend((seat, decoded.get(i) or _decode(self._space, decoded, i))
+                        for seat, i in nat.history_ids(len(hist)))
+        start: list[tuple[int, Action]] = self._start.history
+        return start + hist
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """As the pure state's, in its order: the game's own moves, then a muggins call or a late claim."""
+        seat = check_seat(seat, self.num_players)
+        if self._nat.is_over():
+            return []
+        out = self._regular(seat)
+        w = self._nat.window()
+        if w is not None:
+            scorer, missed, _, _, may, late = w[:6]
+            if self.side_of(seat) != self.side_of(scorer):
+                out.append(MUGGINS)
+            elif seat == scorer and may:
+                out.append(Action("claim", claim=min(missed, late)))
+        return out
+
+    def _regular(self, seat: int) -> list[Action]:
+        raise NotImplementedError
+
+    def legal_action_mask(self, seat: object, numpy: bool = False) -> Any:
+        """One byte per action id, 1 where ``seat`` may take that action now (every claim included)."""
+        seat = check_seat(seat, self.num_players)
+        mask = bytearray(self._space.size)
+        for i in self._nat.legal_ids(seat):
+            mask[i] = 1
+        if numpy:
+            import numpy as np
+
+            return np.frombuffer(mask, dtype=np.bool_)
+        return bytes(mask)
+
+    def action_id(self, action: Action) -> int:
+        return int(self._space.action_id(self._as_state, check_action(action)))
+
+    def action_from_id(self, seat: object, i: object) -> Action:
+        seat = check_seat(seat, self.num_players)
+        action: Action = self._space.action_from_id(self._as_state, seat, i)
+        return action
+
+    def apply(self, seat: object, action: object) -> None:
+        """Validate and apply natively; a move the engine refuses gets the pure engine's refusal (its
+        exception type and words), the state unchanged."""
+        nat = self._nat
+        if nat.is_over():
+            raise GameOver("the game is over")
+        if not isinstance(action, Action) or not isinstance(action.kind, str):
+            action = check_action(action)
+        if type(seat) is not int or not 0 <= seat < self.num_players:
+            seat = check_seat(seat, self.num_players)
+        try:
+            i = None
+            if action.claim is None or type(action.claim) is int:  # True == 1 but is no amount
+                with suppress(TypeError):  # a field that cannot be hashed: no move, the space says why
+                    i = self._id_cache.get(action)
+            if i is None:
+                i = self._space.action_id(self._as_state, action)
+                if (self._action_cache.get(i) or _decode(self._space, self._action_cache, i)) == action:
+                    self._id_cache[action] = i  # its id in any position
+            nat.apply_id(seat, i)
+        except IllegalAction as e:
+            self._synced().clone().apply(seat, action)  # the reference engine's words for the refusal
+            raise e from None  # (both engines refuse the same moves: the lockstep tests hold them to it)
+
+    def claim_for(self, seat: int, action: Action) -> int:
+        """The points ``action`` would score for ``seat`` now (what a perfect player announces with it)."""
+        if self._nat.is_over():
+            return 0
+        if action.kind == "claim":
+            w = self._nat.window()
+            return min(w[1], w[5]) if w is not None and w[0] == seat and w[4] else 0
+        return self._points_of(seat, action)
+
+    def _points_of(self, seat: int, action: Action) -> int:
+        return int(self._synced()._points_of(seat, action))
+
+    def muggable(self, seat: int) -> int:
+        """Points ``seat`` could take by calling muggins now (0 when there is nothing to take)."""
+        w = self._nat.window()
+        if w is None or self._nat.is_over() or self.side_of(seat) == self.side_of(w[0]):
+            return 0
+        return int(w[1])
+
+    # --- what comes from the pure twin ----------------------------------------------------------------
+    def _synced(self) -> Any:
+        """The pure twin, brought up to date (built on first use; copied first when a clone shares it)."""
+        twin = self._twin
+        if twin is None:
+            t = self._start.clone()
+            c = Chance(outcomes=self.chance.outcomes[: self.chance.position])
+            c._pos = self._start_pos  # replays the outcomes drawn so far, from where the start was
+            t.chance = c
+            twin = self._twin = [t, len(self._start.history), True]
+        elif not twin[2]:
+            twin = self._twin = [twin[0].clone(), twin[1], True]
+        hist = self.history
+        if twin[1] < len(hist):
+            t = twin[0]
+            have, pos = t.chance.outcomes, self.chance.position
+            if len(have) < pos:
+                have.extend(self.chance.outcomes[len(have):pos])
+            for seat, action in hist[twin[1]:]:
+                t.apply(seat, action)
+            twin[1] = len(hist)
+        return twin[0]
+
+    def to_pure(self) -> Any:
+        """The equal pure state (a copy of the twin: the same deals, the same moves)."""
+        return self._synced().clone()
+
+    def view(self, seat: int | None) -> Any:
+        return self._synced().view(seat)
+
+    def sample_hidden(self, seat: int, rng: random.Random) -> Self:
+        """As the pure state's (the same draw from ``rng``), played on natively."""
+        return self._own(self._synced().sample_hidden(seat, rng))
+
+    def inventory(self) -> dict[str, list[str]]:
+        return dict(self._synced().inventory())
+
+    def format_action(self, action: Action) -> str:
+        return str(self._synced().format_action(action))
+
+    def parse_action(self, text: object, seat: int | None = None) -> Action:
+        action: Action = self._synced().parse_action(text, seat)
+        return action
+
+    def action_to_json(self, seat: int, action: Action) -> dict[str, Any]:
+        d: dict[str, Any] = self._synced().action_to_json(seat, action)
+        return d
+
+    def __getattr__(self, name: str) -> Any:
+        """Anything else of the pure state (``hands``, ``total``, ``result()``, ...): read from the twin."""
+        if name in _OWN or name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(self._synced(), name)
+
+    # --- copies -------------------------------------------------------------------------------------
+    def clone(self) -> Self:
+        c = type(self).__new__(type(self))
+        c._start = self._start
+        c._start_pos = self._start_pos
+        c.chance = self.chance.copy()
+        c._log_cache = self._log_cache[:]
+        c._hist_cache = self._hist_cache[:]
+        twin = self._twin
+        if twin is not None:
+            twin[2] = False  # shared: whoever needs it next copies it first
+            c._twin = [twin[0], twin[1], False]
+        else:
+            c._twin = None
+        c._setup(self._nat.clone())
+        return c
+
+    def undo(self, steps: object = 1) -> None:
+        """Take back the last ``steps`` actions (replays the game from its record with the same chance)."""
+        hist = self.history
+        if type(steps) is not int or not 0 <= steps <= len(hist):
+            raise IllegalAction(f"cannot undo {shown(steps)} action(s); {len(hist)} made")
+        fresh = type(self).new(self.rules, self.num_players, self.chance.rewound())
+        for seat, action in hist[: len(hist) - steps]:
+            fresh.apply(seat, action)
+        self.__dict__.clear()
+        self.__dict__.update(fresh.__dict__)
+        self._setup(self._nat)  # the engine's chance is this state's now
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.rules.preset!r}, {self.num_players} players)"
+
+
+_DECODED: dict[int, tuple[ActionSpace, dict[int, Action], dict[Action, int]]] = {}
+
+
+def _decoded(space: ActionSpace) -> tuple[dict[int, Action], dict[Action, int]]:
+    """The Actions already made from ids of ``space`` and the reverse (ids of the card games do not depend on
+    the position)."""
+    hit = _DECODED.get(id(space))
+    if hit is None or hit[0] is not space:
+        if len(_DECODED) > 64:
+            _DECODED.clear()
+        hit = _DECODED[id(space)] = (space, {}, {})
+    return hit[1], hit[2]
+
+
+def _decode(space: ActionSpace, cache: dict[int, Action], i: int) -> Action:
+    """The Action id ``i`` numbers (its claim included), whatever the position."""
+    block = next(b for b in space.blocks if i < b.stop)
+    base, code = divmod(i - block.start, block.width)
+    claim = None if block.claims == "none" else (None if code == 0 else code - 1) \
+        if block.claims == "optional" else code
+    action = Action(block.kind) if block.kind in ("muggins", "claim") else space.action_of(None, block.kind, base)  # type: ignore[arg-type]
+    if claim is not None:
+        action = action._replace(claim=claim)
+    cache[i] = action
+    return action
+
+
+_ENGINES: dict[str, Any] = {}
+
+
+def _engine(name: str) -> Any:
+    """The native engine module ``name`` (looked at once per process), or RuntimeError saying why it cannot
+    be used (not built, stale)."""
+    mod = _ENGINES.get(name)
+    if mod is None:
+        from muggins._accel import load_native
+
+        mod, why = load_native(name)
+        if mod is None:
+            raise RuntimeError(f"the native engine {name} is not usable: {why}")
+        _ENGINES[name] = mod
+    return mod
