@@ -18,6 +18,7 @@ from muggins.cards.cribbage.game import (
     draw_deal,
     play_action,
 )
+from muggins.cards.cribbage.views import CribbageView
 from muggins.cards.dealing import DECK
 from muggins.cards.native_state import NativeCardState
 from muggins.core.protocol import Action
@@ -77,3 +78,8 @@ class NativeCribbageState(NativeCardState):
             return [COUNT_CRIB if self._space.by_kind["count"].start + self._space.by_kind["count"].width
                     in nat.legal_ids(seat) else COUNT_HAND]
         return []
+
+    def view(self, seat: int | None) -> CribbageView:
+        """What ``seat`` may see (the pure state's view of the same game)."""
+        seen: CribbageView = self._synced().view(seat)
+        return seen

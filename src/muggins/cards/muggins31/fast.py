@@ -9,6 +9,7 @@ from typing import Any
 from muggins.cards.deck import Card
 from muggins.cards.muggins31.state import _FIELDS as PURE_FIELDS
 from muggins.cards.muggins31.state import GO, PLAY, CardMugginsState
+from muggins.cards.muggins31.views import Muggins31View
 from muggins.cards.native_state import NativeCardState
 from muggins.core.protocol import Action
 
@@ -46,3 +47,8 @@ class NativeCardMugginsState(NativeCardState):
         if action.kind != "play" or seat != self._nat.turn() or not isinstance(card, Card):
             return 0
         return int(self._nat.true_points(seat, card.index * self._space.by_kind["play"].width))
+
+    def view(self, seat: int | None) -> Muggins31View:
+        """What ``seat`` may see (the pure state's view of the same game)."""
+        seen: Muggins31View = self._synced().view(seat)
+        return seen
