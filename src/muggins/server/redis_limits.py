@@ -14,8 +14,9 @@ from muggins.server.guard import BadRequest, SocketGate
 
 KEY_PREFIX = "muggins:limit:"
 
-# KEYS[1]: the bucket; ARGV: tokens a second, burst. Returns {1 allowed / 0 refused, seconds to wait}.
-TOKEN_BUCKET = """
+# KEYS[1]: the bucket; ARGV: tokens a second, burst. The bucket's level now, refilled since it was last
+# counted (timed by the Redis server's clock)
+REFILL = """
 local rate = tonumber(ARGV[1])
 local burst = tonumber(ARGV[2])
 local t = redis.call('TIME')
@@ -24,6 +25,10 @@ local v = redis.call('HMGET', KEYS[1], 'level', 'ts')
 local level = tonumber(v[1]) or burst
 local ts = tonumber(v[2]) or now
 level = math.min(burst, level + math.max(0, now - ts) * rate)
+"""
+
+# Returns {1 allowed / 0 refused, seconds to wait}, an attempt counted.
+TOKEN_BUCKET = REFILL + """
 local allowed = 0
 local wait = '0'
 if level >= 1 then
@@ -42,17 +47,8 @@ return {allowed, wait}
 """
 
 
-# KEYS[1]: the bucket; ARGV: tokens a second, burst. Returns the seconds to wait before the next attempt
-# (0: one may be made now), without counting one.
-BUCKET_WAIT = """
-local rate = tonumber(ARGV[1])
-local burst = tonumber(ARGV[2])
-local t = redis.call('TIME')
-local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
-local v = redis.call('HMGET', KEYS[1], 'level', 'ts')
-local level = tonumber(v[1]) or burst
-local ts = tonumber(v[2]) or now
-level = math.min(burst, level + math.max(0, now - ts) * rate)
+# Returns the seconds to wait before the next attempt (0: one may be made now), without counting one.
+BUCKET_WAIT = REFILL + """
 if level >= 1 then return '0' end
 if rate > 0 then return tostring((1 - level) / rate) end
 return 'inf'
