@@ -8,6 +8,7 @@ from muggins.cards.cribbage import SPEC
 from muggins.cards.cribbage.game import CribbageState
 from muggins.cards.cribbage.show import explain_show, score_show
 from muggins.cards.deck import Card
+from muggins.core.chance import Chance
 from muggins.train import Drawn, Question, random_play
 from muggins.tui.render_cards import card, cards, cards_in
 
@@ -28,8 +29,8 @@ class ShowDrill:
     def position(self, rng: random.Random) -> CribbageState:
         """A real two-hand game played at random to the start of a show."""
         while True:
-            st = SPEC.new(self.rules, 2, seed=rng.getrandbits(32))
-            assert isinstance(st, CribbageState)
+            # the reference engine's state (the drill reads its fields); the same deal spec.new would give
+            st = CribbageState.new(self.rules, 2, Chance(rng.getrandbits(32)))
             for _ in random_play(st, rng):
                 if st.phase == "show" and not st.is_over():
                     return st

@@ -6,6 +6,7 @@ import random
 
 from muggins.cards.muggins31 import SPEC
 from muggins.cards.muggins31.state import CardMugginsState
+from muggins.core.chance import Chance
 from muggins.core.protocol import GameState
 from muggins.train import Drawn, Question, random_play
 from muggins.tui.render_cards import card, cards
@@ -26,8 +27,8 @@ class PeggingDrill:
         """A real two-hand game played at random until the pile holds 2 to 7 cards; with the state before
         the last card and the seat that laid it."""
         while True:
-            st = SPEC.new(self.rules, 2, seed=rng.getrandbits(32))
-            assert isinstance(st, CardMugginsState)
+            # the reference engine's state (the drill reads its fields); the same deal spec.new would give
+            st = CardMugginsState.new(self.rules, 2, Chance(rng.getrandbits(32)))
             want = rng.randint(2, 7)
             for before, seat, action in random_play(st, rng):
                 if action.kind == "play" and len(st.pile) >= want and not st.is_over():
