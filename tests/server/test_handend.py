@@ -40,8 +40,9 @@ def play_to_hand_end(t: GameTable) -> None:
 @pytest.mark.parametrize("game", ["dominoes", "card-muggins", "cribbage"])
 def test_the_next_deal_waits_for_every_seated_person(tmp_path: Path, game: str) -> None:
     manager = TableManager(Store(f"sqlite:///{tmp_path / 'p.db'}"), time_scale=1.0, hand_pause=30.0)
-    t = manager.create(game, None, {"claims": "auto", "target": 121 if game == "cribbage" else 250},
-                       [None, None], grace=0, bot_delay=0)
+    # targets no first hand reaches (a card Muggins hand can pass 250: its piles score their totals)
+    target = {"cribbage": 121, "card-muggins": 1000}.get(game, 250)
+    t = manager.create(game, None, {"claims": "auto", "target": target}, [None, None], grace=0, bot_delay=0)
     t.take_seat(0, "Ann")
     t.take_seat(1, "Bob")
     conns = [Connection(0), Connection(1), Connection(None)]
