@@ -20,7 +20,6 @@ play as before.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import re
 import secrets
@@ -40,7 +39,7 @@ from muggins.bots.names import BOT_NICKNAMES
 from muggins.server import seating
 from muggins.server.guard import BadRequest, ClientLimits, settle
 from muggins.server.store import ENDED, Store, StoreUnavailable, accounts_t, seat_owners_t, sessions_t, tables_t
-from muggins.server.tables import _BOT_NAME, BOT_LEVELS, GameTable, TableError, TableManager
+from muggins.server.tables import _BOT_NAME, BOT_LEVELS, GameTable, TableError, TableManager, hash_token
 
 log = logging.getLogger("muggins.server")
 COOKIE = "muggins_session"
@@ -83,10 +82,6 @@ def password_error(password: Any) -> str | None:
     if not isinstance(password, str) or not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
         return f"a password is {MIN_PASSWORD}-{MAX_PASSWORD} characters"
     return None
-
-
-def _digest(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
 class FailureLimits(ClientLimits):
@@ -148,7 +143,7 @@ class Accounts:
             return None
         q = (select(accounts_t.c.id, accounts_t.c.username, accounts_t.c.created)
              .join(sessions_t, sessions_t.c.account_id == accounts_t.c.id)
-             .where(sessions_t.c.token_hash == _digest(token), sessions_t.c.expires > time.time()))
+             .where(sessions_t.c.token_hash == hash_token(token), sessions_t.c.expires > time.time()))
         row = self._db(lambda c: c.execute(q).first())
         return None if row is None else Account(*row)
 
@@ -158,7 +153,7 @@ class Accounts:
 
         def work(conn: Any) -> None:
             conn.execute(delete(sessions_t).where(sessions_t.c.expires <= now))
-            conn.execute(insert(sessions_t).values(token_hash=_digest(token), account_id=account.id, created=now,
+            conn.execute(insert(sessions_t).values(token_hash=hash_token(token), account_id=account.id, created=now,
                                                    expires=now + SESSION_SECONDS))
 
         self._db(work)
@@ -292,7 +287,7 @@ def add_account_routes(app: FastAPI, accounts: Accounts, body: Callable[..., Awa
     def ended_session(request: Request, content: dict[str, Any]) -> JSONResponse:
         token = request.cookies.get(COOKIE)
         if token:
-            accounts._db(lambda c: c.execute(delete(sessions_t).where(sessions_t.c.token_hash == _digest(token))))
+            accounts._db(lambda c: c.execute(delete(sessions_t).where(sessions_t.c.token_hash == hash_token(token))))
         r = JSONResponse(content)
         r.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax", secure=request.url.scheme == "https")
         return r

@@ -45,10 +45,19 @@ from muggins.core.protocol import GameState
 from muggins.core.records import to_record
 from muggins.core.rules import default_game, get_game
 from muggins.server import seating
-from muggins.server.accounts import RESERVED, USERNAME, Account, Accounts, FailureLimits, _digest, username_error
+from muggins.server.accounts import RESERVED, USERNAME, Account, Accounts, FailureLimits, username_error
 from muggins.server.guard import BadRequest, ClientLimits
 from muggins.server.store import ENDED, accounts_t, bot_tokens_t, seat_owners_t
-from muggins.server.tables import _BOT_NAME, BOT_LEVELS, Connection, GameTable, TableError, TableManager, quoted
+from muggins.server.tables import (
+    _BOT_NAME,
+    BOT_LEVELS,
+    Connection,
+    GameTable,
+    TableError,
+    TableManager,
+    hash_token,
+    quoted,
+)
 
 SCOPES = ("bot:play",)
 TOKEN_PREFIX = "mgb_"
@@ -215,7 +224,7 @@ class BotApi:
         now = time.time()
         scope_text = " ".join(sorted(set(scopes)))
         ident = self._db(lambda c: c.execute(insert(bot_tokens_t).values(
-            account_id=bot.id, token_hash=_digest(token), scopes=scope_text, label=label, created=now)
+            account_id=bot.id, token_hash=hash_token(token), scopes=scope_text, label=label, created=now)
         ).inserted_primary_key[0])
         return {"id": ident, "token": token, "bot": bot.username, "scopes": scope_text.split(), "label": label,
                 "created": now, "last_used": None}
@@ -248,7 +257,7 @@ class BotApi:
             q = (select(accounts_t.c.id, accounts_t.c.username, accounts_t.c.owner_id, accounts_t.c.created,
                         bot_tokens_t.c.scopes, bot_tokens_t.c.id.label("token_id"))
                  .join(accounts_t, accounts_t.c.id == bot_tokens_t.c.account_id)
-                 .where(bot_tokens_t.c.token_hash == _digest(token), accounts_t.c.kind == "bot"))
+                 .where(bot_tokens_t.c.token_hash == hash_token(token), accounts_t.c.kind == "bot"))
             row = self._db(lambda c: c.execute(q).mappings().first())
         if row is None:
             self.bad_tokens.fail(client)

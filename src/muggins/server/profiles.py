@@ -43,6 +43,7 @@ from muggins.server.store import (
     ENDED,
     Store,
     StoredTable,
+    _json,
     accounts_t,
     rating_history_t,
     ratings_t,
@@ -262,12 +263,6 @@ class Profiles:
         players = [{"rank": i + 1, "name": name, "kind": kind, **figures(rating, deviation, int(games))}
                    for i, (name, kind, rating, deviation, games) in enumerate(rows)]
         return {"game": family, "min_games": MIN_GAMES, "players": players}
-
-
-def _json(value: Any) -> Any:
-    import json
-
-    return json.loads(value) if isinstance(value, (str, bytes)) else value
 
 
 def add_profile_routes(app: FastAPI, store: Store, manager: TableManager, page: Any) -> Ratings:
