@@ -32,8 +32,20 @@ from muggins.core.records import replay
 log = logging.getLogger("muggins.botclient")
 ACCEPT = ("all", "rated", "casual", "none")
 RETRY_FIRST, RETRY_MOST = 1.0, 30.0
+BUSY = (429, 503)  # refused for now: asked again after Retry-After
 JOIN_SECONDS = 10.0   # how long a stopping client waits for each game's thread
 READ_TIMEOUT = 60.0   # seconds without a byte (the server sends a newline every few) before reconnecting
+
+
+class _Later(Exception):
+    """The server asked the client to come back (429 or 503): the same state is answered again then."""
+
+    def __init__(self, r: httpx.Response) -> None:
+        super().__init__(f"{r.status_code} {_error_of(r)}")
+        try:
+            self.wait = min(RETRY_MOST, max(0.05, float(r.headers.get("Retry-After", RETRY_FIRST))))
+        except ValueError:
+            self.wait = RETRY_FIRST
 
 
 class ClientError(Exception):
@@ -187,21 +199,25 @@ class BotClient:
                 return
             try:
                 self.answer(table_id, bot, msg)
-            except httpx.TransportError as e:  # the answer was lost: the same state is answered again
-                self.say(f"game {table_id}: {type(e).__name__}; trying again")
-                if not self.stop.wait(RETRY_FIRST) and inbox.empty():
+            except (httpx.TransportError, _Later) as e:  # the answer was lost or refused for now: the same
+                wait = e.wait if isinstance(e, _Later) else RETRY_FIRST  # state is answered again, unless a
+                self.say(f"game {table_id}: {e or type(e).__name__}; trying again in {wait:g} s")  # newer came
+                if not self.stop.wait(wait) and inbox.empty():
                     inbox.put(msg)
 
     def answer(self, table_id: str, bot: Any, msg: dict[str, Any]) -> None:
         seat = msg["you"]
         pause = msg.get("hand_end")
         if pause and pause.get("paused") and seat in pause.get("waiting", ()):
-            self.post(f"/api/bot/game/{table_id}/next")
+            if (r := self.post(f"/api/bot/game/{table_id}/next")).status_code in BUSY:
+                raise _Later(r)
             return
         if msg["table"]["status"] != "playing" or not msg.get("legal_moves"):
             return
         at = msg["table"]["actions"]
         r = self.http.get(f"/api/bot/game/{table_id}/world", params={"seed": self.rng.randrange(10**9)})
+        if r.status_code in BUSY:
+            raise _Later(r)
         if r.status_code != 200:
             self.say(f"game {table_id}: no world ({r.status_code} {_error_of(r)})")
             return
@@ -223,6 +239,8 @@ class BotClient:
             self.say(f"game {table_id}: the bot failed ({type(e).__name__}); it plays {move['move']!r}")
         r = self.post(f"/api/bot/game/{table_id}/move/{quote(move['move'], safe='')}",
                       claim=move.get("claim"), at=at)
+        if r.status_code in BUSY:
+            raise _Later(r)
         if r.status_code >= 400 and r.status_code != 409:  # 409: the position passed, the next state comes
             self.say(f"game {table_id}: move {move['move']!r} refused: {r.status_code} {_error_of(r)}")
 

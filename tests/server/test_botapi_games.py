@@ -22,6 +22,7 @@ from sqlalchemy import select
 
 from muggins.botclient import BotClient, Policy
 from muggins.server import botapi
+from muggins.server.guard import ClientLimits
 from muggins.server.store import accounts_t, seat_owners_t
 from tests.server.botapi_helpers import (
     SHORT,
@@ -181,6 +182,26 @@ def test_the_client_presses_next_hand_when_the_table_waits_for_it(tmp_path: Path
     # player's, answered from a message sent before the pause ended)
     assert 200 in nexts and set(nexts) <= {200, 409}
     assert app.state.manager.get(c["table"]).status == "finished"
+
+
+def test_the_client_waits_out_a_refusal_and_answers_the_same_state_again(tmp_path: Path) -> None:
+    # two worlds at once, then one every 0.2 s: a bot that answers every state is refused (429) many times
+    app = make_app(f"sqlite:///{tmp_path / 'bots.db'}")
+    app.state.bots.worlds = ClientLimits("worlds drawn", 300, 2)
+    said: list[str] = []
+    with serve(app) as base:
+        ann = person(base, "ann")
+        token = bot_account(ann, "ada-bot")
+        client = RecordingClient(base, token, "beginner", max_games=1, seed=4, say=said.append)
+        th = start(client)
+        preset, options = SHORT["dominoes"]
+        r = httpx.post(f"{base}/api/challenge/beginner", headers=auth(token),
+                       json={"game": "dominoes", "preset": preset, "options": options})
+        assert r.status_code == 201, r.text
+        th.join(300)
+        assert not th.is_alive(), "the client stopped answering after a refusal"
+    assert any("429" in s and "trying again" in s for s in said), said[-5:]
+    assert app.state.manager.get(r.json()["table"]).status == "finished"
 
 
 def test_the_event_stream_tells_challenges_and_games(tmp_path: Path) -> None:
