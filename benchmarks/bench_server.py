@@ -254,7 +254,7 @@ def one_run(args: argparse.Namespace, setup: str, tables: int, db: str) -> dict[
         import redis
 
         redis.Redis.from_url(args.redis).flushdb()
-    ports = [free_port() for _ in range(count)]
+    ports = [args.ports + i for i in range(count)] if args.ports else [free_port() for _ in range(count)]
     procs = []
     for port in ports:
         extra = ["--redis", args.redis] if scaled else []
@@ -295,6 +295,8 @@ def main() -> None:
     ap.add_argument("--redis", default=None, help="Redis URL of the scale-out setups (its database is flushed)")
     ap.add_argument("--json", default=None, help="also write the results to this file")
     ap.add_argument("--logs", default=None, help="a directory for the servers' logs (default: none kept)")
+    ap.add_argument("--ports", type=int, default=None,
+                    help="the servers listen on this port and the next one (default: free ports the system picks)")
     args = ap.parse_args()
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 65536), hard))

@@ -7,12 +7,16 @@ somebody asks for one; a server starts with the tables still in play only."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import functools
 import json
 import logging
 import os
+import threading
 import time
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -297,7 +301,9 @@ def _like(q: str) -> str:
 
 
 class Store:
-    """Synchronous access to the database; every write is its own committed transaction."""
+    """Access to the database; every write is its own committed transaction. The writes are synchronous;
+    :meth:`append_action_async` runs one on the store's writer threads, so that the event loop goes on
+    while the database commits (each thread has a writer connection of its own)."""
 
     def __init__(self, url: str) -> None:
         self.url = url
@@ -322,12 +328,38 @@ class Store:
                                    .values(status=bindparam("status"), chance=bindparam("chance")))
         self._set_end = (update(tables_t).where(tables_t.c.id == bindparam("tid"))
                          .values(status=bindparam("status"), result=bindparam("result"), ended=bindparam("ended")))
-        self._writer: Any = self.engine.connect()
+        self._writers: list[Any] = []  # every thread's writer connection, closed by close()
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        # SQLite takes one writer at a time: one thread; PostgreSQL commits several at once, each on its
+        # own pooled connection (the pool keeps 5: the loop's own writer, readers and the lease's)
+        self.write_threads = 1 if url.startswith("sqlite") else 3
+        self._threads: ThreadPoolExecutor | None = None
+        self._connect_writer()
         self.fault = faults_from_env()  # a fault injected before each write attempt (None: none)
         # after a write failed on a fresh connection too, writes are refused at once for this long: a
         # database that is down is not asked (nor reconnected to) for every move meanwhile
         self.retry_after = 1.0
         self._down_until = 0.0
+
+    @property
+    def _writer(self) -> Any:
+        """This thread's writer connection (None after a failure, until the next write connects)."""
+        return getattr(self._local, "conn", None)
+
+    def _connect_writer(self) -> Any:
+        conn = self.engine.connect()
+        self._local.conn = conn
+        with self._lock:
+            self._writers.append(conn)
+        return conn
+
+    async def run_write(self, write: Callable[..., None], *args: Any) -> None:
+        """Run the write ``write(*args)`` on one of the store's writer threads; the caller awaits its
+        commit (or its StoreUnavailable / StoreConflict) while the event loop goes on."""
+        if self._threads is None:
+            self._threads = ThreadPoolExecutor(self.write_threads, thread_name_prefix="store-write")
+        await asyncio.get_running_loop().run_in_executor(self._threads, functools.partial(write, *args))
 
     def _write(self, what: str, work: Callable[[Any], None]) -> None:
         """Run ``work`` on the writer connection; a failed write is tried once more on a fresh
@@ -339,9 +371,7 @@ class Store:
             try:
                 if self.fault is not None:
                     self.fault()
-                if self._writer is None:
-                    self._writer = self.engine.connect()
-                work(self._writer)
+                work(self._writer if self._writer is not None else self._connect_writer())
                 return
             except IntegrityError as e:  # the database answered: no outage, nothing to try again
                 raise StoreConflict(f"the database refused {what}: it is stored already") from e
@@ -353,11 +383,14 @@ class Store:
                     raise StoreUnavailable(f"the database did not take {what}") from e
 
     def _reset(self) -> None:
-        """Drop the writer connection and every pooled one: the next write connects afresh."""
-        if self._writer is not None:
+        """Drop this thread's writer connection and every pooled one: the next write connects afresh."""
+        conn = self._writer
+        if conn is not None:
             with contextlib.suppress(Exception):
-                self._writer.close()
-            self._writer = None
+                conn.close()
+            self._local.conn = None
+            with self._lock:
+                self._writers.remove(conn)
         with contextlib.suppress(Exception):
             self.engine.dispose()
 
@@ -384,8 +417,14 @@ class Store:
                 conn.execute(update(tables_t).where(tables_t.c.id == tid).values(names=names))
 
     def close(self) -> None:
-        if self._writer is not None:
-            self._writer.close()
+        if self._threads is not None:
+            self._threads.shutdown(wait=True)
+            self._threads = None
+        with self._lock:
+            writers, self._writers = self._writers, []
+        for conn in writers:
+            with contextlib.suppress(Exception):
+                conn.close()
         self.engine.dispose()
 
     @staticmethod
