@@ -1,0 +1,142 @@
+"""A move's write waits off the event loop: while one table's commit is held up, another table's move is
+stored, applied and acknowledged; the held move is seen by nobody until it is stored, a second move of its
+table waits behind it (and is checked against the position it leaves), and a write that fails changes nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from pathlib import Path
+from typing import Any
+
+from muggins.server.app import handle_message
+from muggins.server.guard import RateLimiter
+from muggins.server.store import Store, StoreUnavailable
+from muggins.server.tables import Connection, GameTable, TableError, TableManager
+
+
+class HeldStore(Store):
+    """A store whose writes of one table wait until they are let through (or fail, if told to)."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(url)
+        self.write_threads = 2  # two writes at once: the held one and another table's
+        self.held: str | None = None
+        self.reached = threading.Event()  # a held write has started
+        self.go = threading.Event()
+        self.fail = False
+        self.stored: list[tuple[str, int]] = []  # (table, index) in the order the writes were committed
+
+    def append_action(self, table_id: str, idx: int, *args: Any, **kwargs: Any) -> None:
+        if table_id == self.held:
+            self.reached.set()
+            assert self.go.wait(60), "the held write was never let through"
+            if self.fail:
+                raise StoreUnavailable("the database did not take the move")
+        super().append_action(table_id, idx, *args, **kwargs)
+        self.stored.append((table_id, idx))
+
+
+def two_people(manager: TableManager) -> GameTable:
+    t = manager.create("dominoes", None, None, [None, None], grace=0, bot_delay=0)
+    t.take_seat(0, "Ann")
+    t.take_seat(1, "Bob")
+    return t
+
+
+def a_move(t: GameTable) -> tuple[int, str, Any]:
+    """The seat to act at ``t``, the text of a regular move of it, and its claim."""
+    seat = min(t.state.waiting_for())
+    action = next(a for a in t.state.legal_actions(seat) if a.kind not in ("muggins", "claim"))
+    j = t.state.action_to_json(seat, action)
+    return seat, j["move"], j.get("claim")
+
+
+def watching(t: GameTable) -> Connection:
+    """A spectator of ``t`` whose queue holds what it was sent since."""
+    watcher = Connection(None)
+    t.attach(watcher)
+    while not watcher.queue.empty():
+        watcher.queue.get_nowait()
+    return watcher
+
+
+def act_message(t: GameTable, ref: int) -> tuple[Connection, str]:
+    seat, move, claim = a_move(t)
+    body = f'"claim":{claim},' if claim is not None else ""
+    return Connection(seat), f'{{"type":"act","ref":{ref},"move":"{move}",{body}"at":{len(t.state.history)}}}'
+
+
+def test_a_held_write_holds_its_own_table_only(tmp_path: Path) -> None:
+    store = HeldStore(f"sqlite:///{tmp_path / 'held.db'}")
+    manager = TableManager(store, time_scale=0.0)
+
+    async def run() -> None:
+        slow, quick = two_people(manager), two_people(manager)
+        store.held = slow.id
+        n = len(slow.state.history)
+        watcher = watching(slow)
+        conn, raw = act_message(slow, 1)
+        held = asyncio.create_task(handle_message(slow, conn, raw, RateLimiter(100, 100)))
+        again = asyncio.create_task(slow.act_async(*a_move(slow), len(slow.state.history)))  # the same position
+        assert await asyncio.to_thread(store.reached.wait, 60)
+        # the other table moves meanwhile: its move stored, applied and acknowledged
+        qconn, qraw = act_message(quick, 2)
+        reply = await handle_message(quick, qconn, qraw, RateLimiter(100, 100))
+        assert reply is not None and reply["type"] == "ack", reply
+        assert len(quick.state.history) == reply["index"] + 1
+        assert store.stored[-1] == (quick.id, reply["index"])
+        # ... while the held move is neither acknowledged, nor applied, nor shown to anybody
+        assert not held.done() and not again.done()
+        assert len(slow.state.history) == n and watcher.queue.empty()
+        assert (slow.id, n) not in store.stored
+        store.go.set()
+        ack = await held
+        assert ack == {"type": "ack", "ref": 1, "index": n}
+        assert len(slow.state.history) == n + 1 and not watcher.queue.empty()  # applied and shown once stored
+        # the second move was chosen at the position the first one took: refused once its turn came
+        try:
+            await again
+            raise AssertionError("a move for a position that has passed was applied")
+        except TableError as e:
+            assert e.status == 409 and "passed" in str(e)
+        found = store.load_one(slow.id)
+        assert found is not None and len(found.actions) == n + 1
+        assert [i for t, i in store.stored if t == slow.id] == [n]
+        manager.shutdown()
+
+    try:
+        asyncio.run(run())
+    finally:
+        store.close()
+
+
+def test_a_held_write_that_fails_changes_nothing(tmp_path: Path) -> None:
+    store = HeldStore(f"sqlite:///{tmp_path / 'fail.db'}")
+    manager = TableManager(store, time_scale=0.0)
+
+    async def run() -> None:
+        t = two_people(manager)
+        store.held, store.fail = t.id, True
+        n, before = len(t.state.history), [t.state.view(s) for s in (0, 1)]
+        watcher = watching(t)
+        conn, raw = act_message(t, 7)
+        task = asyncio.create_task(handle_message(t, conn, raw, RateLimiter(100, 100)))
+        assert await asyncio.to_thread(store.reached.wait, 60)
+        store.go.set()
+        reply = await task
+        assert reply is not None and reply["type"] == "error" and "not saved" in reply["message"], reply
+        assert len(t.state.history) == n and [t.state.view(s) for s in (0, 1)] == before and watcher.queue.empty()
+        found = store.load_one(t.id)
+        assert found is not None and len(found.actions) == n
+        # the table goes on: the same move, once the store takes it
+        store.held = None
+        conn, raw = act_message(t, 8)
+        reply = await handle_message(t, conn, raw, RateLimiter(100, 100))
+        assert reply == {"type": "ack", "ref": 8, "index": n}
+        manager.shutdown()
+
+    try:
+        asyncio.run(run())
+    finally:
+        store.close()
