@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import event
+
 from muggins.server.app import handle_message
 from muggins.server.guard import RateLimiter
-from muggins.server.store import Store, StoreUnavailable
+from muggins.server.store import Store, StoreConflict, StoreUnavailable
 from muggins.server.tables import Connection, GameTable, TableError, TableManager
 
 
@@ -27,14 +30,19 @@ class HeldStore(Store):
         self.fail = False
         self.stored: list[tuple[str, int]] = []  # (table, index) in the order the writes were committed
 
-    def append_action(self, table_id: str, idx: int, *args: Any, **kwargs: Any) -> None:
-        if table_id == self.held:
-            self.reached.set()
-            assert self.go.wait(60), "the held write was never let through"
-            if self.fail:
-                raise StoreUnavailable("the database did not take the move")
-        super().append_action(table_id, idx, *args, **kwargs)
-        self.stored.append((table_id, idx))
+    def _action_work(self, table_id: str, idx: int, *args: Any) -> Callable[[Any], None]:
+        statements = super()._action_work(table_id, idx, *args)
+
+        def work(conn: Any) -> None:  # on a writer thread
+            if table_id == self.held:
+                self.reached.set()
+                assert self.go.wait(60), "the held write was never let through"
+                if self.fail:
+                    raise StoreUnavailable("the database did not take the move")
+            statements(conn)
+            self.stored.append((table_id, idx))
+
+        return work
 
 
 def two_people(manager: TableManager) -> GameTable:
@@ -134,6 +142,58 @@ def test_a_held_write_that_fails_changes_nothing(tmp_path: Path) -> None:
         conn, raw = act_message(t, 8)
         reply = await handle_message(t, conn, raw, RateLimiter(100, 100))
         assert reply == {"type": "ack", "ref": 8, "index": n}
+        manager.shutdown()
+
+    try:
+        asyncio.run(run())
+    finally:
+        store.close()
+
+
+def test_writes_waiting_together_are_committed_together_and_fail_alone(tmp_path: Path) -> None:
+    store = HeldStore(f"sqlite:///{tmp_path / 'batch.db'}")
+    store.write_threads = 1  # the other writes queue behind the held one
+    commits: list[int] = []
+    event.listen(store.engine, "commit", lambda _conn: commits.append(1))
+    manager = TableManager(store, time_scale=0.0)
+
+    async def queued(count: int) -> None:
+        while store._queue.qsize() < count:  # the tasks below have queued their writes
+            await asyncio.sleep(0.01)
+
+    async def run() -> None:
+        held, *others = [two_people(manager) for _ in range(3)]
+        store.held = held.id
+        first = asyncio.create_task(held.act_async(*a_move(held), None))
+        assert await asyncio.to_thread(store.reached.wait, 60)
+        moves = [asyncio.create_task(t.act_async(*a_move(t), None)) for t in others]
+        await queued(2)
+        commits.clear()
+        store.go.set()
+        assert await first == len(held.state.history) - 1
+        assert [await m for m in moves] == [len(t.state.history) - 1 for t in others]
+        assert len(commits) == 2  # the held write, then the two that waited for it: together
+        # again, with a write among them that the database refuses (its action is stored already)
+        store.go.clear()
+        store.reached.clear()
+        first = asyncio.create_task(held.act_async(*a_move(held), None))
+        assert await asyncio.to_thread(store.reached.wait, 60)
+        n = [len(t.state.history) for t in others]
+        moves = [asyncio.create_task(t.act_async(*a_move(t), None)) for t in others]
+        seat, move, claim = a_move(others[0])
+        twice = asyncio.create_task(store.append_action_async(others[0].id, n[0] - 1, seat, move, claim, None, None))
+        await queued(3)
+        store.go.set()
+        await first
+        assert [await m for m in moves] == n  # each stored alone when the transaction of all three failed
+        try:
+            await twice
+            raise AssertionError("an action stored twice")
+        except StoreConflict:
+            pass
+        for t in others:
+            found = store.load_one(t.id)
+            assert found is not None and len(found.actions) == len(t.state.history)
         manager.shutdown()
 
     try:

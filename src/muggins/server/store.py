@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import json
 import logging
 import os
+import queue
 import threading
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -300,10 +300,32 @@ def _like(q: str) -> str:
     return "%" + q.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
 
 
+MAX_BATCH = 64  # writes committed together at most by a writer thread
+
+
+@dataclass
+class QueuedWrite:
+    """A write waiting for a writer thread: its statements (run inside a transaction) and its outcome."""
+
+    what: str
+    work: Callable[[Any], None]
+    done: Future[None]
+
+
+def _in_transaction(work: Callable[[Any], None]) -> Callable[[Any], None]:
+    def run(conn: Any) -> None:
+        with conn.begin():
+            work(conn)
+
+    return run
+
+
 class Store:
-    """Access to the database; every write is its own committed transaction. The writes are synchronous;
-    :meth:`append_action_async` runs one on the store's writer threads, so that the event loop goes on
-    while the database commits (each thread has a writer connection of its own)."""
+    """Access to the database; every write is its own committed transaction. The writes are synchronous,
+    but for :meth:`append_action_async`: its write is queued for the store's writer threads, so that the
+    event loop goes on while the database commits. A writer thread commits the writes queued meanwhile
+    together, in one transaction (the commit's wait, not the statements, is most of a write's cost); when
+    that transaction fails, each of them is written alone, and fails or not by itself."""
 
     def __init__(self, url: str) -> None:
         self.url = url
@@ -334,7 +356,8 @@ class Store:
         # SQLite takes one writer at a time: one thread; PostgreSQL commits several at once, each on its
         # own pooled connection (the pool keeps 5: the loop's own writer, readers and the lease's)
         self.write_threads = 1 if url.startswith("sqlite") else 3
-        self._threads: ThreadPoolExecutor | None = None
+        self._queue: queue.SimpleQueue[QueuedWrite | None] = queue.SimpleQueue()
+        self._threads: list[threading.Thread] = []
         self._connect_writer()
         self.fault = faults_from_env()  # a fault injected before each write attempt (None: none)
         # after a write failed on a fresh connection too, writes are refused at once for this long: a
@@ -354,12 +377,58 @@ class Store:
             self._writers.append(conn)
         return conn
 
-    async def run_write(self, write: Callable[..., None], *args: Any) -> None:
-        """Run the write ``write(*args)`` on one of the store's writer threads; the caller awaits its
-        commit (or its StoreUnavailable / StoreConflict) while the event loop goes on."""
-        if self._threads is None:
-            self._threads = ThreadPoolExecutor(self.write_threads, thread_name_prefix="store-write")
-        await asyncio.get_running_loop().run_in_executor(self._threads, functools.partial(write, *args))
+    async def _queued(self, what: str, work: Callable[[Any], None]) -> None:
+        """Queue the statements ``work`` for a writer thread; returns once they are committed, or raises
+        StoreUnavailable / StoreConflict as :meth:`_write` would (nothing of them kept)."""
+        if not self._threads:
+            self._threads = [threading.Thread(target=self._writing, name=f"store-write-{i}", daemon=True)
+                             for i in range(self.write_threads)]
+            for t in self._threads:
+                t.start()
+        write = QueuedWrite(what, work, Future())
+        self._queue.put(write)
+        await asyncio.wrap_future(write.done)
+
+    def _writing(self) -> None:
+        """A writer thread: commits what is queued, the writes waiting together, until told to stop (None)."""
+        while True:
+            first = self._queue.get()
+            if first is None:
+                return
+            batch = [first]
+            while len(batch) < MAX_BATCH:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    self._queue.put(None)  # for this thread's next round
+                    break
+                batch.append(more)
+            self._commit(batch)
+
+    def _commit(self, batch: list[QueuedWrite]) -> None:
+        if len(batch) > 1 and time.monotonic() >= self._down_until:
+            try:
+                if self.fault is not None:
+                    self.fault()
+                conn = self._writer if self._writer is not None else self._connect_writer()
+                with conn.begin():
+                    for w in batch:
+                        w.work(conn)
+            except Exception as e:  # which write failed, and how, is found by writing each alone
+                log.info("%d writes together were not taken (%s); each is written alone", len(batch), e)
+            else:
+                for w in batch:
+                    w.done.set_result(None)
+                return
+        for w in batch:
+            try:
+                self._write(w.what, _in_transaction(w.work))
+            except BaseException as e:
+                w.done.set_exception(e)
+            else:
+                w.done.set_result(None)
 
     def _write(self, what: str, work: Callable[[Any], None]) -> None:
         """Run ``work`` on the writer connection; a failed write is tried once more on a fresh
@@ -417,9 +486,11 @@ class Store:
                 conn.execute(update(tables_t).where(tables_t.c.id == tid).values(names=names))
 
     def close(self) -> None:
-        if self._threads is not None:
-            self._threads.shutdown(wait=True)
-            self._threads = None
+        for _ in self._threads:
+            self._queue.put(None)
+        for t in self._threads:
+            t.join()
+        self._threads = []
         with self._lock:
             writers, self._writers = self._writers, []
         for conn in writers:
@@ -467,21 +538,35 @@ class Store:
                       result: dict[str, Any] | None = None, ended: float | None = None) -> None:
         """One transaction: the action, plus the chance outcomes when it drew new ones, plus the status
         when it changed (None: unchanged), plus the result when the game ended with it."""
-        def work(conn: Any) -> None:
-            with conn.begin():
-                conn.execute(self._insert_action,
-                             {"table_id": table_id, "idx": idx, "seat": seat, "move": move, "claim": claim})
-                if chance is None:
-                    if status is not None:
-                        conn.execute(self._set_status, {"tid": table_id, "status": status})
-                else:
-                    conn.execute(self._set_status_chance,
-                                 {"tid": table_id, "status": status or "playing", "chance": json.dumps(chance)})
-                if result is not None:
-                    conn.execute(self._set_end, {"tid": table_id, "status": status, "result": json.dumps(result),
-                                                 "ended": ended})
+        self._write("the move", _in_transaction(
+            self._action_work(table_id, idx, seat, move, claim, chance, status, result, ended)))
 
-        self._write("the move", work)
+    async def append_action_async(self, table_id: str, idx: int, seat: int, move: str, claim: int | None,
+                                  chance: list[dict[str, Any]] | None, status: str | None,
+                                  result: dict[str, Any] | None = None, ended: float | None = None) -> None:
+        """:meth:`append_action` by a writer thread, perhaps together with other tables' writes; returns
+        once it is committed."""
+        await self._queued("the move", self._action_work(table_id, idx, seat, move, claim, chance, status,
+                                                         result, ended))
+
+    def _action_work(self, table_id: str, idx: int, seat: int, move: str, claim: int | None,
+                     chance: list[dict[str, Any]] | None, status: str | None,
+                     result: dict[str, Any] | None, ended: float | None) -> Callable[[Any], None]:
+        """The statements that store an action (see :meth:`append_action`), to run in a transaction."""
+        def work(conn: Any) -> None:
+            conn.execute(self._insert_action,
+                         {"table_id": table_id, "idx": idx, "seat": seat, "move": move, "claim": claim})
+            if chance is None:
+                if status is not None:
+                    conn.execute(self._set_status, {"tid": table_id, "status": status})
+            else:
+                conn.execute(self._set_status_chance,
+                             {"tid": table_id, "status": status or "playing", "chance": json.dumps(chance)})
+            if result is not None:
+                conn.execute(self._set_end, {"tid": table_id, "status": status, "result": json.dumps(result),
+                                             "ended": ended})
+
+        return work
 
     def end_table(self, table_id: str, status: str, result: dict[str, Any], ended: float) -> None:
         """Mark a table ended (``abandoned``) with its result so far."""

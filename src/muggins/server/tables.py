@@ -589,7 +589,7 @@ class GameTable(HandPauses):
         staged = self._stage(seat, action)
         began = time.perf_counter()
         with self._storing():
-            await self.manager.store.run_write(self.manager.store.append_action, *staged.write)
+            await self.manager.store.append_action_async(*staged.write)
         return self._applied(staged, time.perf_counter() - began)
 
     def _stage(self, seat: int, action: Action) -> Staged:
