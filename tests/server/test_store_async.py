@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +45,20 @@ class HeldStore(Store):
         return work
 
 
+def run_on(store: HeldStore, play: Callable[[TableManager], Coroutine[Any, Any, None]]) -> None:
+    """Run ``play`` with a manager of tables on ``store``, then close both."""
+    manager = TableManager(store, time_scale=0.0)
+
+    async def run() -> None:
+        await play(manager)
+        manager.shutdown()
+
+    try:
+        asyncio.run(run())
+    finally:
+        store.close()
+
+
 def two_people(manager: TableManager) -> GameTable:
     t = manager.create("dominoes", None, None, [None, None], grace=0, bot_delay=0)
     t.take_seat(0, "Ann")
@@ -77,9 +91,8 @@ def act_message(t: GameTable, ref: int) -> tuple[Connection, str]:
 
 def test_a_held_write_holds_its_own_table_only(tmp_path: Path) -> None:
     store = HeldStore(f"sqlite:///{tmp_path / 'held.db'}")
-    manager = TableManager(store, time_scale=0.0)
 
-    async def run() -> None:
+    async def run(manager: TableManager) -> None:
         slow, quick = two_people(manager), two_people(manager)
         store.held = slow.id
         n = len(slow.state.history)
@@ -111,19 +124,14 @@ def test_a_held_write_holds_its_own_table_only(tmp_path: Path) -> None:
         found = store.load_one(slow.id)
         assert found is not None and len(found.actions) == n + 1
         assert [i for t, i in store.stored if t == slow.id] == [n]
-        manager.shutdown()
 
-    try:
-        asyncio.run(run())
-    finally:
-        store.close()
+    run_on(store, run)
 
 
 def test_a_held_write_that_fails_changes_nothing(tmp_path: Path) -> None:
     store = HeldStore(f"sqlite:///{tmp_path / 'fail.db'}")
-    manager = TableManager(store, time_scale=0.0)
 
-    async def run() -> None:
+    async def run(manager: TableManager) -> None:
         t = two_people(manager)
         store.held, store.fail = t.id, True
         n, before = len(t.state.history), [t.state.view(s) for s in (0, 1)]
@@ -142,12 +150,8 @@ def test_a_held_write_that_fails_changes_nothing(tmp_path: Path) -> None:
         conn, raw = act_message(t, 8)
         reply = await handle_message(t, conn, raw, RateLimiter(100, 100))
         assert reply == {"type": "ack", "ref": 8, "index": n}
-        manager.shutdown()
 
-    try:
-        asyncio.run(run())
-    finally:
-        store.close()
+    run_on(store, run)
 
 
 def test_writes_waiting_together_are_committed_together_and_fail_alone(tmp_path: Path) -> None:
@@ -155,13 +159,12 @@ def test_writes_waiting_together_are_committed_together_and_fail_alone(tmp_path:
     store.write_threads = 1  # the other writes queue behind the held one
     commits: list[int] = []
     event.listen(store.engine, "commit", lambda _conn: commits.append(1))
-    manager = TableManager(store, time_scale=0.0)
 
     async def queued(count: int) -> None:
         while store._queue.qsize() < count:  # the tasks below have queued their writes
             await asyncio.sleep(0.01)
 
-    async def run() -> None:
+    async def run(manager: TableManager) -> None:
         held, *others = [two_people(manager) for _ in range(3)]
         store.held = held.id
         first = asyncio.create_task(held.act_async(*a_move(held), None))
@@ -194,9 +197,5 @@ def test_writes_waiting_together_are_committed_together_and_fail_alone(tmp_path:
         for t in others:
             found = store.load_one(t.id)
             assert found is not None and len(found.actions) == len(t.state.history)
-        manager.shutdown()
 
-    try:
-        asyncio.run(run())
-    finally:
-        store.close()
+    run_on(store, run)
