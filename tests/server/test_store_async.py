@@ -12,6 +12,7 @@ from typing import Any
 
 from sqlalchemy import event
 
+from muggins.server import seating
 from muggins.server.app import handle_message
 from muggins.server.guard import RateLimiter
 from muggins.server.store import Store, StoreConflict, StoreUnavailable
@@ -197,5 +198,31 @@ def test_writes_waiting_together_are_committed_together_and_fail_alone(tmp_path:
         for t in others:
             found = store.load_one(t.id)
             assert found is not None and len(found.actions) == len(t.state.history)
+
+    run_on(store, run)
+
+
+def test_the_game_cannot_end_under_a_move_waiting_for_its_commit(tmp_path: Path) -> None:
+    store = HeldStore(f"sqlite:///{tmp_path / 'end.db'}")
+
+    async def run(manager: TableManager) -> None:
+        t = two_people(manager)
+        store.held = t.id
+        n = len(t.state.history)
+        seat, move, claim = a_move(t)
+        task = asyncio.create_task(t.act_async(seat, move, claim))
+        assert await asyncio.to_thread(store.reached.wait, 60)
+        for end in (lambda: seating.resign(t, 1 - seat), lambda: t.abandon("idle")):
+            try:
+                end()
+                raise AssertionError("the game ended under a move waiting for its commit")
+            except TableError as e:
+                assert e.status == 409 and "being saved" in str(e)
+        assert t.status == "playing" and t.resigned is None and not t.abandoned
+        store.go.set()
+        assert await task == n
+        seating.resign(t, 1 - seat)  # once stored, the game may end
+        found = store.load_one(t.id)
+        assert found is not None and found.status == "resigned" and len(found.actions) == n + 1
 
     run_on(store, run)

@@ -576,13 +576,18 @@ class GameTable(HandPauses):
     def _apply(self, seat: int, action: Action) -> int:
         """Apply ``action``, its commit made on the event loop; refused (409) while a write of the table is
         under way, which it would overtake."""
-        if self.saving.locked():
-            raise TableError("a move of this table is being saved; try again in a moment", 409)
+        self.check_no_write()
         staged = self._stage(seat, action)
         began = time.perf_counter()
         with self._storing():
             self.manager.store.append_action(*staged.write)
         return self._applied(staged, time.perf_counter() - began)
+
+    def check_no_write(self) -> None:
+        """TableError (409) while an action of the table waits for its commit: a change made meanwhile on
+        the event loop (an action, the game's end) would overtake it in the database."""
+        if self.saving.locked():
+            raise TableError("a move of this table is being saved; try again in a moment", 409)
 
     async def _apply_async(self, seat: int, action: Action) -> int:
         """Apply ``action`` once the store's writer thread has committed it; the caller holds :attr:`saving`."""
@@ -763,6 +768,7 @@ class GameTable(HandPauses):
         stopped, its watchers told. False when it had already ended."""
         if self.status in ENDED:
             return False
+        self.check_no_write()
         ended = time.time()
         try:
             self.manager.store.end_table(self.id, "abandoned", self.result(), ended)
