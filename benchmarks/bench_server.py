@@ -6,8 +6,9 @@ first legal move ``--think`` seconds (on average) after its turn comes, pressing
 for ``--duration`` seconds. Reports, side by side, the tables held (the person's socket up and the game
 moving), the actions a second (people's and bots', from the servers' /metrics), the p50/p99 round trip from
 sending a move to its acknowledgement (sent once the move is committed), and where the time went: the CPU
-seconds of the servers, of Redis and of the clients, and the seconds the servers' event loops spent waiting
-for the database's commits (``muggins_store_write_seconds``).
+seconds of the servers, of Redis and of the clients, and the mean commit wait of an action with the seconds
+of commit wait a second per process (``muggins_store_write_seconds``: the writes are waited for on writer
+threads, off the event loop, so this is the number of actions waiting for their commit at any moment).
 
 Setups:
 
@@ -254,7 +255,7 @@ def one_run(args: argparse.Namespace, setup: str, tables: int, db: str) -> dict[
         import redis
 
         redis.Redis.from_url(args.redis).flushdb()
-    ports = [free_port() for _ in range(count)]
+    ports = [args.ports + i for i in range(count)] if args.ports else [free_port() for _ in range(count)]
     procs = []
     for port in ports:
         extra = ["--redis", args.redis] if scaled else []
@@ -295,6 +296,8 @@ def main() -> None:
     ap.add_argument("--redis", default=None, help="Redis URL of the scale-out setups (its database is flushed)")
     ap.add_argument("--json", default=None, help="also write the results to this file")
     ap.add_argument("--logs", default=None, help="a directory for the servers' logs (default: none kept)")
+    ap.add_argument("--ports", type=int, default=None,
+                    help="the servers listen on this port and the next one (default: free ports the system picks)")
     args = ap.parse_args()
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 65536), hard))
@@ -310,7 +313,7 @@ def main() -> None:
                 rows.append(row)
                 print(json.dumps(row), flush=True)
     print()
-    print("| tables | setup | held | actions/s | p50 ms | p99 ms | commit ms | loop in commits | server CPU s | "
+    print("| tables | setup | held | actions/s | p50 ms | p99 ms | commit ms | in commits | server CPU s | "
           "Redis CPU s | client CPU s |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:

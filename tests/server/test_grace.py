@@ -223,7 +223,7 @@ def test_any_message_is_applied_legally_or_answered_with_an_error(tmp_path: Path
         conn = Connection(seat)
         before = [t.state.view(s) for s in (0, 1)]
         n = len(t.state.history)
-        reply = handle_message(t, conn, raw, RateLimiter(100, 100))
+        reply = await handle_message(t, conn, raw, RateLimiter(100, 100))
         assert reply is not None and reply["type"] in ("ack", "error", "pong")
         if reply["type"] == "ack":
             assert len(t.state.history) == n + 1

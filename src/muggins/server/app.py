@@ -455,7 +455,7 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
                              else "send JSON text frames, not binary ones"}
                 else:
                     arrived = time.perf_counter()
-                    reply = handle_message(table, conn, raw, limiter)
+                    reply = await handle_message(table, conn, raw, limiter)
                     if reply is not None and reply["type"] == "ack":  # applied and broadcast
                         figures.latency.observe(time.perf_counter() - arrived)
                 if reply is not None:
@@ -518,9 +518,11 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
     return app
 
 
-def handle_message(table: Any, conn: Connection, raw: str, limiter: RateLimiter | AllOf) -> dict[str, Any] | None:
+async def handle_message(table: Any, conn: Connection, raw: str,
+                         limiter: RateLimiter | AllOf) -> dict[str, Any] | None:
     """One client message: the reply to send (an ack, an error, a pong) or None. Every message counts
-    against the rate limit, the refused ones too."""
+    against the rate limit, the refused ones too. An action is acknowledged once it is stored; meanwhile
+    the event loop serves the other tables."""
     allowed = limiter.allow()
     if len(raw) > MAX_MESSAGE_BYTES:
         return {"type": "error", "message": f"message over {MAX_MESSAGE_BYTES} bytes ignored"}
@@ -544,11 +546,12 @@ def handle_message(table: Any, conn: Connection, raw: str, limiter: RateLimiter 
     if kind == "act":
         if conn.seat is None:
             return {"type": "error", "ref": ref, "message": "spectators cannot act; take a seat to play"}
-        stale = table.position_error(msg.get("at"))
+        at = msg.get("at")
+        stale = table.position_error(at)
         if stale is not None:
             return {"type": "error", "ref": ref, "message": stale}
-        try:
-            idx = table.act(conn.seat, msg.get("move"), msg.get("claim"))
+        try:  # the position is checked again when the table's writes before it are done
+            idx = await table.act_async(conn.seat, msg.get("move"), msg.get("claim"), at)
         except TableError as e:
             return {"type": "error", "ref": ref, "message": str(e)}
         except MugginsError as e:

@@ -543,7 +543,7 @@ class BotApi:
             t.detach(conn)
             conn.close()
 
-    def move(self, bot: Bot, t: GameTable, seat: int, move: str, claim: Any, at: Any) -> dict[str, Any]:
+    async def move(self, bot: Bot, t: GameTable, seat: int, move: str, claim: Any, at: Any) -> dict[str, Any]:
         self.moves.charge(str(bot.id))
         if at is not None:
             stale = t.position_error(at)
@@ -560,7 +560,7 @@ class BotApi:
             j = t.state.action_to_json(seat, action)
             text, claim = j["move"], j.get("claim")
         try:
-            idx = t.act(seat, text, claim)
+            idx = await t.act_async(seat, text, claim, at)
         except MugginsError as e:
             raise BadRequest(str(e) or type(e).__name__, 400) from None
         return {"ok": True, "index": idx, "table": t.id, "seat": seat}
@@ -713,7 +713,7 @@ def add_bot_routes(app: FastAPI, bots: BotApi, body: Callable[..., Awaitable[Any
         await body(request)
         bot = bots.bot_of(request)
         t, seat = bots.seat_of(bot, table_id)
-        return bots.move(bot, t, seat, move, _int_param(request, "claim"), _int_param(request, "at"))
+        return await bots.move(bot, t, seat, move, _int_param(request, "claim"), _int_param(request, "at"))
 
     @app.post("/api/bot/game/{table_id}/resign")
     async def resign(table_id: str, request: Request) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import functools
 import json
 import logging
 import os
@@ -26,7 +27,7 @@ import secrets
 import socket
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sqlalchemy import select
@@ -76,7 +77,7 @@ class Cluster:
     """The leases, the takeovers and the relays of one process."""
 
     def __init__(self, redis: Any, redis_url: str, manager: TableManager,
-                 handle: Callable[[GameTable, Connection, str, Any], dict[str, Any] | None],
+                 handle: Callable[[GameTable, Connection, str, Any], Awaitable[dict[str, Any] | None]],
                  limiter: Callable[[], Any], metrics: Any, room_for_seat: int, max_spectators: int,
                  lease_seconds: float = LEASE_SECONDS) -> None:
         self.redis = redis
@@ -97,6 +98,7 @@ class Cluster:
         self.app: Any = None            # the process's ASGI app: requests relayed here are run through it (set
                                         # by the app that makes this)
         self.requests: set[asyncio.Task[None]] = set()
+        self.answering: dict[str, asyncio.Task[None]] = {}  # each relayed socket's last message, being answered
         self.closing = False            # handing over or stopped: no table is taken any more
         self.tasks: list[asyncio.Task[None]] = []
         self.redis_url = redis_url
@@ -398,11 +400,13 @@ class Cluster:
                 return
             _, conn, limiter, _ = got
             arrived = float(data.get("at", time.time()))
-            reply = self.handle(table, conn, str(data.get("raw", "")), limiter)
-            if reply is not None:
-                if reply["type"] == "ack":
-                    self.metrics.latency.observe(max(0.0, time.time() - arrived))
-                conn.push(reply)
+            # answered in a task of its own, after the socket's earlier messages: a move waiting for its
+            # commit holds neither the other tables' messages nor this listener
+            task = asyncio.create_task(self._answer(self.answering.get(cid), table, conn, limiter,
+                                                    str(data.get("raw", "")), arrived))
+            self.answering[cid] = task
+            self.requests.add(task)
+            task.add_done_callback(functools.partial(self._answered, cid))
         elif op == "http":
             if (table_id in self.owned or (table_id == QUEUE and self.queue_held)) and self.app is not None:
                 task = asyncio.create_task(self._request(node, cid, data))
@@ -414,6 +418,22 @@ class Cluster:
                 if table is not None:
                     table.detach(got[1])
                 got[1].close()
+
+    async def _answer(self, before: asyncio.Task[None] | None, table: GameTable, conn: Connection, limiter: Any,
+                      raw: str, arrived: float) -> None:
+        """A relayed socket's message, answered once the socket's message ``before`` it has been."""
+        if before is not None:
+            await asyncio.wait({before})
+        reply = await self.handle(table, conn, raw, limiter)
+        if reply is not None:
+            if reply["type"] == "ack":
+                self.metrics.latency.observe(max(0.0, time.time() - arrived))
+            conn.push(reply)
+
+    def _answered(self, cid: str, task: asyncio.Task[None]) -> None:
+        self.requests.discard(task)
+        if self.answering.get(cid) is task:
+            del self.answering[cid]
 
     async def _pump(self, node: str, cid: str, conn: Connection) -> None:
         """The owner's messages for one relayed socket, to its relay."""

@@ -60,7 +60,8 @@ class Metrics:
                                  "Seconds from a person's move arriving on a socket to its broadcast",
                                  buckets=LATENCY_BUCKETS, registry=r)
         self.store_writes = Histogram("muggins_store_write_seconds",
-                                      "Seconds each action's commit to the database took (the table waits for it)",
+                                      "Seconds each action waited for its commit (on a writer thread: its table's "
+                                      "next action waits, the other tables do not)",
                                       buckets=LATENCY_BUCKETS, registry=r)
         self.bot_failures = Counter("muggins_bot_failures", "Bot moves that failed (to choose or to apply)",
                                     registry=r)

@@ -86,6 +86,7 @@ def resign(t: GameTable, seat: int) -> None:
     if t.status != "playing":
         why = "has not started: leave the seat instead" if t.status == "open" else f"is {t.status}"
         raise _error(f"the game {why}; it cannot be resigned", 409)
+    t.check_no_write()
     ended = time.time()
     t.resigned = seat
     t.stop_pause()

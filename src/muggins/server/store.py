@@ -7,12 +7,16 @@ somebody asks for one; a server starts with the tables still in play only."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
 import os
+import queue
+import threading
 import time
 from collections.abc import Callable, Iterable
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -296,8 +300,32 @@ def _like(q: str) -> str:
     return "%" + q.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
 
 
+MAX_BATCH = 64  # writes committed together at most by a writer thread
+
+
+@dataclass
+class QueuedWrite:
+    """A write waiting for a writer thread: its statements (run inside a transaction) and its outcome."""
+
+    what: str
+    work: Callable[[Any], None]
+    done: Future[None]
+
+
+def _in_transaction(work: Callable[[Any], None]) -> Callable[[Any], None]:
+    def run(conn: Any) -> None:
+        with conn.begin():
+            work(conn)
+
+    return run
+
+
 class Store:
-    """Synchronous access to the database; every write is its own committed transaction."""
+    """Access to the database; every write is its own committed transaction. The writes are synchronous,
+    but for :meth:`append_action_async`: its write is queued for the store's writer threads, so that the
+    event loop goes on while the database commits. A writer thread commits the writes queued meanwhile
+    together, in one transaction (the commit's wait, not the statements, is most of a write's cost); when
+    that transaction fails, each of them is written alone, and fails or not by itself."""
 
     def __init__(self, url: str) -> None:
         self.url = url
@@ -322,12 +350,85 @@ class Store:
                                    .values(status=bindparam("status"), chance=bindparam("chance")))
         self._set_end = (update(tables_t).where(tables_t.c.id == bindparam("tid"))
                          .values(status=bindparam("status"), result=bindparam("result"), ended=bindparam("ended")))
-        self._writer: Any = self.engine.connect()
+        self._writers: list[Any] = []  # every thread's writer connection, closed by close()
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        # SQLite takes one writer at a time: one thread; PostgreSQL commits several at once, each on its
+        # own pooled connection (the pool keeps 5: the loop's own writer, readers and the lease's)
+        self.write_threads = 1 if url.startswith("sqlite") else 3
+        self._queue: queue.SimpleQueue[QueuedWrite | None] = queue.SimpleQueue()
+        self._threads: list[threading.Thread] = []
+        self._connect_writer()
         self.fault = faults_from_env()  # a fault injected before each write attempt (None: none)
         # after a write failed on a fresh connection too, writes are refused at once for this long: a
         # database that is down is not asked (nor reconnected to) for every move meanwhile
         self.retry_after = 1.0
         self._down_until = 0.0
+
+    @property
+    def _writer(self) -> Any:
+        """This thread's writer connection (None after a failure, until the next write connects)."""
+        return getattr(self._local, "conn", None)
+
+    def _connect_writer(self) -> Any:
+        conn = self.engine.connect()
+        self._local.conn = conn
+        with self._lock:
+            self._writers.append(conn)
+        return conn
+
+    async def _queued(self, what: str, work: Callable[[Any], None]) -> None:
+        """Queue the statements ``work`` for a writer thread; returns once they are committed, or raises
+        StoreUnavailable / StoreConflict as :meth:`_write` would (nothing of them kept)."""
+        if not self._threads:
+            self._threads = [threading.Thread(target=self._writing, name=f"store-write-{i}", daemon=True)
+                             for i in range(self.write_threads)]
+            for t in self._threads:
+                t.start()
+        write = QueuedWrite(what, work, Future())
+        self._queue.put(write)
+        await asyncio.wrap_future(write.done)
+
+    def _writing(self) -> None:
+        """A writer thread: commits what is queued, the writes waiting together, until told to stop (None)."""
+        while True:
+            first = self._queue.get()
+            if first is None:
+                return
+            batch = [first]
+            while len(batch) < MAX_BATCH:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    self._queue.put(None)  # for this thread's next round
+                    break
+                batch.append(more)
+            self._commit(batch)
+
+    def _commit(self, batch: list[QueuedWrite]) -> None:
+        if len(batch) > 1 and time.monotonic() >= self._down_until:
+            try:
+                if self.fault is not None:
+                    self.fault()
+                conn = self._writer if self._writer is not None else self._connect_writer()
+                with conn.begin():
+                    for w in batch:
+                        w.work(conn)
+            except Exception as e:  # which write failed, and how, is found by writing each alone
+                log.info("%d writes together were not taken (%s); each is written alone", len(batch), e)
+            else:
+                for w in batch:
+                    w.done.set_result(None)
+                return
+        for w in batch:
+            try:
+                self._write(w.what, _in_transaction(w.work))
+            except BaseException as e:
+                w.done.set_exception(e)
+            else:
+                w.done.set_result(None)
 
     def _write(self, what: str, work: Callable[[Any], None]) -> None:
         """Run ``work`` on the writer connection; a failed write is tried once more on a fresh
@@ -339,9 +440,7 @@ class Store:
             try:
                 if self.fault is not None:
                     self.fault()
-                if self._writer is None:
-                    self._writer = self.engine.connect()
-                work(self._writer)
+                work(self._writer if self._writer is not None else self._connect_writer())
                 return
             except IntegrityError as e:  # the database answered: no outage, nothing to try again
                 raise StoreConflict(f"the database refused {what}: it is stored already") from e
@@ -353,11 +452,14 @@ class Store:
                     raise StoreUnavailable(f"the database did not take {what}") from e
 
     def _reset(self) -> None:
-        """Drop the writer connection and every pooled one: the next write connects afresh."""
-        if self._writer is not None:
+        """Drop this thread's writer connection and every pooled one: the next write connects afresh."""
+        conn = self._writer
+        if conn is not None:
             with contextlib.suppress(Exception):
-                self._writer.close()
-            self._writer = None
+                conn.close()
+            self._local.conn = None
+            with self._lock:
+                self._writers.remove(conn)
         with contextlib.suppress(Exception):
             self.engine.dispose()
 
@@ -384,8 +486,16 @@ class Store:
                 conn.execute(update(tables_t).where(tables_t.c.id == tid).values(names=names))
 
     def close(self) -> None:
-        if self._writer is not None:
-            self._writer.close()
+        for _ in self._threads:
+            self._queue.put(None)
+        for t in self._threads:
+            t.join()
+        self._threads = []
+        with self._lock:
+            writers, self._writers = self._writers, []
+        for conn in writers:
+            with contextlib.suppress(Exception):
+                conn.close()
         self.engine.dispose()
 
     @staticmethod
@@ -428,21 +538,35 @@ class Store:
                       result: dict[str, Any] | None = None, ended: float | None = None) -> None:
         """One transaction: the action, plus the chance outcomes when it drew new ones, plus the status
         when it changed (None: unchanged), plus the result when the game ended with it."""
-        def work(conn: Any) -> None:
-            with conn.begin():
-                conn.execute(self._insert_action,
-                             {"table_id": table_id, "idx": idx, "seat": seat, "move": move, "claim": claim})
-                if chance is None:
-                    if status is not None:
-                        conn.execute(self._set_status, {"tid": table_id, "status": status})
-                else:
-                    conn.execute(self._set_status_chance,
-                                 {"tid": table_id, "status": status or "playing", "chance": json.dumps(chance)})
-                if result is not None:
-                    conn.execute(self._set_end, {"tid": table_id, "status": status, "result": json.dumps(result),
-                                                 "ended": ended})
+        self._write("the move", _in_transaction(
+            self._action_work(table_id, idx, seat, move, claim, chance, status, result, ended)))
 
-        self._write("the move", work)
+    async def append_action_async(self, table_id: str, idx: int, seat: int, move: str, claim: int | None,
+                                  chance: list[dict[str, Any]] | None, status: str | None,
+                                  result: dict[str, Any] | None = None, ended: float | None = None) -> None:
+        """:meth:`append_action` by a writer thread, perhaps together with other tables' writes; returns
+        once it is committed."""
+        await self._queued("the move", self._action_work(table_id, idx, seat, move, claim, chance, status,
+                                                         result, ended))
+
+    def _action_work(self, table_id: str, idx: int, seat: int, move: str, claim: int | None,
+                     chance: list[dict[str, Any]] | None, status: str | None,
+                     result: dict[str, Any] | None, ended: float | None) -> Callable[[Any], None]:
+        """The statements that store an action (see :meth:`append_action`), to run in a transaction."""
+        def work(conn: Any) -> None:
+            conn.execute(self._insert_action,
+                         {"table_id": table_id, "idx": idx, "seat": seat, "move": move, "claim": claim})
+            if chance is None:
+                if status is not None:
+                    conn.execute(self._set_status, {"tid": table_id, "status": status})
+            else:
+                conn.execute(self._set_status_chance,
+                             {"tid": table_id, "status": status or "playing", "chance": json.dumps(chance)})
+            if result is not None:
+                conn.execute(self._set_end, {"tid": table_id, "status": status, "result": json.dumps(result),
+                                             "ended": ended})
+
+        return work
 
     def end_table(self, table_id: str, status: str, result: dict[str, Any], ended: float) -> None:
         """Mark a table ended (``abandoned``) with its result so far."""

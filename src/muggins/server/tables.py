@@ -25,7 +25,7 @@ import secrets
 import time
 import unicodedata
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -243,6 +243,18 @@ class BotRetry:
             self.task = None
 
 
+@dataclass
+class Staged:
+    """An action applied to a copy of a table's state, waiting for its write to be committed."""
+
+    before: GameState  # the table's state when it was staged
+    after: GameState   # a copy with the action applied: what is written
+    mark: Any          # what the end of a hand needs (HandPauses.before_action)
+    seat: int
+    action: Action
+    write: tuple[Any, ...]  # Store.append_action's arguments
+
+
 class GameTable(HandPauses):
     """One table: a game in progress (or waiting for players, or over, or abandoned)."""
 
@@ -277,6 +289,7 @@ class GameTable(HandPauses):
         self.conns: set[Connection] = set()
         self.version = 0
         self.bot_tasks: dict[int, asyncio.Task[None]] = {}
+        self.saving = asyncio.Lock()  # held while an action of the table is validated, written and applied
         self.bot_retry = BotRetry()
         self.bot_rng = random.Random(self.seed ^ 0x5EED)
         now = manager.clock()
@@ -519,7 +532,24 @@ class GameTable(HandPauses):
 
     def act(self, seat: int, move: Any, claim: Any) -> int:
         """Validate and apply one action, commit it, and return its index; raises TableError or
-        IllegalAction leaving everything unchanged."""
+        IllegalAction leaving everything unchanged. The commit is made on the event loop: the socket, the
+        bots and the bot API use :meth:`act_async`."""
+        return self._apply(seat, self._action_of(seat, move, claim))
+
+    async def act_async(self, seat: int, move: Any, claim: Any, at: Any = None) -> int:
+        """:meth:`act` with the commit made on the store's writer threads while the event loop goes on;
+        the table's actions are validated, stored and applied one at a time, in the order they came.
+        ``at``: the position the move was chosen in (None: not checked), checked when its turn comes."""
+        async with self.saving:
+            if at is not None:
+                stale = self.position_error(at)
+                if stale is not None:
+                    raise TableError(stale, 409)
+            return await self._apply_async(seat, self._action_of(seat, move, claim))
+
+    def _action_of(self, seat: int, move: Any, claim: Any) -> Action:
+        """The action ``move`` (with ``claim``) of ``seat``, if the table takes it now; else TableError or
+        IllegalAction."""
         if self.abandoned or self.resigned is not None:
             why = "was abandoned" if self.abandoned else "ended: a player resigned"
             raise TableError(f"this table {why}; nothing more can be played here", 409)
@@ -535,56 +565,93 @@ class GameTable(HandPauses):
                 check_points(claim, self.claim_bound(), "'claim'")
             except BadAmount as e:
                 raise TableError(str(e)) from None
-        st = self.state
-        action = st.parse_action(move, seat)
+        action = self.state.parse_action(move, seat)
         if claim is not None:
             action = action.with_claim(claim)
         if self.pause_refuses(action):
             raise TableError("the hand is over: the next one is dealt when everybody has pressed Next hand "
                              "(a Muggins! call on the last play may still be made)", 409)
-        return self._apply(seat, action)
+        return action
 
     def _apply(self, seat: int, action: Action) -> int:
-        st = self.state
-        mark = self.before_action()
-        st.apply(seat, action)
-        idx = len(st.history) - 1
-        entry = st.action_to_json(seat, st.history[-1][1])
-        grew = len(st.chance.outcomes) > self.saved_chance
-        status = self.status
-        result = self.result() if status == "finished" else None
-        ended = time.time() if result is not None else None
+        """Apply ``action``, its commit made on the event loop; refused (409) while a write of the table is
+        under way, which it would overtake."""
+        self.check_no_write()
+        staged = self._stage(seat, action)
         began = time.perf_counter()
+        with self._storing():
+            self.manager.store.append_action(*staged.write)
+        return self._applied(staged, time.perf_counter() - began)
+
+    def check_no_write(self) -> None:
+        """TableError (409) while an action of the table waits for its commit: a change made meanwhile on
+        the event loop (an action, the game's end) would overtake it in the database."""
+        if self.saving.locked():
+            raise TableError("a move of this table is being saved; try again in a moment", 409)
+
+    async def _apply_async(self, seat: int, action: Action) -> int:
+        """Apply ``action`` once the store's writer thread has committed it; the caller holds :attr:`saving`."""
+        staged = self._stage(seat, action)
+        began = time.perf_counter()
+        with self._storing():
+            await self.manager.store.append_action_async(*staged.write)
+        return self._applied(staged, time.perf_counter() - began)
+
+    def _stage(self, seat: int, action: Action) -> Staged:
+        """``action`` applied to a copy of the state, and the write that stores it: until that write is
+        committed, the table (and everybody who looks at it) sees only what is stored."""
+        before = self.state
+        mark = self.before_action()
+        after = before.clone()
+        after.apply(seat, action)
+        idx = len(after.history) - 1
+        entry = after.action_to_json(seat, after.history[-1][1])
+        grew = len(after.chance.outcomes) > self.saved_chance
+        self.state = after  # what the table's status and result will be, read from the new state
         try:
-            self.manager.store.append_action(
-                self.id, idx, seat, entry["move"], entry.get("claim"),
-                [dict(o) for o in st.chance.outcomes] if grew else None,
-                status if grew or status != "playing" else None, result, ended)
+            status = self.status
+            result = self.result() if status == "finished" else None
+        finally:
+            self.state = before
+        ended = time.time() if result is not None else None
+        write = (self.id, idx, seat, entry["move"], entry.get("claim"),
+                 [dict(o) for o in after.chance.outcomes] if grew else None,
+                 status if grew or status != "playing" else None, result, ended)
+        return Staged(before, after, mark, seat, action, write)
+
+    @contextlib.contextmanager
+    def _storing(self) -> Iterator[None]:
+        """Around a staged action's write: a write not stored changes nothing and is a TableError."""
+        try:
+            yield
         except StoreUnavailable:
-            st.undo(1)
             self.manager.metrics.store_failed()
             raise TableError(f"that move was not saved: {NOT_SAVED}", 503) from None
         except StoreConflict:  # another process played this table meanwhile: this copy is stale
-            st.undo(1)
             self.manager.stale(self)
             raise TableError("this table moved on elsewhere; it is being reloaded, reconnect in a moment", 409) \
                 from None
-        except Exception:
-            st.undo(1)
-            raise
-        self.manager.metrics.action(self.game, self.seats[seat].bot_obj is not None, time.perf_counter() - began)
-        if grew:
-            self.saved_chance = len(st.chance.outcomes)
+
+    def _applied(self, staged: Staged, stored: float) -> int:
+        """The staged action, committed (in ``stored`` seconds), becomes the table's state; everybody is told."""
+        st, seat, action = self.state, staged.seat, staged.action
+        if st is not staged.before or len(st.history) != len(staged.after.history) - 1:
+            raise TableError("this table moved on elsewhere; it is being reloaded, reconnect in a moment", 409)
+        # the table's own state (which others may hold) takes the action; the same chance as the copy's
+        st.apply(seat, action)
+        ended = staged.write[-1]
+        self.manager.metrics.action(self.game, self.seats[seat].bot_obj is not None, stored)
+        self.saved_chance = len(st.chance.outcomes)
         if self._log_marks is not None and len(self._log_marks) == len(st.history):
             self._log_marks.append(len(st.log))
         if ended is not None:
             self.ended = ended
             self.manager.table_ended(self)
-        self.after_action(mark, seat, action)
+        self.after_action(staged.mark, seat, action)
         self.last_active = self.manager.clock()
         self._update_grace()
         self.changed()
-        return idx
+        return len(st.history) - 1
 
     def _person_may_call(self) -> bool:
         """A seated person may call Muggins now: a window is open on a play of another side. Whether the
@@ -640,12 +707,18 @@ class GameTable(HandPauses):
         if version != self.version:
             return
         self.bot_tasks.pop(seat, None)
+        async with self.saving:
+            if version != self.version:  # a write of the table came first
+                return
+            await self._bot_apply(seat, action)
+
+    async def _bot_apply(self, seat: int, action: Action) -> None:
         try:
-            self._apply(seat, action)
+            await self._apply_async(seat, action)
         except IllegalAction as e:
             log.warning("table %s: bot at seat %d chose an illegal %r: %s; it plays a safe move instead",
                         self.id, seat, action, e)
-            self._bot_fallback_apply(seat)
+            await self._bot_fallback_apply(seat)
         except TableError as e:
             log.error("table %s: the move of the bot at seat %d: %s", self.id, seat, e)
             self.manager.metrics.bot_failed()
@@ -677,7 +750,7 @@ class GameTable(HandPauses):
             return None
         return fallback_action(self.state, seat, bot, self.bot_rng, f"table {self.id}")
 
-    def _bot_fallback_apply(self, seat: int) -> None:
+    async def _bot_fallback_apply(self, seat: int) -> None:
         """Apply the safe fallback move of a bot whose own move was refused."""
         bot = self.seats[seat].bot_obj
         assert bot is not None
@@ -685,7 +758,7 @@ class GameTable(HandPauses):
         if action is None:
             return
         try:
-            self._apply(seat, action)
+            await self._apply_async(seat, action)
         except Exception:
             log.exception("table %s: the fallback move of the bot at seat %d failed too", self.id, seat)
             self.bot_retry.failed(self)
@@ -695,6 +768,7 @@ class GameTable(HandPauses):
         stopped, its watchers told. False when it had already ended."""
         if self.status in ENDED:
             return False
+        self.check_no_write()
         ended = time.time()
         try:
             self.manager.store.end_table(self.id, "abandoned", self.result(), ended)
