@@ -499,6 +499,8 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
         app.add_middleware(RelayRequests, cluster=cluster)  # requests that change a table run at its owner
         cluster.app = app
         app.state.cluster = cluster
+        app.state.bots.publish = cluster.tell_bot  # the bots' events reach their streams on every process
+        cluster.on_bot_event = app.state.bots.deliver
 
     if metrics:
         @app.get("/metrics", include_in_schema=False)

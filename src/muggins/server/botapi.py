@@ -34,7 +34,7 @@ import json
 import random
 import secrets
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -187,6 +187,9 @@ class BotApi:
         self.manager = manager
         self.keepalive = keepalive
         self.subscribers: dict[int, set[asyncio.Queue[dict[str, Any] | None]]] = {}
+        # scale-out mode: an event is published to every process (server/cluster.py), each giving it to its
+        # own streams of that bot (deliver); else it is delivered here
+        self.publish: Callable[[int, dict[str, Any]], None] | None = None
         self.made = ClientLimits("bot tokens and accounts made", *TOKENS_PER_CLIENT)
         self.bad_tokens = FailureLimits("requests with a wrong bot token", *BAD_TOKENS_PER_CLIENT)
         self.challenging = ClientLimits("challenges", *CHALLENGES_PER_CLIENT)
@@ -289,6 +292,13 @@ class BotApi:
 
     # --- events -----------------------------------------------------------------------------------------
     def emit(self, account_id: int, event: dict[str, Any]) -> None:
+        if self.publish is not None:
+            self.publish(account_id, event)
+        else:
+            self.deliver(account_id, event)
+
+    def deliver(self, account_id: int, event: dict[str, Any]) -> None:
+        """Give an event to the bot's event streams open on this process."""
         for q in list(self.subscribers.get(account_id, ())):
             with contextlib.suppress(asyncio.QueueFull):
                 q.put_nowait(event)
@@ -555,9 +565,10 @@ class BotApi:
                              "from the process that plays it", 503, 5)
         return t
 
-    def seat_of(self, bot: Bot, table_id: str) -> tuple[GameTable, int]:
-        """The table and the bot's own seat there; 403 when the bot holds no seat at that table."""
-        t = self.local(table_id)
+    def seat_of(self, bot: Bot, table_id: str, anywhere: bool = False) -> tuple[GameTable, int]:
+        """The table and the bot's own seat there; 403 when the bot holds no seat at that table. The table
+        is the one played here, unless ``anywhere`` (then it may be a copy read from the store)."""
+        t = self.manager.get(table_id) if anywhere else self.local(table_id)
         seat = self.accounts.seat_of(bot.account(), t.id)
         if seat is None or not 0 <= seat < len(t.seats) or t.seats[seat].name != bot.username \
                 or t.seats[seat].token_hash is None:
@@ -565,31 +576,46 @@ class BotApi:
         return t, seat
 
     async def game_stream(self, t: GameTable, seat: int) -> AsyncIterator[bytes]:
-        """The game as the seat's socket gives it: a full state first (``gameFull``), then each change
-        (``gameState``); ``gameFinish`` when it has ended."""
-        t.make_room_for_seat(seat, 16)
-        conn = BotConnection(t, seat)
-        t.attach(conn)
+        """The game of a table played here, as the seat's socket gives it (see :meth:`game_lines`)."""
+        async def messages() -> AsyncGenerator[dict[str, Any] | None, None]:
+            t.make_room_for_seat(seat, 16)
+            conn = BotConnection(t, seat)
+            t.attach(conn)
+            try:
+                while not conn.closed:
+                    try:
+                        msg = await asyncio.wait_for(conn.queue.get(), self.keepalive)
+                    except TimeoutError:
+                        yield None
+                        continue
+                    if msg is None:
+                        return
+                    yield msg
+            finally:
+                t.detach(conn)
+                conn.close()
+
+        async for line in self.game_lines(messages(), seat):
+            yield line
+
+    @staticmethod
+    async def game_lines(messages: AsyncGenerator[dict[str, Any] | None, None], seat: int) -> AsyncIterator[bytes]:
+        """The stream of a game from the messages its seat's socket gets (None: a quiet while, a keep-alive
+        newline): a full state first (``gameFull``), then each change (``gameState``); ``gameFinish`` when
+        it has ended."""
         first = True
-        try:
-            while not conn.closed:
-                try:
-                    msg = await asyncio.wait_for(conn.queue.get(), self.keepalive)
-                except TimeoutError:
+        async with contextlib.aclosing(messages):
+            async for msg in messages:
+                if msg is None:
                     yield b"\n"
                     continue
-                if msg is None:
-                    return
                 if msg.get("type") != "state":
                     continue
                 yield ndjson({**msg, "type": "gameFull" if first else "gameState"})
                 first = False
                 if msg["table"]["status"] in ENDED:
-                    yield ndjson({"type": "gameFinish", "table": t.summary(), "you": seat})
+                    yield ndjson({"type": "gameFinish", "table": msg["table"], "you": seat})
                     return
-        finally:
-            t.detach(conn)
-            conn.close()
 
     def move(self, bot: Bot, t: GameTable, seat: int, move: str, claim: Any, at: Any) -> dict[str, Any]:
         self.moves.charge(str(bot.id))
@@ -753,7 +779,20 @@ def add_bot_routes(app: FastAPI, bots: BotApi, body: Callable[..., Awaitable[Any
 
     @app.get("/api/bot/game/stream/{table_id}")
     async def game_stream(table_id: str, request: Request) -> StreamingResponse:
-        t, seat = bots.seat_of(bots.bot_of(request), table_id)
+        bot = bots.bot_of(request)
+        cluster = getattr(app.state, "cluster", None)
+        if cluster is not None and not cluster.owns(table_id):
+            # played by another process: its owner sends the seat's messages over the table's channel
+            t, seat = bots.seat_of(bot, table_id, anywhere=True)
+            if t.status not in ENDED:
+                relayed = await cluster.follow(table_id, seat, bot.username, bots.keepalive)
+                if isinstance(relayed, dict):
+                    refused = int(relayed.get("code", 4403)) == 4403
+                    raise BadRequest(str(relayed.get("message", "")), 403 if refused else 503,
+                                     None if refused else 2)
+                if relayed is not None:
+                    return nd(bots.game_lines(relayed, seat))
+        t, seat = bots.seat_of(bot, table_id)  # played here (or ended)
         return nd(bots.game_stream(t, seat))
 
     @app.post("/api/bot/game/{table_id}/move/{move:path}")

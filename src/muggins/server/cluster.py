@@ -10,7 +10,11 @@ on another process is relayed to the owner over Redis pub/sub.
   process sends its hello and then its frames there (``open``, ``msg``, ``close``, each with the relay's
   node and connection id); the owner answers on the relay's own channel ``muggins:node:NODE`` with the very
   messages a local socket of that seat would get. When the owner changes or stops answering, the relay
-  closes the socket with code 1012 and the page reconnects, to the new owner through any process.
+  closes the socket with code 1012 and the page reconnects, to the new owner through any process. A bot's
+  game stream (``GET /api/bot/game/stream/ID``) opened on another process is relayed the same way, as a
+  socket of the bot's seat (the owner checks that the seat is the bot's).
+- **Bot events**: the bot API's events (a challenge, a game started or finished) are published on
+  ``muggins:bot-events``; every process gives them to the event streams it holds for that bot.
 """
 
 from __future__ import annotations
@@ -26,11 +30,12 @@ import secrets
 import socket
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import AsyncGenerator, Callable
 from typing import Any
 
 from sqlalchemy import select
 
+from muggins.server.botapi import BotConnection
 from muggins.server.store import ACTIVE, tables_t
 from muggins.server.tables import Connection, GameTable, TableError, TableManager
 
@@ -49,6 +54,7 @@ TABLE_CHANNEL = "muggins:table:"
 QUEUE = "play-queue"
 PLAY_PATH = re.compile(r"^/api/play(?:/[A-Za-z0-9_-]{1,64})?$")
 NODE_CHANNEL = "muggins:node:"
+BOT_CHANNEL = "muggins:bot-events"
 
 # renew each lease that is still ours (1), not another's (0); give one back only if it is ours
 RENEW = """
@@ -106,13 +112,18 @@ class Cluster:
         self.loop: asyncio.AbstractEventLoop | None = None
         manager.on_stale = self.reload
         self.queue_held = False  # this process holds the play queue (see QUEUE)
+        self.on_bot_event: Callable[[int, dict[str, Any]], None] | None = None  # gives a bot's event to its
+                                                                                 # streams here (set by the app)
+        self.bot_outbox: asyncio.Queue[str] | None = None  # events to publish, in the order they happened
 
     # --- life -------------------------------------------------------------------------------------
     async def start(self) -> None:
         self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-        await self.pubsub.subscribe(NODE_CHANNEL + self.node)
-        self.tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self._watch())]
+        await self.pubsub.subscribe(NODE_CHANNEL + self.node, BOT_CHANNEL)
         self.loop = asyncio.get_running_loop()
+        self.bot_outbox = asyncio.Queue()
+        self.tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self._watch()),
+                      asyncio.create_task(self._publish_bot_events())]
         threading.Thread(target=self._renew_leases, name="muggins-leases", daemon=True).start()
         await self.round()  # the tables without an owner are taken at once
 
@@ -350,7 +361,10 @@ class Cluster:
                         continue
                     channel = item["channel"].decode()
                     data = json.loads(item["data"])
-                    if channel.startswith(NODE_CHANNEL):
+                    if channel == BOT_CHANNEL:
+                        if self.on_bot_event is not None:
+                            self.on_bot_event(int(data["account"]), data["event"])
+                    elif channel.startswith(NODE_CHANNEL):
                         box = self.relayed.get(data.get("conn", ""))
                         if box is not None:
                             with contextlib.suppress(asyncio.QueueFull):
@@ -363,6 +377,24 @@ class Cluster:
                 log.exception("the relay listener failed; it starts again")
                 await asyncio.sleep(0.2)
 
+    def tell_bot(self, account_id: int, event: dict[str, Any]) -> None:
+        """Publish a bot's event to every process (this one too), from the event loop or any thread."""
+        text = json.dumps({"account": account_id, "event": event}, separators=(",", ":"))
+        if self.loop is None or self.bot_outbox is None:  # not started: nobody elsewhere can be listening
+            if self.on_bot_event is not None:
+                self.on_bot_event(account_id, event)
+            return
+        self.loop.call_soon_threadsafe(self.bot_outbox.put_nowait, text)
+
+    async def _publish_bot_events(self) -> None:
+        assert self.bot_outbox is not None
+        while True:
+            text = await self.bot_outbox.get()
+            try:
+                await self.redis.publish(BOT_CHANNEL, text)
+            except Exception:
+                log.exception("a bot's event could not be published")
+
     async def _send(self, node: str, message: dict[str, Any]) -> int:
         return int(await self.redis.publish(NODE_CHANNEL + node, json.dumps(message, separators=(",", ":"))))
 
@@ -373,9 +405,10 @@ class Cluster:
         if op == "open":
             if table is None or table_id not in self.owned:
                 return  # not (or no longer) ours: the relay asks again, and finds the owner
+            bot = data.get("bot")
             try:
                 token = data.get("token")
-                seat = table.seat_of_token(token) if token else None
+                seat = table.seat_of_token(token) if token else self._bot_seat(table, bot, data.get("seat"))
             except TableError as e:
                 await self._send(node, {"conn": cid, "op": "refused", "message": str(e),
                                         "code": 4404 if e.status == 404 else 4403})
@@ -386,7 +419,7 @@ class Cluster:
                 return
             if seat is not None:
                 table.make_room_for_seat(seat, self.room_for_seat)
-            conn = Connection(seat)
+            conn = Connection(seat) if bot is None or seat is None else BotConnection(table, seat)
             pump = asyncio.create_task(self._pump(node, cid, conn))
             self.remote[cid] = (table_id, conn, self.limiter(), pump)
             await self._send(node, {"conn": cid, "op": "opened", "seat": seat})
@@ -414,6 +447,17 @@ class Cluster:
                 if table is not None:
                     table.detach(got[1])
                 got[1].close()
+
+    @staticmethod
+    def _bot_seat(table: GameTable, bot: Any, seat: Any) -> int | None:
+        """The seat a bot's game stream relayed here follows (the relay found it linked to the bot's account;
+        it is checked again against the table as it is here); None for a spectator."""
+        if bot is None:
+            return None
+        if type(seat) is not int or not 0 <= seat < len(table.seats) or table.seats[seat].name != bot \
+                or table.seats[seat].token_hash is None:
+            raise TableError(f"the bot {bot} holds no seat at table {table.id}"[:120], 403)
+        return seat
 
     async def _pump(self, node: str, cid: str, conn: Connection) -> None:
         """The owner's messages for one relayed socket, to its relay."""
@@ -453,6 +497,54 @@ class Cluster:
             return True
         finally:
             self.relayed.pop(cid, None)
+
+    async def follow(self, table_id: str, seat: int, bot: str, quiet: float
+                     ) -> AsyncGenerator[dict[str, Any] | None, None] | dict[str, Any] | None:
+        """Open a bot's game stream of a table in play owned by another process, as a socket of the bot's
+        ``seat`` there: the owner's messages to it (see :meth:`_follow`), the owner's refusal, or None when
+        this process serves the table after all (it took it over) or it is not in play."""
+        cid = secrets.token_hex(8)
+        box = self.relayed[cid] = Relayed()
+        owner: str | dict[str, Any] | None = None
+        try:
+            owner = await self._open(table_id, cid, None, box, {"bot": bot, "seat": seat})
+        finally:
+            if not isinstance(owner, str):
+                self.relayed.pop(cid, None)
+        if not isinstance(owner, str):
+            return owner
+        return self._follow(table_id, cid, owner, box, quiet)
+
+    async def _follow(self, table_id: str, cid: str, owner: str, box: Relayed, quiet: float
+                      ) -> AsyncGenerator[dict[str, Any] | None, None]:
+        """The owner's messages to a relayed bot's seat, None after each ``quiet`` seconds without one, until
+        the owner closes it or the table changes owner (the bot then opens its stream again)."""
+        said = checked = time.monotonic()
+        try:
+            while True:
+                try:
+                    item = await asyncio.wait_for(box.inbox.get(), min(quiet, ROUND_SECONDS))
+                except TimeoutError:
+                    item = None
+                now = time.monotonic()
+                if item is not None and "msg" in item:
+                    said = now
+                    yield item["msg"]
+                elif item is not None and item.get("op") == "closed":
+                    return
+                elif now - said >= quiet:
+                    said = now
+                    yield None
+                if now - checked >= ROUND_SECONDS:
+                    checked = now
+                    holder = await self.redis.get(LEASE + table_id)
+                    if holder is None or holder.decode() != owner:
+                        return
+        finally:
+            self.relayed.pop(cid, None)
+            with contextlib.suppress(Exception):
+                await self.redis.publish(TABLE_CHANNEL + table_id,
+                                         json.dumps({"op": "close", "node": self.node, "conn": cid}))
 
     async def forward(self, table_id: str, request: dict[str, Any]) -> dict[str, Any] | None:
         """Run an HTTP request for a table owned by another process there: its answer (status, headers,
@@ -520,9 +612,10 @@ class Cluster:
         answer["body"] = base64.b64encode(b"".join(chunks)).decode()
         await self._send(node, answer)
 
-    async def _open(self, table_id: str, cid: str, token: str | None, box: Relayed) -> str | dict[str, Any] | None:
-        """Open the relayed connection at the table's owner: its node id, its refusal, or None when the table
-        is to be served here."""
+    async def _open(self, table_id: str, cid: str, token: str | None, box: Relayed,
+                    bot: dict[str, Any] | None = None) -> str | dict[str, Any] | None:
+        """Open the relayed connection at the table's owner (a bot's seat: ``bot`` gives its name and seat):
+        its node id, its refusal, or None when the table is to be served here."""
         give_up = time.monotonic() + RELAY_PATIENCE
         while time.monotonic() < give_up:
             holder = await self.redis.get(LEASE + table_id)
@@ -540,7 +633,7 @@ class Cluster:
                     return None
                 await asyncio.sleep(0.2)
                 continue
-            hello = {"op": "open", "node": self.node, "conn": cid, "token": token}
+            hello = {"op": "open", "node": self.node, "conn": cid, "token": token, **(bot or {})}
             if await self.redis.publish(TABLE_CHANNEL + table_id, json.dumps(hello)):
                 try:
                     reply = await asyncio.wait_for(box.inbox.get(), OPEN_TIMEOUT)
@@ -597,8 +690,10 @@ class Cluster:
                 await ws.close(code=1012)  # the page reconnects: to the new owner, through any process
 
 
-# the requests about one table: the table's own, and a bot's moves, resignation and Next hand at it
+# the requests about one table: the table's own, and a bot's moves, resignation and Next hand at it (and the
+# worlds a bot asks for, read from the table in play)
 TABLE_PATH = re.compile(r"^/api/(?:tables|bot/game)/([A-Za-z0-9_-]{1,32})(/.*)?$")
+WORLD_PATH = re.compile(r"^/api/bot/game/[A-Za-z0-9_-]{1,32}/world$")
 MAX_RELAYED_BODY = 65536
 
 
@@ -615,8 +710,8 @@ class RelayRequests:
         key: str | None = None
         if PLAY_PATH.match(path):  # every request of the play queue, its polls too, is served by its holder
             key = None if self.cluster.queue_held else QUEUE
-        elif (m := TABLE_PATH.match(path)) and scope["method"] not in ("GET", "HEAD", "OPTIONS") \
-                and not self.cluster.owns(m[1]):
+        elif (m := TABLE_PATH.match(path)) and not self.cluster.owns(m[1]) and (
+                scope["method"] not in ("GET", "HEAD", "OPTIONS") or WORLD_PATH.match(path)):
             key = m[1]
         if key is None or self.cluster.pubsub is None:
             await self.app(scope, receive, send)
