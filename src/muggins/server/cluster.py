@@ -30,7 +30,7 @@ import secrets
 import socket
 import threading
 import time
-from collections.abc import AsyncGenerator, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from typing import Any
 
 from sqlalchemy import select
@@ -50,7 +50,7 @@ LEASE = "muggins:lease:"
 TABLE_CHANNEL = "muggins:table:"
 # quick and ranked play's queue is held by one process at a time, under a lease of this name (never a table's
 # id: those are 12 characters); the other processes relay its requests there, so that everybody waits in one
-# queue. Its tickets live in the holder's memory: when the holder dies, the next holder starts an empty queue
+# queue. Its holder keeps the tickets in Redis as well: the next holder takes them over (on_queue)
 QUEUE = "play-queue"
 PLAY_PATH = re.compile(r"^/api/play(?:/[A-Za-z0-9_-]{1,64})?$")
 NODE_CHANNEL = "muggins:node:"
@@ -112,6 +112,7 @@ class Cluster:
         self.loop: asyncio.AbstractEventLoop | None = None
         manager.on_stale = self.reload
         self.queue_held = False  # this process holds the play queue (see QUEUE)
+        self.on_queue: Callable[[], Awaitable[None]] | None = None  # takes the queue's tickets over (set by the app)
         self.on_bot_event: Callable[[int, dict[str, Any]], None] | None = None  # gives a bot's event to its
                                                                                  # streams here (set by the app)
         self.bot_outbox: asyncio.Queue[str] | None = None  # events to publish, in the order they happened
@@ -168,6 +169,14 @@ class Cluster:
             return True
         if self.closing or not await self.redis.set(LEASE + QUEUE, self.node, nx=True, px=self.lease_ms):
             return False
+        if self.on_queue is not None:
+            try:
+                await self.on_queue()
+            except Exception:
+                log.exception("the play queue's tickets could not be taken over")
+                with contextlib.suppress(Exception):
+                    await self.release(keys=[LEASE + QUEUE], args=[self.node])
+                return False
         self.queue_held = True
         if self.pubsub is not None:
             await self.pubsub.subscribe(TABLE_CHANNEL + QUEUE)
