@@ -103,5 +103,29 @@ def test_a_challenge_outlives_the_process_it_was_made_on(redis_url: str, tmp_pat
         stop(procs)
 
 
+def test_a_bot_invited_to_a_table_of_another_process_is_seated_there(redis_url: str, tmp_path: Path) -> None:
+    _, procs = servers(redis_url, tmp_path, count=2)
+    try:
+        owner, other = (f"http://127.0.0.1:{port}" for port in procs)
+        who, bot = names()
+        ann = person(owner, who)
+        token = bot_account(ann, bot)
+        t = ann.post("/api/tables", json={"game": "dominoes", "seats": [None, None]}).json()
+        assert ann.post(f"/api/tables/{t['id']}/seats/0", json={}).status_code == 200
+        there = httpx.Client(base_url=other, cookies=ann.cookies, timeout=30)
+        # the invitation and its acceptance, both sent to the other process, are run at the table's owner
+        c = there.post(f"/api/challenge/{bot}", json={"table": t["id"], "seat": 1})
+        assert c.status_code == 201, c.text
+        accepted = httpx.post(f"{other}/api/bot/challenge/{c.json()['id']}/accept", headers=auth(token), timeout=30)
+        assert accepted.status_code == 200, accepted.text
+        assert there.get(f"/api/challenge/{c.json()['id']}").json()["status"] == "accepted"
+        table = there.get(f"/api/tables/{t['id']}").json()
+        assert [s["name"] for s in table["seats"]] == [who, bot] and table["status"] == "playing"
+        lease: Any = redis.Redis.from_url(redis_url).get(f"muggins:lease:{t['id']}")
+        assert f":{procs[int(owner.rsplit(':', 1)[1])].pid}:" in lease.decode()  # played where it was made
+    finally:
+        stop(procs)
+
+
 if not os.environ.get("MUGGINS_TEST_REDIS_URL") and os.environ.get("CI") != "true":
     pytestmark = pytest.mark.skip("no Redis server to test against")

@@ -555,6 +555,21 @@ class BotApi:
         if c.challenger_kind == "bot":
             self.emit(c.challenger.id, {"type": kind, "challenge": c.public()})
 
+    def table_of(self, path: str, body: bytes) -> str | None:
+        """The open table a request seats a bot at, when it does (scale-out mode runs it at the table's
+        owner): a challenge's ``table``, the table of the challenge accepted, the table a bot is seated at."""
+        if path.endswith("/accept"):
+            with contextlib.suppress(BadRequest):
+                c = self.find(path.rsplit("/", 2)[-2])
+                return c.table if c.status == "created" else None
+            return None
+        try:
+            data = json.loads(body or b"null")
+        except ValueError:
+            return None
+        table = data.get("table") if isinstance(data, dict) else None
+        return table if isinstance(table, str) and 0 < len(table) <= 32 else None
+
     # --- games ------------------------------------------------------------------------------------------
     def local(self, table_id: str) -> GameTable:
         """The table, played in this process. In scale-out mode a table in play lives in the process that
@@ -741,7 +756,7 @@ def add_bot_routes(app: FastAPI, bots: BotApi, body: Callable[..., Awaitable[Any
     async def adopted(c: Challenge) -> Challenge:
         """In scale-out mode a table a challenge made is leased to this process, as any table made here."""
         cluster = getattr(app.state, "cluster", None)
-        if cluster is not None and c.status == "accepted" and c.table is not None:
+        if cluster is not None and c.status == "accepted" and c.table is not None and not cluster.owns(c.table):
             await cluster.adopt(c.table)
         return c
 

@@ -116,6 +116,9 @@ class Cluster:
         self.on_bot_event: Callable[[int, dict[str, Any]], None] | None = None  # gives a bot's event to its
                                                                                  # streams here (set by the app)
         self.bot_outbox: asyncio.Queue[str] | None = None  # events to publish, in the order they happened
+        # the open table a request of the bot API seats a bot at (path, body), if any: such a request is run at
+        # that table's owner (set by the app; run in a thread, it may read the store)
+        self.table_of: Callable[[str, bytes], str | None] | None = None
 
     # --- life -------------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -703,6 +706,10 @@ class Cluster:
 # worlds a bot asks for, read from the table in play)
 TABLE_PATH = re.compile(r"^/api/(?:tables|bot/game)/([A-Za-z0-9_-]{1,32})(/.*)?$")
 WORLD_PATH = re.compile(r"^/api/bot/game/[A-Za-z0-9_-]{1,32}/world$")
+# the bot API's requests that may seat a bot at an open table: a challenge inviting it there, the acceptance of
+# such a challenge, a bot seated by its owner (Cluster.table_of tells the table)
+SEATING_PATH = re.compile(r"^/api/(?:challenge/[^/]{1,40}|bot/challenge/[A-Za-z0-9_-]{1,16}/accept|"
+                          r"bot/accounts/[^/]{1,40}/seat)$")
 MAX_RELAYED_BODY = 65536
 
 
@@ -722,7 +729,9 @@ class RelayRequests:
         elif (m := TABLE_PATH.match(path)) and not self.cluster.owns(m[1]) and (
                 scope["method"] not in ("GET", "HEAD", "OPTIONS") or WORLD_PATH.match(path)):
             key = m[1]
-        if key is None or self.cluster.pubsub is None:
+        seating = key is None and self.cluster.table_of is not None and scope["type"] == "http" \
+            and scope["method"] == "POST" and SEATING_PATH.match(path) is not None
+        if (key is None and not seating) or self.cluster.pubsub is None:
             await self.app(scope, receive, send)
             return
         chunks, size = [], 0
@@ -738,13 +747,16 @@ class RelayRequests:
             chunks.append(chunk)
             more = message.get("more_body", False)
         body = b"".join(chunks)
+        if seating and size <= MAX_RELAYED_BODY and self.cluster.table_of is not None:
+            table = await asyncio.to_thread(self.cluster.table_of, path, body)
+            key = table if table is not None and not self.cluster.owns(table) else None
         request = {"method": scope["method"], "scheme": scope.get("scheme", "http"), "path": scope["path"],
                    "query": scope.get("query_string", b"").decode("latin-1"),
                    "headers": [[k.decode("latin-1"), v.decode("latin-1")] for k, v in scope.get("headers", [])],
                    "client": list(scope["client"]) if scope.get("client") else None,
                    "server": list(scope["server"]) if scope.get("server") else None,
                    "body": base64.b64encode(body).decode()}
-        answer = None if size > MAX_RELAYED_BODY else await self.cluster.forward(key, request)
+        answer = None if size > MAX_RELAYED_BODY or key is None else await self.cluster.forward(key, request)
         if answer is None:  # served here after all: the body read is given to the app again
             replayed = False
 
