@@ -9,6 +9,10 @@ import json
 import os
 import secrets
 import signal
+import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -23,42 +27,60 @@ from tests.server.test_botapi_games import RecordingClient, check_lines, start
 from tests.server.test_failover import assert_no_leak, servers, show_logs, stop
 
 
-def names() -> tuple[str, str]:
-    """A person's name and his bot's, new in the database (PostgreSQL's is not emptied between tests)."""
-    tag = secrets.token_hex(3)
-    return f"ann{tag}", f"ada{tag}-bot"
+@dataclass
+class Site:
+    """Two scale-out processes (``owner``, where the tables are made, and ``other``), a person (``ann``, logged
+    in on ``owner``) and her bot account's token."""
+
+    procs: dict[int, subprocess.Popen[bytes]]
+    owner: str
+    other: str
+    who: str
+    bot: str
+    ann: httpx.Client
+    token: str
+
+    def owner_plays(self, redis_url: str, table_id: str) -> bool:
+        lease: Any = redis.Redis.from_url(redis_url).get(f"muggins:lease:{table_id}")
+        return lease is not None and f":{self.procs[int(self.owner.rsplit(':', 1)[1])].pid}:" in lease.decode()
+
+
+@contextmanager
+def site(redis_url: str, tmp_path: Path) -> Iterator[Site]:
+    _, procs = servers(redis_url, tmp_path, count=2)
+    try:
+        owner, other = (f"http://127.0.0.1:{port}" for port in procs)
+        tag = secrets.token_hex(3)  # names new in the database (PostgreSQL's is not emptied between tests)
+        who, bot = f"ann{tag}", f"ada{tag}-bot"
+        ann = person(owner, who)
+        yield Site(procs, owner, other, who, bot, ann, bot_account(ann, bot))
+    finally:
+        stop(procs)
 
 
 def test_the_reference_client_plays_through_a_process_that_does_not_own_its_table(redis_url: str,
                                                                                   tmp_path: Path) -> None:
-    _, procs = servers(redis_url, tmp_path, count=2)
-    try:
-        owner, other = (f"http://127.0.0.1:{port}" for port in procs)
-        who, bot = names()
-        ann = person(owner, who)
-        token = bot_account(ann, bot)
+    with site(redis_url, tmp_path) as s:
+        owner, other, ann, token = s.owner, s.other, s.ann, s.token
         client = RecordingClient(other, token, "beginner", Policy("rated"), max_games=1, seed=5,
                                  say=lambda _s: None)
         th = start(client)
         # an unrated challenge made on the owner reaches the client's event stream on the other process,
         # which declines it there: the stream is open before the game starts
-        cid = ann.post(f"/api/challenge/{bot}", json={"game": "cribbage"}).json()["id"]
+        cid = ann.post(f"/api/challenge/{s.bot}", json={"game": "cribbage"}).json()["id"]
         wait_for(lambda: ann.get(f"/api/challenge/{cid}").json()["status"] == "declined")
         preset, options = SHORT["dominoes"]
         r = httpx.post(f"{owner}/api/challenge/beginner", headers=auth(token),
                        json={"game": "dominoes", "preset": preset, "options": options, "rated": True})
         assert r.status_code == 201, r.text
         table_id = r.json()["table"]
-        lease: Any = redis.Redis.from_url(redis_url).get(f"muggins:lease:{table_id}")
-        assert lease is not None and f":{procs[int(owner.rsplit(':', 1)[1])].pid}:" in lease.decode()
+        assert s.owner_plays(redis_url, table_id)
         th.join(300)
         if th.is_alive():
             show_logs(tmp_path)
         assert not th.is_alive(), "the client did not finish its game"
         assert [f["id"] for f in client.finished] == [table_id] and client.finished[0]["status"] == "finished"
         rec = httpx.get(f"{other}/api/tables/{table_id}/record").json()
-    finally:
-        stop(procs)
     events = [m["type"] for p, m in client.lines if p == "/api/bot/stream/event"]
     # (a challenge made while the stream opens may be told twice: in its first lines and as it happens)
     assert events[0] == "challenge" and "gameStart" in events and set(events) <= {"challenge", "gameStart",
@@ -74,16 +96,12 @@ def test_the_reference_client_plays_through_a_process_that_does_not_own_its_tabl
 
 
 def test_a_challenge_outlives_the_process_it_was_made_on(redis_url: str, tmp_path: Path) -> None:
-    _, procs = servers(redis_url, tmp_path, count=2)
-    try:
-        first, second = procs
-        who, bot = names()
-        ann = person(f"http://127.0.0.1:{first}", who)
-        token = bot_account(ann, bot)
+    with site(redis_url, tmp_path) as s:
+        who, bot, ann, token, first = s.who, s.bot, s.ann, s.token, s.procs[int(s.owner.rsplit(":", 1)[1])]
         cid = ann.post(f"/api/challenge/{bot}", json={"game": "cribbage", "players": 2}).json()["id"]
-        os.kill(procs[first].pid, signal.SIGKILL)
-        procs[first].wait()
-        base = f"http://127.0.0.1:{second}"
+        os.kill(first.pid, signal.SIGKILL)
+        first.wait()
+        base = s.other
         # the other process knows it: the bot's event stream there tells it, its status is there
         with httpx.stream("GET", f"{base}/api/bot/stream/event", headers=auth(token), timeout=30) as r:
             told = json.loads(next(line for line in r.iter_lines() if line.strip()))
@@ -97,19 +115,13 @@ def test_a_challenge_outlives_the_process_it_was_made_on(redis_url: str, tmp_pat
         again = httpx.post(f"{base}/api/bot/challenge/{cid}/decline", headers=auth(token), timeout=30)
         assert again.status_code == 409  # answered once
         table = there.get(f"/api/tables/{c['table']}").json()
-        assert [s["name"] for s in table["seats"]][c["seat"]] == who
-        assert bot in [s["name"] for s in table["seats"]]
-    finally:
-        stop(procs)
+        assert [seat["name"] for seat in table["seats"]][c["seat"]] == who
+        assert bot in [seat["name"] for seat in table["seats"]]
 
 
 def test_a_bot_invited_to_a_table_of_another_process_is_seated_there(redis_url: str, tmp_path: Path) -> None:
-    _, procs = servers(redis_url, tmp_path, count=2)
-    try:
-        owner, other = (f"http://127.0.0.1:{port}" for port in procs)
-        who, bot = names()
-        ann = person(owner, who)
-        token = bot_account(ann, bot)
+    with site(redis_url, tmp_path) as s:
+        other, who, bot, ann, token = s.other, s.who, s.bot, s.ann, s.token
         t = ann.post("/api/tables", json={"game": "dominoes", "seats": [None, None]}).json()
         assert ann.post(f"/api/tables/{t['id']}/seats/0", json={}).status_code == 200
         there = httpx.Client(base_url=other, cookies=ann.cookies, timeout=30)
@@ -120,11 +132,8 @@ def test_a_bot_invited_to_a_table_of_another_process_is_seated_there(redis_url: 
         assert accepted.status_code == 200, accepted.text
         assert there.get(f"/api/challenge/{c.json()['id']}").json()["status"] == "accepted"
         table = there.get(f"/api/tables/{t['id']}").json()
-        assert [s["name"] for s in table["seats"]] == [who, bot] and table["status"] == "playing"
-        lease: Any = redis.Redis.from_url(redis_url).get(f"muggins:lease:{t['id']}")
-        assert f":{procs[int(owner.rsplit(':', 1)[1])].pid}:" in lease.decode()  # played where it was made
-    finally:
-        stop(procs)
+        assert [seat["name"] for seat in table["seats"]] == [who, bot] and table["status"] == "playing"
+        assert s.owner_plays(redis_url, t["id"])  # played where it was made
 
 
 if not os.environ.get("MUGGINS_TEST_REDIS_URL") and os.environ.get("CI") != "true":

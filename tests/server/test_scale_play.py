@@ -35,7 +35,7 @@ def test_a_waiting_ticket_outlives_the_process_holding_the_queue(redis_url: str,
         first = play.post("/api/play", json={**WANT, "name": "Ann"})  # run at the holder
         assert first.status_code == 201 and first.json()["status"] == "waiting", first.text
         ticket = first.json()["ticket"]
-        kept = r.hgetall(TICKETS_KEY)
+        kept: Any = r.hgetall(TICKETS_KEY)
         assert hash_token(ticket).encode() in kept, (kept, holder)  # kept in Redis, under its hash
         os.kill(pid, signal.SIGKILL)
         procs[dead].wait()
