@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import time
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +40,9 @@ def test_a_waiting_ticket_outlives_the_process_holding_the_queue(redis_url: str,
         assert hash_token(ticket).encode() in kept, (kept, holder)  # kept in Redis, under its hash
         os.kill(pid, signal.SIGKILL)
         procs[dead].wait()
+        killed = time.monotonic()
         polled = play.get(f"/api/play/{ticket}")
+        print(f"the poll after the kill answered in {time.monotonic() - killed:.2f} s")
         if polled.status_code != 200:
             show_logs(tmp_path)
         assert polled.status_code == 200 and polled.json()["status"] == "waiting", polled.text

@@ -6,15 +6,15 @@ on another process is relayed to the owner over Redis pub/sub.
   lease has lapsed (its owner died) and rebuilds the table from the store; the store's action index is the
   arbiter of a race (a write for an index already stored is refused), and a process that finds its lease
   gone drops the table.
-- **Relays**: a process subscribes to ``muggins:table:TABLE`` for each table it owns. A socket on another
+- **Relays**: a process subscribes to ``muggins:table:DB:TABLE`` for each table it owns. A socket on another
   process sends its hello and then its frames there (``open``, ``msg``, ``close``, each with the relay's
-  node and connection id); the owner answers on the relay's own channel ``muggins:node:NODE`` with the very
+  node and connection id); the owner answers on the relay's own channel ``muggins:node:DB:NODE`` with the very
   messages a local socket of that seat would get. When the owner changes or stops answering, the relay
   closes the socket with code 1012 and the page reconnects, to the new owner through any process. A bot's
   game stream (``GET /api/bot/game/stream/ID``) opened on another process is relayed the same way, as a
   socket of the bot's seat (the owner checks that the seat is the bot's).
 - **Bot events**: the bot API's events (a challenge, a game started or finished) are published on
-  ``muggins:bot-events``; every process gives them to the event streams it holds for that bot.
+  ``muggins:bot-events:DB``; every process gives them to the event streams it holds for that bot.
 """
 
 from __future__ import annotations
@@ -93,6 +93,12 @@ class Cluster:
         self.room_for_seat = room_for_seat
         self.max_spectators = max_spectators
         self.lease_ms = int(lease_seconds * 1000)
+        # a Redis server's pub/sub channels are shared by all its databases: the channels of a site are named
+        # after its database number, so that sites (or test runs) on other databases of the server are not heard
+        space = f"{int(redis.connection_pool.connection_kwargs.get('db') or 0)}:"
+        self.table_channel = TABLE_CHANNEL + space
+        self.node_channel = NODE_CHANNEL + space
+        self.bot_channel = BOT_CHANNEL + ":" + space
         self.node = node_id()
         self.owned: set[str] = set()    # tables served here: each one in the manager, its lease ours
         self.taking: dict[str, asyncio.Future[bool]] = {}  # takeovers under way
@@ -123,7 +129,7 @@ class Cluster:
     # --- life -------------------------------------------------------------------------------------
     async def start(self) -> None:
         self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-        await self.pubsub.subscribe(NODE_CHANNEL + self.node, BOT_CHANNEL)
+        await self.pubsub.subscribe(self.node_channel + self.node, self.bot_channel)
         self.loop = asyncio.get_running_loop()
         self.bot_outbox = asyncio.Queue()
         self.tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self._watch()),
@@ -182,7 +188,7 @@ class Cluster:
                 return False
         self.queue_held = True
         if self.pubsub is not None:
-            await self.pubsub.subscribe(TABLE_CHANNEL + QUEUE)
+            await self.pubsub.subscribe(self.table_channel + QUEUE)
         log.info("%s holds the play queue", self.node)
         return True
 
@@ -194,7 +200,7 @@ class Cluster:
             await self.release(keys=[LEASE + QUEUE], args=[self.node])
         if self.pubsub is not None:
             with contextlib.suppress(Exception):
-                await self.pubsub.unsubscribe(TABLE_CHANNEL + QUEUE)
+                await self.pubsub.unsubscribe(self.table_channel + QUEUE)
 
     # --- leases -----------------------------------------------------------------------------------
     async def adopt(self, table_id: str) -> bool:
@@ -207,7 +213,7 @@ class Cluster:
                 table.cancel()
             return False
         self.owned.add(table_id)
-        await self.pubsub.subscribe(TABLE_CHANNEL + table_id)
+        await self.pubsub.subscribe(self.table_channel + table_id)
         return True
 
     async def take_over(self, table_id: str) -> bool:
@@ -249,7 +255,7 @@ class Cluster:
         self.manager.archived.pop(table_id, None)
         self.manager.tables[table_id] = table
         self.owned.add(table_id)
-        await self.pubsub.subscribe(TABLE_CHANNEL + table_id)
+        await self.pubsub.subscribe(self.table_channel + table_id)
         table.schedule_bots()
         self.manager.table_changed(table)  # a ranked table's clock goes on here
         self.metrics.lease_changes.inc()
@@ -277,7 +283,7 @@ class Cluster:
         so that their pages reconnect to the owner."""
         self.owned.discard(table_id)
         with contextlib.suppress(Exception):
-            await self.pubsub.unsubscribe(TABLE_CHANNEL + table_id)
+            await self.pubsub.unsubscribe(self.table_channel + table_id)
         table = self.manager.tables.pop(table_id, None)
         if table is not None:
             self.metrics.lease_changes.inc()
@@ -295,7 +301,7 @@ class Cluster:
                 await self.release(keys=[LEASE + table_id], args=[self.node])
                 self.owned.discard(table_id)
                 with contextlib.suppress(Exception):
-                    await self.pubsub.unsubscribe(TABLE_CHANNEL + table_id)
+                    await self.pubsub.unsubscribe(self.table_channel + table_id)
             else:
                 kept.append(table_id)
         self.beat = time.monotonic()
@@ -373,16 +379,16 @@ class Cluster:
                         continue
                     channel = item["channel"].decode()
                     data = json.loads(item["data"])
-                    if channel == BOT_CHANNEL:
+                    if channel == self.bot_channel:
                         if self.on_bot_event is not None:
                             self.on_bot_event(int(data["account"]), data["event"])
-                    elif channel.startswith(NODE_CHANNEL):
+                    elif channel.startswith(self.node_channel):
                         box = self.relayed.get(data.get("conn", ""))
                         if box is not None:
                             with contextlib.suppress(asyncio.QueueFull):
                                 box.inbox.put_nowait(data)
                     else:
-                        await self._at_owner(channel[len(TABLE_CHANNEL):], data)
+                        await self._at_owner(channel[len(self.table_channel):], data)
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -403,12 +409,12 @@ class Cluster:
         while True:
             text = await self.bot_outbox.get()
             try:
-                await self.redis.publish(BOT_CHANNEL, text)
+                await self.redis.publish(self.bot_channel, text)
             except Exception:
                 log.exception("a bot's event could not be published")
 
     async def _send(self, node: str, message: dict[str, Any]) -> int:
-        return int(await self.redis.publish(NODE_CHANNEL + node, json.dumps(message, separators=(",", ":"))))
+        return int(await self.redis.publish(self.node_channel + node, json.dumps(message, separators=(",", ":"))))
 
     async def _at_owner(self, table_id: str, data: dict[str, Any]) -> None:
         """A relay's message for a table of this process."""
@@ -555,7 +561,7 @@ class Cluster:
         finally:
             self.relayed.pop(cid, None)
             with contextlib.suppress(Exception):
-                await self.redis.publish(TABLE_CHANNEL + table_id,
+                await self.redis.publish(self.table_channel + table_id,
                                          json.dumps({"op": "close", "node": self.node, "conn": cid}))
 
     async def forward(self, table_id: str, request: dict[str, Any]) -> dict[str, Any] | None:
@@ -579,7 +585,7 @@ class Cluster:
                     await asyncio.sleep(0.2)
                     continue
                 ask = {**request, "op": "http", "node": self.node, "conn": cid}
-                if await self.redis.publish(TABLE_CHANNEL + table_id, json.dumps(ask)):
+                if await self.redis.publish(self.table_channel + table_id, json.dumps(ask)):
                     with contextlib.suppress(TimeoutError):
                         return dict(await asyncio.wait_for(box.inbox.get(), RELAY_PATIENCE))
                 else:
@@ -646,7 +652,7 @@ class Cluster:
                 await asyncio.sleep(0.2)
                 continue
             hello = {"op": "open", "node": self.node, "conn": cid, "token": token, **(bot or {})}
-            if await self.redis.publish(TABLE_CHANNEL + table_id, json.dumps(hello)):
+            if await self.redis.publish(self.table_channel + table_id, json.dumps(hello)):
                 try:
                     reply = await asyncio.wait_for(box.inbox.get(), OPEN_TIMEOUT)
                 except TimeoutError:
@@ -661,7 +667,7 @@ class Cluster:
 
     async def _carry(self, ws: Any, table_id: str, cid: str, owner: str, box: Relayed) -> None:
         """Carry frames both ways until the socket closes, the owner closes it, or the owner changes."""
-        channel = TABLE_CHANNEL + table_id
+        channel = self.table_channel + table_id
 
         async def up() -> None:
             while True:
