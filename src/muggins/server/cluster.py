@@ -135,7 +135,7 @@ class Cluster:
         self.tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self._watch()),
                       asyncio.create_task(self._publish_bot_events())]
         threading.Thread(target=self._renew_leases, name="muggins-leases", daemon=True).start()
-        await self.round()  # the tables without an owner are taken at once
+        await self.round(settled=False)  # the tables without an owner are taken at once
 
     async def hand_over(self) -> None:
         """On SIGTERM, before the sockets are closed: take no more tables, stop playing those owned here (their
@@ -291,8 +291,11 @@ class Cluster:
             for conn in list(table.conns):
                 conn.close()
 
-    async def round(self) -> None:
-        """Renew this process's leases (dropping those lost) and take over the tables in play that have none."""
+    async def round(self, settled: bool = True) -> None:
+        """Renew this process's leases (dropping those lost) and take over the tables in play that have none;
+        when ``settled``, only those made a lease ago or more: a process that makes a table claims it at once
+        (adopt), and a sweep finding it in the store first would take it from its maker (a maker that died
+        has its table taken over a lease later)."""
         kept = []
         for table_id in sorted(self.owned):
             table = self.manager.tables.get(table_id)
@@ -307,7 +310,8 @@ class Cluster:
         self.beat = time.monotonic()
         if not self.queue_held and not self.closing:
             await self.hold_queue()
-        active = await asyncio.to_thread(self._active_ids)
+        made_before = time.time() - (self.lease_ms / 1000 if settled else 0.0)
+        active = await asyncio.to_thread(self._active_ids, made_before)
         others = [t for t in active if t not in self.owned and t not in self.broken]
         if not others:
             return
@@ -357,8 +361,9 @@ class Cluster:
                 log.warning("table %s: its lease was lost; it is served elsewhere now", table_id)
                 await self.drop(table_id)
 
-    def _active_ids(self) -> list[str]:
-        query = select(tables_t.c.id).where(tables_t.c.status.in_(list(ACTIVE)), tables_t.c.quarantined.is_(None))
+    def _active_ids(self, made_before: float) -> list[str]:
+        query = select(tables_t.c.id).where(tables_t.c.status.in_(list(ACTIVE)), tables_t.c.quarantined.is_(None),
+                                            tables_t.c.created < made_before)
         with self.manager.store.engine.connect() as conn:
             return [row[0] for row in conn.execute(query)]
 
