@@ -19,7 +19,7 @@ from sqlalchemy import select
 from muggins.core.records import replay
 from muggins.server.app import create_app
 from muggins.server.guard import ClientLimits
-from muggins.server.store import accounts_t, bot_tokens_t, seat_owners_t
+from muggins.server.store import accounts_t, bot_tokens_t, challenges_t, seat_owners_t
 from tests.server.botapi_helpers import PASSWORD, auth, validator
 
 API = validator("bot-api.schema.json")
@@ -226,6 +226,26 @@ def test_challenges_are_declined_canceled_and_answered_once(app: Any, web: TestC
     assert ann.post("/api/challenge/nobody-here", json={}).status_code == 404
     assert web.post("/api/challenge/ada-bot", json={}).status_code == 401
     assert app.state.manager.tables == {}
+
+
+def test_a_challenge_outlives_a_restart_and_is_kept_until_answered(db_url: str) -> None:
+    def made() -> Any:
+        return create_app(db_url, rate=1e6, burst=1e6, time_scale=0.0, tables_burst=1e6, seats_burst=1e6)
+
+    before = made()
+    with TestClient(before):
+        ann = login(before, "ann")
+        token = new_bot(ann, "ada-bot")
+        cid = ann.post("/api/challenge/ada-bot", json={"game": "cribbage"}).json()["id"]
+    after = made()  # the server restarted on the same store
+    with TestClient(after) as web:
+        assert valid(web.get(f"/api/challenge/{cid}", headers=auth(token)).json(), "challenge")["status"] == "created"
+        accepted = web.post(f"/api/bot/challenge/{cid}/accept", headers=auth(token))
+        assert accepted.status_code == 200, accepted.text
+        assert web.post(f"/api/bot/challenge/{cid}/accept", headers=auth(token)).status_code == 409
+        (row,) = rows(after, challenges_t)
+        assert (row["id"], row["status"], row["table_id"]) == (cid, "accepted", accepted.json()["game"]["id"])
+        assert sorted(str(seat.name) for seat in after.state.manager.get(row["table_id"]).seats) == ["ada-bot", "ann"]
 
 
 def test_a_bot_is_seated_at_an_open_table_by_its_owner_or_by_invitation(app: Any, web: TestClient) -> None:

@@ -499,6 +499,11 @@ def create_app(db_url: str | None = None, rate: float = RATE, burst: float = BUR
         app.add_middleware(RelayRequests, cluster=cluster)  # requests that change a table run at its owner
         cluster.app = app
         app.state.cluster = cluster
+        app.state.bots.publish = cluster.tell_bot  # the bots' events reach their streams on every process
+        cluster.on_bot_event = app.state.bots.deliver
+        cluster.table_of = app.state.bots.table_of  # a bot seated at an open table is seated by its owner
+        app.state.matchmaker.redis = shared.redis  # the play queue's tickets outlive the process holding it
+        cluster.on_queue = app.state.matchmaker.take_over
 
     if metrics:
         @app.get("/metrics", include_in_schema=False)

@@ -19,8 +19,11 @@
   (the game's own sampling of what the seat has not seen, drawn from a generator seeded only by what the
   request gives), so that a program built on this package's bots can think from a whole state.
 
-Challenges and the streams' subscribers live in the server process (a restart forgets pending challenges;
-the games themselves are stored like any other).
+Challenges are kept in the store (any process of a site answers for them, a restart keeps them); a
+challenge not answered within :data:`CHALLENGE_SECONDS` is forgotten. The bots' events reach the event
+streams of the process where they happen; in scale-out mode they go over Redis to every process
+(server/cluster.py), and a game stream opened on a process that does not play the table is relayed from
+the one that does, over the table's own channel.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ import json
 import random
 import secrets
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,7 +50,7 @@ from muggins.core.rules import default_game, get_game
 from muggins.server import seating
 from muggins.server.accounts import RESERVED, USERNAME, Account, Accounts, FailureLimits, username_error
 from muggins.server.guard import BadRequest, ClientLimits
-from muggins.server.store import ENDED, accounts_t, bot_tokens_t, seat_owners_t
+from muggins.server.store import ENDED, _json, accounts_t, bot_tokens_t, challenges_t, seat_owners_t
 from muggins.server.tables import (
     _BOT_NAME,
     BOT_LEVELS,
@@ -105,8 +108,23 @@ class Challenge:
     seat: int                # the challenger's seat (a new table)
     bots: list[str]          # built-in levels for the other seats
     table: str | None = None  # an invitation to this open table's seat ``seat``; else the table made
-    status: str = "created"  # created, accepted, declined, canceled
+    status: str = "created"  # created, accepting (a moment), accepted, declined, canceled
     created: float = field(default_factory=time.time)
+
+    def row(self) -> dict[str, Any]:
+        """The challenge as a row of the store."""
+        return {"id": self.id, "challenger_id": self.challenger.id, "challenger_name": self.challenger.username,
+                "challenger_kind": self.challenger_kind, "dest": self.dest, "dest_id": self.dest_id,
+                "game": self.game, "preset": self.preset, "options": self.options, "players": self.players,
+                "rated": self.rated, "seat": self.seat, "bots": self.bots, "table_id": self.table,
+                "status": self.status, "created": self.created}
+
+    @classmethod
+    def of_row(cls, r: Any) -> Challenge:
+        return cls(r["id"], Account(r["challenger_id"], r["challenger_name"], 0.0), r["challenger_kind"], r["dest"],
+                   r["dest_id"], r["game"], r["preset"], dict(_json(r["options"]) or {}), r["players"],
+                   bool(r["rated"]), r["seat"], list(_json(r["bots"]) or []), r["table_id"], r["status"],
+                   r["created"])
 
     def public(self) -> dict[str, Any]:
         return {"id": self.id, "challenger": {"name": self.challenger.username, "kind": self.challenger_kind},
@@ -168,8 +186,10 @@ class BotApi:
         self.accounts = accounts
         self.manager = manager
         self.keepalive = keepalive
-        self.challenges: dict[str, Challenge] = {}
         self.subscribers: dict[int, set[asyncio.Queue[dict[str, Any] | None]]] = {}
+        # scale-out mode: an event is published to every process (server/cluster.py), each giving it to its
+        # own streams of that bot (deliver); else it is delivered here
+        self.publish: Callable[[int, dict[str, Any]], None] | None = None
         self.made = ClientLimits("bot tokens and accounts made", *TOKENS_PER_CLIENT)
         self.bad_tokens = FailureLimits("requests with a wrong bot token", *BAD_TOKENS_PER_CLIENT)
         self.challenging = ClientLimits("challenges", *CHALLENGES_PER_CLIENT)
@@ -272,6 +292,13 @@ class BotApi:
 
     # --- events -----------------------------------------------------------------------------------------
     def emit(self, account_id: int, event: dict[str, Any]) -> None:
+        if self.publish is not None:
+            self.publish(account_id, event)
+        else:
+            self.deliver(account_id, event)
+
+    def deliver(self, account_id: int, event: dict[str, Any]) -> None:
+        """Give an event to the bot's event streams open on this process."""
         for q in list(self.subscribers.get(account_id, ())):
             with contextlib.suppress(asyncio.QueueFull):
                 q.put_nowait(event)
@@ -305,8 +332,8 @@ class BotApi:
             raise BadRequest(f"a bot has at most {MAX_EVENT_STREAMS} event streams open at once", 429, 5)
         q: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(maxsize=256)
         subs.add(q)
-        first: list[dict[str, Any]] = [{"type": "challenge", "challenge": c.public()} for c in self.pending()
-                 if c.dest_id == bot.id]
+        first: list[dict[str, Any]] = [{"type": "challenge", "challenge": c.public()}
+                                       for c in self.pending(challenges_t.c.dest_id == bot.id)]
         for seat in self.accounts.active_seats(bot.account()):
             with contextlib.suppress(TableError):
                 first.append({"type": "gameStart",
@@ -330,16 +357,35 @@ class BotApi:
         return stream()
 
     # --- challenges -------------------------------------------------------------------------------------
-    def pending(self) -> list[Challenge]:
-        now = time.time()
-        for cid in [k for k, c in self.challenges.items() if now - c.created > CHALLENGE_SECONDS]:
-            del self.challenges[cid]
-        return [c for c in self.challenges.values() if c.status == "created"]
+    def pending(self, *where: Any) -> list[Challenge]:
+        """The challenges waiting for an answer (and matching ``where``), oldest first; those older than
+        CHALLENGE_SECONDS are forgotten first."""
+        since = time.time() - CHALLENGE_SECONDS
+        self._db(lambda c: c.execute(delete(challenges_t).where(challenges_t.c.created < since)))
+        rows = self._db(lambda c: c.execute(select(challenges_t).where(
+            challenges_t.c.status == "created", challenges_t.c.created >= since, *where)
+            .order_by(challenges_t.c.created)).mappings().all())
+        return [Challenge.of_row(r) for r in rows]
+
+    def _keep(self, c: Challenge) -> None:
+        self._db(lambda conn: conn.execute(insert(challenges_t).values(**c.row())))
+
+    def _answer(self, c: Challenge, status: str, table: str | None = None, was: str = "created") -> None:
+        """Move ``c`` from ``was`` to ``status`` in the store (and here); 409 when another request (on any
+        process) answered it first."""
+        values: dict[str, Any] = {"status": status} if table is None else {"status": status, "table_id": table}
+        done = self._db(lambda conn: conn.execute(update(challenges_t).where(
+            challenges_t.c.id == c.id, challenges_t.c.status == was).values(**values)).rowcount)
+        if not done:
+            raise BadRequest("this challenge was answered meanwhile", 409)
+        c.status = status
+        if table is not None:
+            c.table = table
 
     def challenge(self, challenger: Account, kind: str, dest: str, data: Any) -> Challenge:
         if not isinstance(data, dict):
             raise BadRequest("the request body must be a JSON object", 422)
-        if sum(1 for c in self.pending() if c.challenger.id == challenger.id) >= MAX_PENDING:
+        if len(self.pending(challenges_t.c.challenger_id == challenger.id)) >= MAX_PENDING:
             raise BadRequest(f"at most {MAX_PENDING} challenges wait at once; cancel one", 429, 10)
         level = dest.casefold() if dest.casefold() in BOT_LEVELS else None
         dest_id = None
@@ -387,16 +433,17 @@ class BotApi:
             raise BadRequest(str(e), 422) from None
         c = Challenge(secrets.token_urlsafe(9), challenger, kind, dest, dest_id, game, preset, dict(options),
                       players, rated, seat, list(bots))
-        self.challenges[c.id] = c
         if level is not None:  # the house accepts at once: the level plays the bot's seat
             c.bots.insert(0, level)
+            self._keep(c)
             try:
                 self.accept(c)
-            except Exception:
-                del self.challenges[c.id]  # no table was made: nothing of it is kept
+            except Exception:  # no table was made: nothing of it is kept
+                self._db(lambda conn: conn.execute(delete(challenges_t).where(challenges_t.c.id == c.id)))
                 raise
         else:
             assert dest_id is not None
+            self._keep(c)
             self.emit(dest_id, {"type": "challenge", "challenge": c.public()})
         return c
 
@@ -417,7 +464,7 @@ class BotApi:
         self._check_open(t, seat)
         c = Challenge(secrets.token_urlsafe(9), challenger, kind, dest, dest_id, t.game, t.preset, t.options,
                       len(t.seats), False, seat, [], table=t.id)
-        self.challenges[c.id] = c
+        self._keep(c)
         self.emit(dest_id, {"type": "challenge", "challenge": c.public()})
         return c
 
@@ -428,8 +475,10 @@ class BotApi:
             raise BadRequest(f"seat {seat} of table {t.id} is not open", 409)
 
     def find(self, cid: str) -> Challenge:
-        self.pending()
-        c = self.challenges.get(cid)
+        since = time.time() - CHALLENGE_SECONDS
+        row = None if len(cid) > 16 else self._db(lambda conn: conn.execute(select(challenges_t).where(
+            challenges_t.c.id == cid, challenges_t.c.created >= since)).mappings().first())
+        c = None if row is None else Challenge.of_row(row)
         if c is None:
             raise BadRequest(f"no challenge {quoted(cid)} (answered long ago, or never made)", 404)
         return c
@@ -442,6 +491,18 @@ class BotApi:
     def accept(self, c: Challenge) -> GameTable:
         if c.status != "created":
             raise BadRequest(f"this challenge is {c.status}", 409)
+        self._answer(c, "accepting")  # one acceptance wins, whichever process it reaches
+        try:
+            t = self._accepted(c)
+        except BaseException:
+            self._answer(c, "created", was="accepting")
+            raise
+        self._answer(c, "accepted", t.id, was="accepting")
+        self.game_started(t)
+        return t
+
+    def _accepted(self, c: Challenge) -> GameTable:
+        """The table of the accepted challenge ``c``, its accounts seated."""
         if c.table is not None:
             t = self.local(c.table)
             self._check_open(t, c.seat)
@@ -464,9 +525,6 @@ class BotApi:
             except Exception:
                 t.abandon("a seat of the challenge could not be taken")
                 raise
-            c.table = t.id
-        c.status = "accepted"
-        self.game_started(t)
         return t
 
     def answer(self, bot: Bot, cid: str, accept: bool) -> dict[str, Any]:
@@ -476,7 +534,7 @@ class BotApi:
         if not accept:
             if c.status != "created":
                 raise BadRequest(f"this challenge is {c.status}", 409)
-            c.status = "declined"
+            self._answer(c, "declined")
             self.tell_challenger(c, "challengeDeclined")
             return c.public()
         t = self.accept(c)
@@ -488,7 +546,7 @@ class BotApi:
             raise BadRequest("only the challenger cancels a challenge", 403)
         if c.status != "created":
             raise BadRequest(f"this challenge is {c.status}", 409)
-        c.status = "canceled"
+        self._answer(c, "canceled")
         if c.dest_id is not None:
             self.emit(c.dest_id, {"type": "challengeCanceled", "challenge": c.public()})
         return c.public()
@@ -496,6 +554,21 @@ class BotApi:
     def tell_challenger(self, c: Challenge, kind: str) -> None:
         if c.challenger_kind == "bot":
             self.emit(c.challenger.id, {"type": kind, "challenge": c.public()})
+
+    def table_of(self, path: str, body: bytes) -> str | None:
+        """The open table a request seats a bot at, when it does (scale-out mode runs it at the table's
+        owner): a challenge's ``table``, the table of the challenge accepted, the table a bot is seated at."""
+        if path.endswith("/accept"):
+            with contextlib.suppress(BadRequest):
+                c = self.find(path.rsplit("/", 2)[-2])
+                return c.table if c.status == "created" else None
+            return None
+        try:
+            data = json.loads(body or b"null")
+        except ValueError:
+            return None
+        table = data.get("table") if isinstance(data, dict) else None
+        return table if isinstance(table, str) and 0 < len(table) <= 32 else None
 
     # --- games ------------------------------------------------------------------------------------------
     def local(self, table_id: str) -> GameTable:
@@ -507,9 +580,10 @@ class BotApi:
                              "from the process that plays it", 503, 5)
         return t
 
-    def seat_of(self, bot: Bot, table_id: str) -> tuple[GameTable, int]:
-        """The table and the bot's own seat there; 403 when the bot holds no seat at that table."""
-        t = self.local(table_id)
+    def seat_of(self, bot: Bot, table_id: str, anywhere: bool = False) -> tuple[GameTable, int]:
+        """The table and the bot's own seat there; 403 when the bot holds no seat at that table. The table
+        is the one played here, unless ``anywhere`` (then it may be a copy read from the store)."""
+        t = self.manager.get(table_id) if anywhere else self.local(table_id)
         seat = self.accounts.seat_of(bot.account(), t.id)
         if seat is None or not 0 <= seat < len(t.seats) or t.seats[seat].name != bot.username \
                 or t.seats[seat].token_hash is None:
@@ -517,31 +591,46 @@ class BotApi:
         return t, seat
 
     async def game_stream(self, t: GameTable, seat: int) -> AsyncIterator[bytes]:
-        """The game as the seat's socket gives it: a full state first (``gameFull``), then each change
-        (``gameState``); ``gameFinish`` when it has ended."""
-        t.make_room_for_seat(seat, 16)
-        conn = BotConnection(t, seat)
-        t.attach(conn)
+        """The game of a table played here, as the seat's socket gives it (see :meth:`game_lines`)."""
+        async def messages() -> AsyncGenerator[dict[str, Any] | None, None]:
+            t.make_room_for_seat(seat, 16)
+            conn = BotConnection(t, seat)
+            t.attach(conn)
+            try:
+                while not conn.closed:
+                    try:
+                        msg = await asyncio.wait_for(conn.queue.get(), self.keepalive)
+                    except TimeoutError:
+                        yield None
+                        continue
+                    if msg is None:
+                        return
+                    yield msg
+            finally:
+                t.detach(conn)
+                conn.close()
+
+        async for line in self.game_lines(messages(), seat):
+            yield line
+
+    @staticmethod
+    async def game_lines(messages: AsyncGenerator[dict[str, Any] | None, None], seat: int) -> AsyncIterator[bytes]:
+        """The stream of a game from the messages its seat's socket gets (None: a quiet while, a keep-alive
+        newline): a full state first (``gameFull``), then each change (``gameState``); ``gameFinish`` when
+        it has ended."""
         first = True
-        try:
-            while not conn.closed:
-                try:
-                    msg = await asyncio.wait_for(conn.queue.get(), self.keepalive)
-                except TimeoutError:
+        async with contextlib.aclosing(messages):
+            async for msg in messages:
+                if msg is None:
                     yield b"\n"
                     continue
-                if msg is None:
-                    return
                 if msg.get("type") != "state":
                     continue
                 yield ndjson({**msg, "type": "gameFull" if first else "gameState"})
                 first = False
                 if msg["table"]["status"] in ENDED:
-                    yield ndjson({"type": "gameFinish", "table": t.summary(), "you": seat})
+                    yield ndjson({"type": "gameFinish", "table": msg["table"], "you": seat})
                     return
-        finally:
-            t.detach(conn)
-            conn.close()
 
     async def move(self, bot: Bot, t: GameTable, seat: int, move: str, claim: Any, at: Any) -> dict[str, Any]:
         self.moves.charge(str(bot.id))
@@ -667,7 +756,7 @@ def add_bot_routes(app: FastAPI, bots: BotApi, body: Callable[..., Awaitable[Any
     async def adopted(c: Challenge) -> Challenge:
         """In scale-out mode a table a challenge made is leased to this process, as any table made here."""
         cluster = getattr(app.state, "cluster", None)
-        if cluster is not None and c.status == "accepted" and c.table is not None:
+        if cluster is not None and c.status == "accepted" and c.table is not None and not cluster.owns(c.table):
             await cluster.adopt(c.table)
         return c
 
@@ -705,7 +794,20 @@ def add_bot_routes(app: FastAPI, bots: BotApi, body: Callable[..., Awaitable[Any
 
     @app.get("/api/bot/game/stream/{table_id}")
     async def game_stream(table_id: str, request: Request) -> StreamingResponse:
-        t, seat = bots.seat_of(bots.bot_of(request), table_id)
+        bot = bots.bot_of(request)
+        cluster = getattr(app.state, "cluster", None)
+        if cluster is not None and not cluster.owns(table_id):
+            # played by another process: its owner sends the seat's messages over the table's channel
+            t, seat = bots.seat_of(bot, table_id, anywhere=True)
+            if t.status not in ENDED:
+                relayed = await cluster.follow(table_id, seat, bot.username, bots.keepalive)
+                if isinstance(relayed, dict):
+                    refused = int(relayed.get("code", 4403)) == 4403
+                    raise BadRequest(str(relayed.get("message", "")), 403 if refused else 503,
+                                     None if refused else 2)
+                if relayed is not None:
+                    return nd(bots.game_lines(relayed, seat))
+        t, seat = bots.seat_of(bot, table_id)  # played here (or ended)
         return nd(bots.game_stream(t, seat))
 
     @app.post("/api/bot/game/{table_id}/move/{move:path}")

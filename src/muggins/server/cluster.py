@@ -6,11 +6,15 @@ on another process is relayed to the owner over Redis pub/sub.
   lease has lapsed (its owner died) and rebuilds the table from the store; the store's action index is the
   arbiter of a race (a write for an index already stored is refused), and a process that finds its lease
   gone drops the table.
-- **Relays**: a process subscribes to ``muggins:table:TABLE`` for each table it owns. A socket on another
+- **Relays**: a process subscribes to ``muggins:table:DB:TABLE`` for each table it owns. A socket on another
   process sends its hello and then its frames there (``open``, ``msg``, ``close``, each with the relay's
-  node and connection id); the owner answers on the relay's own channel ``muggins:node:NODE`` with the very
+  node and connection id); the owner answers on the relay's own channel ``muggins:node:DB:NODE`` with the very
   messages a local socket of that seat would get. When the owner changes or stops answering, the relay
-  closes the socket with code 1012 and the page reconnects, to the new owner through any process.
+  closes the socket with code 1012 and the page reconnects, to the new owner through any process. A bot's
+  game stream (``GET /api/bot/game/stream/ID``) opened on another process is relayed the same way, as a
+  socket of the bot's seat (the owner checks that the seat is the bot's).
+- **Bot events**: the bot API's events (a challenge, a game started or finished) are published on
+  ``muggins:bot-events:DB``; every process gives them to the event streams it holds for that bot.
 """
 
 from __future__ import annotations
@@ -27,11 +31,12 @@ import secrets
 import socket
 import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from typing import Any
 
 from sqlalchemy import select
 
+from muggins.server.botapi import BotConnection
 from muggins.server.store import ACTIVE, tables_t
 from muggins.server.tables import Connection, GameTable, TableError, TableManager
 
@@ -46,10 +51,11 @@ LEASE = "muggins:lease:"
 TABLE_CHANNEL = "muggins:table:"
 # quick and ranked play's queue is held by one process at a time, under a lease of this name (never a table's
 # id: those are 12 characters); the other processes relay its requests there, so that everybody waits in one
-# queue. Its tickets live in the holder's memory: when the holder dies, the next holder starts an empty queue
+# queue. Its holder keeps the tickets in Redis as well: the next holder takes them over (on_queue)
 QUEUE = "play-queue"
 PLAY_PATH = re.compile(r"^/api/play(?:/[A-Za-z0-9_-]{1,64})?$")
 NODE_CHANNEL = "muggins:node:"
+BOT_CHANNEL = "muggins:bot-events"
 
 # renew each lease that is still ours (1), not another's (0); give one back only if it is ours
 RENEW = """
@@ -88,6 +94,12 @@ class Cluster:
         self.room_for_seat = room_for_seat
         self.max_spectators = max_spectators
         self.lease_ms = int(lease_seconds * 1000)
+        # a Redis server's pub/sub channels are shared by all its databases: the channels of a site are named
+        # after its database number, so that sites (or test runs) on other databases of the server are not heard
+        space = f"{int(redis.connection_pool.connection_kwargs.get('db') or 0)}:"
+        self.table_channel = TABLE_CHANNEL + space
+        self.node_channel = NODE_CHANNEL + space
+        self.bot_channel = BOT_CHANNEL + ":" + space
         self.node = node_id()
         self.owned: set[str] = set()    # tables served here: each one in the manager, its lease ours
         self.taking: dict[str, asyncio.Future[bool]] = {}  # takeovers under way
@@ -108,15 +120,24 @@ class Cluster:
         self.loop: asyncio.AbstractEventLoop | None = None
         manager.on_stale = self.reload
         self.queue_held = False  # this process holds the play queue (see QUEUE)
+        self.on_queue: Callable[[], Awaitable[None]] | None = None  # takes the queue's tickets over (set by the app)
+        self.on_bot_event: Callable[[int, dict[str, Any]], None] | None = None  # gives a bot's event to its
+                                                                                 # streams here (set by the app)
+        self.bot_outbox: asyncio.Queue[str] | None = None  # events to publish, in the order they happened
+        # the open table a request of the bot API seats a bot at (path, body), if any: such a request is run at
+        # that table's owner (set by the app; run in a thread, it may read the store)
+        self.table_of: Callable[[str, bytes], str | None] | None = None
 
     # --- life -------------------------------------------------------------------------------------
     async def start(self) -> None:
         self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-        await self.pubsub.subscribe(NODE_CHANNEL + self.node)
-        self.tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self._watch())]
+        await self.pubsub.subscribe(self.node_channel + self.node, self.bot_channel)
         self.loop = asyncio.get_running_loop()
+        self.bot_outbox = asyncio.Queue()
+        self.tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self._watch()),
+                      asyncio.create_task(self._publish_bot_events())]
         threading.Thread(target=self._renew_leases, name="muggins-leases", daemon=True).start()
-        await self.round()  # the tables without an owner are taken at once
+        await self.round(settled=False)  # the tables without an owner are taken at once
 
     async def hand_over(self) -> None:
         """On SIGTERM, before the sockets are closed: take no more tables, stop playing those owned here (their
@@ -159,9 +180,17 @@ class Cluster:
             return True
         if self.closing or not await self.redis.set(LEASE + QUEUE, self.node, nx=True, px=self.lease_ms):
             return False
+        if self.on_queue is not None:
+            try:
+                await self.on_queue()
+            except Exception:
+                log.exception("the play queue's tickets could not be taken over")
+                with contextlib.suppress(Exception):
+                    await self.release(keys=[LEASE + QUEUE], args=[self.node])
+                return False
         self.queue_held = True
         if self.pubsub is not None:
-            await self.pubsub.subscribe(TABLE_CHANNEL + QUEUE)
+            await self.pubsub.subscribe(self.table_channel + QUEUE)
         log.info("%s holds the play queue", self.node)
         return True
 
@@ -173,7 +202,7 @@ class Cluster:
             await self.release(keys=[LEASE + QUEUE], args=[self.node])
         if self.pubsub is not None:
             with contextlib.suppress(Exception):
-                await self.pubsub.unsubscribe(TABLE_CHANNEL + QUEUE)
+                await self.pubsub.unsubscribe(self.table_channel + QUEUE)
 
     # --- leases -----------------------------------------------------------------------------------
     async def adopt(self, table_id: str) -> bool:
@@ -186,7 +215,7 @@ class Cluster:
                 table.cancel()
             return False
         self.owned.add(table_id)
-        await self.pubsub.subscribe(TABLE_CHANNEL + table_id)
+        await self.pubsub.subscribe(self.table_channel + table_id)
         return True
 
     async def take_over(self, table_id: str) -> bool:
@@ -228,7 +257,7 @@ class Cluster:
         self.manager.archived.pop(table_id, None)
         self.manager.tables[table_id] = table
         self.owned.add(table_id)
-        await self.pubsub.subscribe(TABLE_CHANNEL + table_id)
+        await self.pubsub.subscribe(self.table_channel + table_id)
         table.schedule_bots()
         self.manager.table_changed(table)  # a ranked table's clock goes on here
         self.metrics.lease_changes.inc()
@@ -256,7 +285,7 @@ class Cluster:
         so that their pages reconnect to the owner."""
         self.owned.discard(table_id)
         with contextlib.suppress(Exception):
-            await self.pubsub.unsubscribe(TABLE_CHANNEL + table_id)
+            await self.pubsub.unsubscribe(self.table_channel + table_id)
         table = self.manager.tables.pop(table_id, None)
         if table is not None:
             self.metrics.lease_changes.inc()
@@ -264,8 +293,11 @@ class Cluster:
             for conn in list(table.conns):
                 conn.close()
 
-    async def round(self) -> None:
-        """Renew this process's leases (dropping those lost) and take over the tables in play that have none."""
+    async def round(self, settled: bool = True) -> None:
+        """Renew this process's leases (dropping those lost) and take over the tables in play that have none;
+        when ``settled``, only those made a lease ago or more: a process that makes a table claims it at once
+        (adopt), and a sweep finding it in the store first would take it from its maker (a maker that died
+        has its table taken over a lease later)."""
         kept = []
         for table_id in sorted(self.owned):
             table = self.manager.tables.get(table_id)
@@ -274,13 +306,14 @@ class Cluster:
                 await self.release(keys=[LEASE + table_id], args=[self.node])
                 self.owned.discard(table_id)
                 with contextlib.suppress(Exception):
-                    await self.pubsub.unsubscribe(TABLE_CHANNEL + table_id)
+                    await self.pubsub.unsubscribe(self.table_channel + table_id)
             else:
                 kept.append(table_id)
         self.beat = time.monotonic()
         if not self.queue_held and not self.closing:
             await self.hold_queue()
-        active = await asyncio.to_thread(self._active_ids)
+        made_before = time.time() - (self.lease_ms / 1000 if settled else 0.0)
+        active = await asyncio.to_thread(self._active_ids, made_before)
         others = [t for t in active if t not in self.owned and t not in self.broken]
         if not others:
             return
@@ -330,8 +363,9 @@ class Cluster:
                 log.warning("table %s: its lease was lost; it is served elsewhere now", table_id)
                 await self.drop(table_id)
 
-    def _active_ids(self) -> list[str]:
-        query = select(tables_t.c.id).where(tables_t.c.status.in_(list(ACTIVE)), tables_t.c.quarantined.is_(None))
+    def _active_ids(self, made_before: float) -> list[str]:
+        query = select(tables_t.c.id).where(tables_t.c.status.in_(list(ACTIVE)), tables_t.c.quarantined.is_(None),
+                                            tables_t.c.created < made_before)
         with self.manager.store.engine.connect() as conn:
             return [row[0] for row in conn.execute(query)]
 
@@ -352,21 +386,42 @@ class Cluster:
                         continue
                     channel = item["channel"].decode()
                     data = json.loads(item["data"])
-                    if channel.startswith(NODE_CHANNEL):
+                    if channel == self.bot_channel:
+                        if self.on_bot_event is not None:
+                            self.on_bot_event(int(data["account"]), data["event"])
+                    elif channel.startswith(self.node_channel):
                         box = self.relayed.get(data.get("conn", ""))
                         if box is not None:
                             with contextlib.suppress(asyncio.QueueFull):
                                 box.inbox.put_nowait(data)
                     else:
-                        await self._at_owner(channel[len(TABLE_CHANNEL):], data)
+                        await self._at_owner(channel[len(self.table_channel):], data)
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("the relay listener failed; it starts again")
                 await asyncio.sleep(0.2)
 
+    def tell_bot(self, account_id: int, event: dict[str, Any]) -> None:
+        """Publish a bot's event to every process (this one too), from the event loop or any thread."""
+        text = json.dumps({"account": account_id, "event": event}, separators=(",", ":"))
+        if self.loop is None or self.bot_outbox is None:  # not started: nobody elsewhere can be listening
+            if self.on_bot_event is not None:
+                self.on_bot_event(account_id, event)
+            return
+        self.loop.call_soon_threadsafe(self.bot_outbox.put_nowait, text)
+
+    async def _publish_bot_events(self) -> None:
+        assert self.bot_outbox is not None
+        while True:
+            text = await self.bot_outbox.get()
+            try:
+                await self.redis.publish(self.bot_channel, text)
+            except Exception:
+                log.exception("a bot's event could not be published")
+
     async def _send(self, node: str, message: dict[str, Any]) -> int:
-        return int(await self.redis.publish(NODE_CHANNEL + node, json.dumps(message, separators=(",", ":"))))
+        return int(await self.redis.publish(self.node_channel + node, json.dumps(message, separators=(",", ":"))))
 
     async def _at_owner(self, table_id: str, data: dict[str, Any]) -> None:
         """A relay's message for a table of this process."""
@@ -375,9 +430,10 @@ class Cluster:
         if op == "open":
             if table is None or table_id not in self.owned:
                 return  # not (or no longer) ours: the relay asks again, and finds the owner
+            bot = data.get("bot")
             try:
                 token = data.get("token")
-                seat = table.seat_of_token(token) if token else None
+                seat = table.seat_of_token(token) if token else self._bot_seat(table, bot, data.get("seat"))
             except TableError as e:
                 await self._send(node, {"conn": cid, "op": "refused", "message": str(e),
                                         "code": 4404 if e.status == 404 else 4403})
@@ -388,7 +444,7 @@ class Cluster:
                 return
             if seat is not None:
                 table.make_room_for_seat(seat, self.room_for_seat)
-            conn = Connection(seat)
+            conn = Connection(seat) if bot is None or seat is None else BotConnection(table, seat)
             pump = asyncio.create_task(self._pump(node, cid, conn))
             self.remote[cid] = (table_id, conn, self.limiter(), pump)
             await self._send(node, {"conn": cid, "op": "opened", "seat": seat})
@@ -434,6 +490,16 @@ class Cluster:
         self.requests.discard(task)
         if self.answering.get(cid) is task:
             del self.answering[cid]
+    @staticmethod
+    def _bot_seat(table: GameTable, bot: Any, seat: Any) -> int | None:
+        """The seat a bot's game stream relayed here follows (the relay found it linked to the bot's account;
+        it is checked again against the table as it is here); None for a spectator."""
+        if bot is None:
+            return None
+        if type(seat) is not int or not 0 <= seat < len(table.seats) or table.seats[seat].name != bot \
+                or table.seats[seat].token_hash is None:
+            raise TableError(f"the bot {bot} holds no seat at table {table.id}"[:120], 403)
+        return seat
 
     async def _pump(self, node: str, cid: str, conn: Connection) -> None:
         """The owner's messages for one relayed socket, to its relay."""
@@ -474,6 +540,54 @@ class Cluster:
         finally:
             self.relayed.pop(cid, None)
 
+    async def follow(self, table_id: str, seat: int, bot: str, quiet: float
+                     ) -> AsyncGenerator[dict[str, Any] | None, None] | dict[str, Any] | None:
+        """Open a bot's game stream of a table in play owned by another process, as a socket of the bot's
+        ``seat`` there: the owner's messages to it (see :meth:`_follow`), the owner's refusal, or None when
+        this process serves the table after all (it took it over) or it is not in play."""
+        cid = secrets.token_hex(8)
+        box = self.relayed[cid] = Relayed()
+        owner: str | dict[str, Any] | None = None
+        try:
+            owner = await self._open(table_id, cid, None, box, {"bot": bot, "seat": seat})
+        finally:
+            if not isinstance(owner, str):
+                self.relayed.pop(cid, None)
+        if not isinstance(owner, str):
+            return owner
+        return self._follow(table_id, cid, owner, box, quiet)
+
+    async def _follow(self, table_id: str, cid: str, owner: str, box: Relayed, quiet: float
+                      ) -> AsyncGenerator[dict[str, Any] | None, None]:
+        """The owner's messages to a relayed bot's seat, None after each ``quiet`` seconds without one, until
+        the owner closes it or the table changes owner (the bot then opens its stream again)."""
+        said = checked = time.monotonic()
+        try:
+            while True:
+                try:
+                    item = await asyncio.wait_for(box.inbox.get(), min(quiet, ROUND_SECONDS))
+                except TimeoutError:
+                    item = None
+                now = time.monotonic()
+                if item is not None and "msg" in item:
+                    said = now
+                    yield item["msg"]
+                elif item is not None and item.get("op") == "closed":
+                    return
+                elif now - said >= quiet:
+                    said = now
+                    yield None
+                if now - checked >= ROUND_SECONDS:
+                    checked = now
+                    holder = await self.redis.get(LEASE + table_id)
+                    if holder is None or holder.decode() != owner:
+                        return
+        finally:
+            self.relayed.pop(cid, None)
+            with contextlib.suppress(Exception):
+                await self.redis.publish(self.table_channel + table_id,
+                                         json.dumps({"op": "close", "node": self.node, "conn": cid}))
+
     async def forward(self, table_id: str, request: dict[str, Any]) -> dict[str, Any] | None:
         """Run an HTTP request for a table owned by another process there: its answer (status, headers,
         body), or None when this process serves the table after all (it took it over) or it is not in play."""
@@ -495,7 +609,7 @@ class Cluster:
                     await asyncio.sleep(0.2)
                     continue
                 ask = {**request, "op": "http", "node": self.node, "conn": cid}
-                if await self.redis.publish(TABLE_CHANNEL + table_id, json.dumps(ask)):
+                if await self.redis.publish(self.table_channel + table_id, json.dumps(ask)):
                     with contextlib.suppress(TimeoutError):
                         return dict(await asyncio.wait_for(box.inbox.get(), RELAY_PATIENCE))
                 else:
@@ -540,9 +654,10 @@ class Cluster:
         answer["body"] = base64.b64encode(b"".join(chunks)).decode()
         await self._send(node, answer)
 
-    async def _open(self, table_id: str, cid: str, token: str | None, box: Relayed) -> str | dict[str, Any] | None:
-        """Open the relayed connection at the table's owner: its node id, its refusal, or None when the table
-        is to be served here."""
+    async def _open(self, table_id: str, cid: str, token: str | None, box: Relayed,
+                    bot: dict[str, Any] | None = None) -> str | dict[str, Any] | None:
+        """Open the relayed connection at the table's owner (a bot's seat: ``bot`` gives its name and seat):
+        its node id, its refusal, or None when the table is to be served here."""
         give_up = time.monotonic() + RELAY_PATIENCE
         while time.monotonic() < give_up:
             holder = await self.redis.get(LEASE + table_id)
@@ -560,8 +675,8 @@ class Cluster:
                     return None
                 await asyncio.sleep(0.2)
                 continue
-            hello = {"op": "open", "node": self.node, "conn": cid, "token": token}
-            if await self.redis.publish(TABLE_CHANNEL + table_id, json.dumps(hello)):
+            hello = {"op": "open", "node": self.node, "conn": cid, "token": token, **(bot or {})}
+            if await self.redis.publish(self.table_channel + table_id, json.dumps(hello)):
                 try:
                     reply = await asyncio.wait_for(box.inbox.get(), OPEN_TIMEOUT)
                 except TimeoutError:
@@ -576,7 +691,7 @@ class Cluster:
 
     async def _carry(self, ws: Any, table_id: str, cid: str, owner: str, box: Relayed) -> None:
         """Carry frames both ways until the socket closes, the owner closes it, or the owner changes."""
-        channel = TABLE_CHANNEL + table_id
+        channel = self.table_channel + table_id
 
         async def up() -> None:
             while True:
@@ -617,8 +732,14 @@ class Cluster:
                 await ws.close(code=1012)  # the page reconnects: to the new owner, through any process
 
 
-# the requests about one table: the table's own, and a bot's moves, resignation and Next hand at it
+# the requests about one table: the table's own, and a bot's moves, resignation and Next hand at it (and the
+# worlds a bot asks for, read from the table in play)
 TABLE_PATH = re.compile(r"^/api/(?:tables|bot/game)/([A-Za-z0-9_-]{1,32})(/.*)?$")
+WORLD_PATH = re.compile(r"^/api/bot/game/[A-Za-z0-9_-]{1,32}/world$")
+# the bot API's requests that may seat a bot at an open table: a challenge inviting it there, the acceptance of
+# such a challenge, a bot seated by its owner (Cluster.table_of tells the table)
+SEATING_PATH = re.compile(r"^/api/(?:challenge/[^/]{1,40}|bot/challenge/[A-Za-z0-9_-]{1,16}/accept|"
+                          r"bot/accounts/[^/]{1,40}/seat)$")
 MAX_RELAYED_BODY = 65536
 
 
@@ -635,10 +756,12 @@ class RelayRequests:
         key: str | None = None
         if PLAY_PATH.match(path):  # every request of the play queue, its polls too, is served by its holder
             key = None if self.cluster.queue_held else QUEUE
-        elif (m := TABLE_PATH.match(path)) and scope["method"] not in ("GET", "HEAD", "OPTIONS") \
-                and not self.cluster.owns(m[1]):
+        elif (m := TABLE_PATH.match(path)) and not self.cluster.owns(m[1]) and (
+                scope["method"] not in ("GET", "HEAD", "OPTIONS") or WORLD_PATH.match(path)):
             key = m[1]
-        if key is None or self.cluster.pubsub is None:
+        seating = key is None and self.cluster.table_of is not None and scope["type"] == "http" \
+            and scope["method"] == "POST" and SEATING_PATH.match(path) is not None
+        if (key is None and not seating) or self.cluster.pubsub is None:
             await self.app(scope, receive, send)
             return
         chunks, size = [], 0
@@ -654,13 +777,16 @@ class RelayRequests:
             chunks.append(chunk)
             more = message.get("more_body", False)
         body = b"".join(chunks)
+        if seating and size <= MAX_RELAYED_BODY and self.cluster.table_of is not None:
+            table = await asyncio.to_thread(self.cluster.table_of, path, body)
+            key = table if table is not None and not self.cluster.owns(table) else None
         request = {"method": scope["method"], "scheme": scope.get("scheme", "http"), "path": scope["path"],
                    "query": scope.get("query_string", b"").decode("latin-1"),
                    "headers": [[k.decode("latin-1"), v.decode("latin-1")] for k, v in scope.get("headers", [])],
                    "client": list(scope["client"]) if scope.get("client") else None,
                    "server": list(scope["server"]) if scope.get("server") else None,
                    "body": base64.b64encode(body).decode()}
-        answer = None if size > MAX_RELAYED_BODY else await self.cluster.forward(key, request)
+        answer = None if size > MAX_RELAYED_BODY or key is None else await self.cluster.forward(key, request)
         if answer is None:  # served here after all: the body read is given to the app again
             replayed = False
 

@@ -23,15 +23,19 @@ server/clock.py); a quick one's ``{"quick": true}``.
 
 The queue is kept in this process's memory. A server run as several processes (``--redis``) keeps one queue:
 the process holding its lease serves every request of ``/api/play``, relayed there by the others
-(server/cluster.py); when that process stops, another one holds a new, empty queue.
+(server/cluster.py), and writes each ticket it changes to Redis (the hash :data:`TICKETS_KEY`) before it
+answers; when that process stops or dies, the next holder takes the tickets over from there, so that a
+player waiting keeps his ticket and his place.
 """
 
 from __future__ import annotations
 
 import bisect
 import contextlib
+import json
 import logging
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -76,6 +80,7 @@ TICKETS_PER_CLIENT = 4     # tickets waiting at once from one address
 MAX_TICKETS = 5000         # tickets waiting at once on the server
 DEFAULT_RATING = 1500.0
 FIELDS = frozenset({"game", "preset", "players", "ranked", "name"})
+TICKETS_KEY = "muggins:play:tickets"  # scale-out mode: each ticket by its key, as JSON (times as Unix times)
 
 
 def family_of(game: str) -> str:
@@ -137,6 +142,8 @@ class Matchmaker:
         self.tickets: dict[str, Ticket] = {}
         self.dirty = True             # a ticket came or went since the last pairing
         self.paired_at = float("-inf")
+        self.redis: Any = None        # scale-out mode: where the tickets are kept (redis.asyncio), else None
+        self.changed: set[str] = set()  # the keys of the tickets changed since they were last kept
 
     # --- the requests --------------------------------------------------------------------------------
     def join(self, data: Any, account: Account | None, client: str) -> tuple[str, Ticket]:
@@ -201,6 +208,7 @@ class Matchmaker:
                        now, now)
         self.tickets[entry.key] = entry
         self.dirty = True
+        self.changed.add(entry.key)
         return ticket, entry
 
     def find(self, ticket: str) -> Ticket:
@@ -216,6 +224,7 @@ class Matchmaker:
             raise BadRequest(f"a table was made for you already: /t/{entry.table}", 409)
         del self.tickets[entry.key]
         self.dirty = True
+        self.changed.add(entry.key)
         return entry
 
     def describe(self, entry: Ticket) -> dict[str, Any]:
@@ -275,6 +284,7 @@ class Matchmaker:
                     (t.matched is not None and now - t.matched > self.matched_ttl):
                 del self.tickets[key]
                 self.dirty = True
+                self.changed.add(key)
 
     def group(self, anchor: Ticket, queue: list[Ticket], by_rating: list[Ticket], ratings: list[float],
               seated: set[str], now: float) -> list[Ticket]:
@@ -359,6 +369,7 @@ class Matchmaker:
                     token = table.take_seat(seat, self.unique(t.name, used))
                     used.add(name_key(table.seats[seat].name or ""))
                 t.table, t.seat, t.token, t.matched = table.id, seat, token, self.clock()
+                self.changed.add(t.key)
         except (TableError, BadRequest) as e:
             log.warning("table %s for waiting players could not seat them (%s); they wait on", table.id, e)
             for t in group:
@@ -369,6 +380,71 @@ class Matchmaker:
         log.info("table %s made for %d waiting players (%s)", table.id, len(group),
                  "ranked" if first.ranked else "quick")
         return table
+
+    # --- the tickets kept in Redis (scale-out mode) ----------------------------------------------------------
+    async def keep(self) -> None:
+        """Write the tickets changed since the last time to Redis (a ticket gone is deleted there), so that
+        the next holder of the queue finds them; nothing without Redis. On failure they stay to be written."""
+        if self.redis is None or not self.changed:
+            self.changed.clear()
+            return
+        changed, self.changed = self.changed, set()
+        now, wall = self.clock(), time.time()
+        pipe = self.redis.pipeline(transaction=True)
+        for key in sorted(changed):
+            t = self.tickets.get(key)
+            if t is None:
+                pipe.hdel(TICKETS_KEY, key)
+            else:
+                pipe.hset(TICKETS_KEY, key, json.dumps(self.dump(t, now, wall), separators=(",", ":")))
+        pipe.expire(TICKETS_KEY, int(max(self.matched_ttl, self.ticket_ttl) * 2) + 1)
+        try:
+            await pipe.execute()
+        except BaseException:
+            self.changed |= changed
+            raise
+
+    async def take_over(self) -> None:
+        """This process holds the queue now: its tickets are those kept in Redis by the last holder. A
+        waiting ticket counts as asked about now (its holder may have waited for this takeover)."""
+        raw = await self.redis.hgetall(TICKETS_KEY)
+        now, wall = self.clock(), time.time()
+        tickets: dict[str, Ticket] = {}
+        for text in raw.values():
+            try:
+                t = self.undump(json.loads(text), now, wall)
+            except (ValueError, KeyError, TypeError) as e:
+                log.warning("a kept ticket of the play queue cannot be read (%s); it is left out", e)
+                continue
+            if t.table is None:
+                t.polled = now
+            tickets[t.key] = t
+        self.tickets, self.dirty, self.changed = tickets, True, set()
+        log.info("the play queue taken over with %d tickets", len(tickets))
+
+    @staticmethod
+    def dump(t: Ticket, now: float, wall: float) -> dict[str, Any]:
+        """A ticket as JSON: the queue's clock (this process's own) read as Unix times."""
+        def at(x: float | None) -> float | None:
+            return None if x is None else wall - (now - x)
+        account = None if t.account is None else [t.account.id, t.account.username, t.account.created]
+        return {"key": t.key, "game": t.game, "preset": t.preset, "players": t.players, "ranked": t.ranked,
+                "name": t.name, "account": account, "rating": t.rating, "client": t.client,
+                "created": at(t.created), "polled": at(t.polled), "table": t.table, "seat": t.seat,
+                "token": t.token, "matched": at(t.matched)}
+
+    @staticmethod
+    def undump(d: dict[str, Any], now: float, wall: float) -> Ticket:
+        def at(x: Any) -> float | None:
+            return None if x is None else now - (wall - float(x))
+        a = d["account"]
+        created, polled = at(d["created"]), at(d["polled"])
+        if created is None or polled is None:
+            raise ValueError("a ticket without its times")
+        return Ticket(str(d["key"]), str(d["game"]), str(d["preset"]), int(d["players"]), bool(d["ranked"]),
+                      str(d["name"]), None if a is None else Account(int(a[0]), str(a[1]), float(a[2])),
+                      float(d["rating"]), str(d["client"]), created, polled, d["table"], d["seat"], d["token"],
+                      at(d["matched"]))
 
     @staticmethod
     def unique(name: str, used: set[str]) -> str:
@@ -402,6 +478,7 @@ def add_play_routes(app: FastAPI, manager: TableManager, accounts: Accounts, bod
         data = await body(request, limits)
         ticket, entry = matchmaker.join(data, accounts.account_of(request), client_of(request))
         await made(matchmaker.tick())
+        await matchmaker.keep()
         return JSONResponse({"ticket": ticket, **matchmaker.describe(entry)}, status_code=201)
 
     @app.get("/api/play/{ticket}")
@@ -409,13 +486,16 @@ def add_play_routes(app: FastAPI, manager: TableManager, accounts: Accounts, bod
         matchmaker.expire()
         entry = matchmaker.find(ticket)
         entry.polled = matchmaker.clock()
+        matchmaker.changed.add(entry.key)
         await made(matchmaker.tick())
+        await matchmaker.keep()
         return {"ticket": ticket, **matchmaker.describe(entry)}
 
     @app.delete("/api/play/{ticket}")
     async def cancel(ticket: str, request: Request) -> dict[str, Any]:
         same_site(request)
         entry = matchmaker.leave(ticket)
+        await matchmaker.keep()
         return {"ticket": ticket, "status": "cancelled", "game": entry.game}
 
     return matchmaker

@@ -217,6 +217,29 @@ daily_results_t = Table(
     Index("ix_daily_results_table_id", "table_id", unique=True),
 )
 
+# --- the bot API's challenges (revision 0008) ---
+# each challenge until it is answered and a while after (so that any process of the site answers for it):
+# who made it (an account, a person's or a bot's), to whom (a bot account, or a built-in level), the game
+challenges_t = Table(
+    "challenges", metadata,
+    Column("id", String(16), primary_key=True),
+    Column("challenger_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("challenger_name", String(20), nullable=False),
+    Column("challenger_kind", String(8), nullable=False),   # "person" or "bot"
+    Column("dest", String(20), nullable=False),             # the bot account's name, or a built-in level
+    Column("dest_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=True, index=True),
+    Column("game", String(64), nullable=False),
+    Column("preset", String(64), nullable=True),
+    Column("options", JSON, nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("bots", JSON, nullable=False),                   # built-in levels for the other seats
+    Column("table_id", String(32), nullable=True),          # the open table invited to, or the table made
+    Column("status", String(16), nullable=False),           # created, accepted, declined, canceled
+    Column("created", Float, nullable=False, index=True),
+)
+
 
 # the columns as read back: JSON ones as they are stored, parsed one row at a time (see Store._stored),
 # so that one row that is not JSON cannot stop the reading of the others
