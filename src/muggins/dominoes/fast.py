@@ -14,6 +14,7 @@ deals, the same moves), the reference for everything else (views, sampling, nota
 from __future__ import annotations
 
 import random
+from functools import partial
 from typing import Any, NoReturn
 
 from muggins.core.action_ids import space_of
@@ -21,7 +22,7 @@ from muggins.core.chance import Chance
 from muggins.core.claims import check_points
 from muggins.core.errors import ClaimError, GameOver, IllegalAction, NotYourTurn, RecordError, shown
 from muggins.core.protocol import MUGGINS, Action, Event, check_action, check_seat
-from muggins.dominoes.deals import draw_deal, draw_lot, lot_tied
+from muggins.dominoes.deals import draw_deal, draw_lot, fresh, lot_tied
 from muggins.dominoes.rules import DominoRules
 from muggins.dominoes.tiles import Tile, full_set, pips
 from muggins.dominoes.views import DominoView
@@ -361,6 +362,7 @@ class NativeDominoState:
         self._twin_moves = 0  # the native history the twin has played
         if chance is not None:
             nat.on_deal = self._deal
+        nat.on_other = self._apply_other
         self._side = [x % 2 if rules.partnerships and n == 4 else x for x in range(n)]
         self._tiles = full_set(rules.tile_set)
         self._each = rules.tiles_each(n)
@@ -390,6 +392,9 @@ class NativeDominoState:
             feed.extend(t.index for t in drawn)
             tied = lot_tied(drawn, seats, rules.lot_tie == "high_end", lightest)
             seats = tied if len(tied) > 1 else []
+        if fresh(chance):  # shuffled natively, as draw_deal would (the same draws, the same outcome)
+            chance.next("deal", partial(nat.deal_shuffled, feed))
+            return
         hands, bone = draw_deal(chance, tiles, rules.tile_set, n, self._each)
         if len(hands) * self._each + len(bone) != len(tiles):
             raise RecordError("the native engine deals every tile of the set (hands and boneyard); this deal "
@@ -419,6 +424,11 @@ class NativeDominoState:
     apply_action_id: Any = _ToC("apply_action_id")
     waiting_for: Any = _ToC("waiting_for")
     is_over: Any = _ToC("is_over")
+    # the Actions too: ``legal_actions`` as the pure engine lists them (the same, in the same order), each
+    # made once per game family and shared; ``apply`` of one just offered goes by its id, any other Action
+    # through :meth:`_apply_other` (the protocol's checks)
+    legal_actions: Any = _ToC("legal_actions")
+    apply: Any = _ToC("apply")
 
 
     def to_act(self) -> frozenset[int]:
@@ -459,42 +469,10 @@ class NativeDominoState:
             return [e.to_dict(seat) for e in self._nat.events(start)]
         return [e.to_dict(seat) for e in self.log[start:]]
 
-    def legal_actions(self, seat: int) -> list[Action]:
-        """As ``DominoState.legal_actions``: the same Actions in the same order (the hand's order, then
-        the free places' order of the pure engine), made from the native legal ids."""
-        nat = self._nat
-        ids = nat.legal_action_ids(seat)
-        if not ids:
-            return []
-        dec = _decoder_of(nat)
-        tiles = dec.tiles
-        plays: list[tuple[int, int, Action, int]] = []
-        rest: list[Action] = []
-        hand = dec.hands[seat]
-        numbered = dec.numbered_places()
-        regular: dict[Action, int] = {}
-        for i in ids:
-            if i < self._play_stop:
-                ti, slot = divmod(i // self._width, self._slots)
-                a = dec.play_action(tiles[ti], slot - 1)
-                plays.append((hand.index(ti), -1 if slot == 0 else dec.places.index(numbered[slot - 1]), a, i))
-            elif i < self._mug:
-                a = _MOVES[i - self._draw]
-                rest.append(a)
-                regular[a] = i
-            elif i < self._claim:
-                rest.append(MUGGINS)
-            else:
-                rest.append(Action("claim", claim=i - self._claim))
-        plays.sort(key=lambda x: (x[0], x[1]))
-        for p in plays:
-            regular[p[2]] = p[3]
-        self._offer_cache = (nat.log_size, seat, regular)  # what _id_of reads first
-        return [p[2] for p in plays] + rest
-
-    def apply(self, seat: object, action: object) -> None:
-        """As ``GameState.apply``: validated and applied natively; a move refused raises what the pure
-        engine raises (its type and words) and changes nothing."""
+    def _apply_other(self, seat: object, action: object) -> None:
+        """``apply`` of an Action not just offered by :meth:`legal_actions` (``NativeDominoes.apply`` sends
+        it here): validated as ``GameState.apply`` does and applied natively; a move refused raises what the
+        pure engine raises (its type and words) and changes nothing."""
         try:
             self._apply(seat, action)
         except IllegalAction as e:
@@ -540,32 +518,10 @@ class NativeDominoState:
         if seat != turn:
             raise NotYourTurn(f"it is seat {turn}'s turn, not seat {seat}'s")
         base = action if claim is None else action._replace(claim=None)
-        i = self._id_of(seat, base)
+        i = self._nat.offered_id(seat, base)
         if i < 0:
             raise IllegalAction(f"{action} is not a legal move of seat {seat} now")
         nat.apply_id(seat, i + (claim + 1 if claim is not None else 0))
-
-    def _id_of(self, seat: int, action: Action) -> int:
-        """The id of the regular move ``action`` (no claim) if ``seat`` may make it now, else -1."""
-        offered = getattr(self, "_offer_cache", None)
-        if offered is not None and offered[0] == self._nat.log_size and offered[1] == seat:
-            try:
-                return int(offered[2].get(action, -1))
-            except TypeError:  # a malformed move (an unhashable part): no move of this game
-                return -1
-        dec = _decoder_of(self._nat)
-        i: int
-        for i in self._nat.legal_action_ids(seat):
-            if i >= self._mug:
-                break
-            if i >= self._play_stop:
-                if _MOVES[i - self._draw] == action:
-                    return i
-                continue
-            ti, slot = divmod(i // self._width, self._slots)
-            if dec.play_action(dec.tiles[ti], slot - 1) == action:
-                return i
-        return -1
 
     # --- copies, undo, sampling -------------------------------------------------------------------------
     def clone(self) -> NativeDominoState:
@@ -592,6 +548,7 @@ class NativeDominoState:
                 fresh._nat.apply_id(seat, i)
         self.__dict__.clear()
         self.__dict__.update(fresh.__dict__)
+        self._nat.on_other = self._apply_other
         if self.chance is not None:
             self._nat.on_deal = self._deal
 
@@ -647,7 +604,7 @@ class NativeDominoState:
 
 #: the attributes a native state keeps itself (never read from its twin, even before they are set)
 _OWN = frozenset(("_nat", "_twin", "_twin_at", "_twin_moves", "_start", "chance", "_side", "_space", "rules",
-                  "num_players", "_offer_cache"))
+                  "num_players"))
 
 
 def _unused(rng: random.Random) -> dict[str, Any]:  # pragma: no cover - every outcome is recorded
