@@ -148,8 +148,7 @@ cdef class NativeDominoes:
     cdef public object on_other  # apply(seat, action) for an Action not just offered (the protocol's checks)
 
     cdef _apply(self, object seat, object i, bint protocol)
-    cdef _call(self, int seat, object amount)
-    cdef _late_claim(self, int seat, int amount)
+    cdef _do(self, int seat, int i)
     cdef void _order(self, int node, int bit, int pk, int nid) noexcept
     cdef void _order_play(self, int t, int k, int node, int bit, int pk, int nid) noexcept
     cdef void _fresh_places(self, int node) noexcept

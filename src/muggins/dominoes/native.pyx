@@ -1803,7 +1803,7 @@ cdef class NativeDominoes:
         if self.offer_at == self.g.nev and type(seat) is int and seat == self.offer_seat:
             for j in range(self.noffer):
                 if self.offer_ptr[j] == p:
-                    self._apply(seat, self.offer_ids[j], 0)
+                    self._do(self.offer_seat, self.offer_ids[j])
                     return
         if self.on_other is None:
             raise TypeError("this game applies only the Actions legal_actions offered (no on_other)")
@@ -2012,8 +2012,7 @@ cdef class NativeDominoes:
         cdef int moves[MAXMOVES]
         cdef Rules* r = &self.box.r
         cdef Game* g = &self.g
-        cdef int nm, k, base, code, draw = r.ntiles * r.slots
-        cdef int node = -1, bit = 0, pk = 0, nid = g.nnodes  # a play's place, for the orders (_order)
+        cdef int nm, k, x, s, base, draw = r.ntiles * r.slots
         if type(seat) is not int or not 0 <= seat < r.n:
             raise NoSuchSeat(f"there is no seat {seat!r}; seats are 0 to {r.n - 1}")
         if g.over:
@@ -2021,50 +2020,56 @@ cdef class NativeDominoes:
         if type(i) is not int or not 0 <= i < r.size:
             raise UnknownAction(f"there is no action id {i!r}: this game numbers its actions from 0 to "
                                 f"{r.size - 1}")
-        if i < r.mug_start:
-            if i < r.play_stop:
-                base, code = divmod(i, r.width)
-            else:
-                base, code = draw + i - r.play_stop, 0
-            nm = regular(g, r, seat, moves)
+        x = i
+        s = seat
+        if x < r.mug_start:
+            base = x // r.width if x < r.play_stop else draw + x - r.play_stop
+            nm = regular(g, r, s, moves)
             for k in range(nm):
                 if moves[k] == base:
                     break
             else:
                 raise IllegalAction(f"action id {i} is not a legal move of seat {seat} now")
-            log_act(g, seat, i)
-            if base < draw and base % r.slots:
-                node = g.pnode[base % r.slots - 1]
-                bit = g.pbit[base % r.slots - 1]
-                pk = g.kind[node]
-            apply_regular(g, r, seat, base, code - 1 if r.manual and base < draw else -1, 0)
-        elif i < r.claim_start:
-            if not g.w_open or r.side[seat] == r.side[g.w_scorer]:
+        elif x < r.claim_start:
+            if not g.w_open or r.side[s] == r.side[g.w_scorer]:
                 if protocol:
                     raise IllegalAction(f"action id {i} (muggins) is not a legal move of seat {seat} now")
                 raise ClaimError(f"seat {seat} cannot call muggins now")
-            log_act(g, seat, i)
+        elif not g.w_open or s != g.w_scorer or not g.w_may:
+            if protocol:
+                raise IllegalAction(f"action id {i} (claim) is not a legal move of seat {seat} now")
+            raise ClaimError(f"seat {seat} has nothing to claim now")
+        self._do(s, x)
+
+    cdef _do(self, int seat, int i):
+        """Apply the legal action numbered ``i`` for ``seat`` (checked by the caller), keep the orders, and
+        ask for the next hand's deal if it waits for one."""
+        cdef Rules* r = &self.box.r
+        cdef Game* g = &self.g
+        cdef int base, code, draw = r.ntiles * r.slots
+        cdef int node = -1, bit = 0, pk = 0, nid = g.nnodes  # a play's place, for the orders (_order)
+        log_act(g, seat, i)
+        if i < r.mug_start:
+            if i < r.play_stop:
+                base = i // r.width
+                code = i % r.width
+                if base % r.slots:
+                    node = g.pnode[base % r.slots - 1]
+                    bit = g.pbit[base % r.slots - 1]
+                    pk = g.kind[node]
+            else:
+                base = draw + i - r.play_stop
+                code = 0
+            apply_regular(g, r, seat, base, code - 1 if r.manual and base < draw else -1, 0)
+        elif i < r.claim_start:
             code = i - r.mug_start
-            self._call(seat, None if code == 0 else code - 1)
+            call_muggins(g, r, seat, code - 1)  # code 0: a call naming nothing (-1)
         else:
-            if not g.w_open or seat != g.w_scorer or not g.w_may:
-                if protocol:
-                    raise IllegalAction(f"action id {i} (claim) is not a legal move of seat {seat} now")
-                raise ClaimError(f"seat {seat} has nothing to claim now")
-            log_act(g, seat, i)
-            self._late_claim(seat, i - r.claim_start)
+            late_claim(g, r, seat, i - r.claim_start)
         if self.ord_on:
             self._order(node, bit, pk, nid)
         if g.need_deal and self.on_deal is not None:
             self.on_deal()
-
-    cdef _call(self, int seat, object amount):
-        """A muggins call (``GameState._call`` with ``resolve_call``)."""
-        call_muggins(&self.g, &self.box.r, seat, -1 if amount is None else amount)
-
-    cdef _late_claim(self, int seat, int amount):
-        """The scorer claims late (``GameState._late_claim``)."""
-        late_claim(&self.g, &self.box.r, seat, amount)
 
     def playout(self, policy: int = 0, seed: int = 0, max_moves: int = 1 << 30, until_hand_end: bool = False,
                 greedy: float | None = None, defender: int = -1) -> int:
