@@ -14,7 +14,6 @@ deals, the same moves), the reference for everything else (views, sampling, nota
 from __future__ import annotations
 
 import random
-from functools import partial
 from typing import Any, NoReturn
 
 from muggins.core.action_ids import space_of
@@ -383,6 +382,9 @@ class NativeDominoState:
         nat, rules, n = self._nat, self.rules, self.num_players
         chance = self.chance
         assert chance is not None
+        if fresh(chance):  # drawn natively, as deals.py draws them (the same draws, the same outcomes)
+            nat.deal_fresh(chance)
+            return
         tiles = self._tiles
         feed: list[int] = []
         mask, lightest = nat.lot_seats()
@@ -392,9 +394,6 @@ class NativeDominoState:
             feed.extend(t.index for t in drawn)
             tied = lot_tied(drawn, seats, rules.lot_tie == "high_end", lightest)
             seats = tied if len(tied) > 1 else []
-        if fresh(chance):  # shuffled natively, as draw_deal would (the same draws, the same outcome)
-            chance.next("deal", partial(nat.deal_shuffled, feed))
-            return
         hands, bone = draw_deal(chance, tiles, rules.tile_set, n, self._each)
         if len(hands) * self._each + len(bone) != len(tiles):
             raise RecordError("the native engine deals every tile of the set (hands and boneyard); this deal "

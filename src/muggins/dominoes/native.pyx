@@ -25,6 +25,9 @@ from libc.stdlib cimport free, malloc, realloc
 from muggins.core.splitmix cimport splitmix_next, splitmix_unit
 from libc.time cimport clock, CLOCKS_PER_SEC
 
+import random as _random
+from functools import partial
+
 from muggins.core.errors import ClaimError, GameOver, IllegalAction, NoSuchSeat, UnknownAction
 from muggins.core.protocol import MUGGINS, Action
 from muggins.dominoes.tiles import full_set
@@ -1361,6 +1364,49 @@ cdef list actions_of(int top, int ntiles):
     return got
 
 
+cdef int below_bits(object getrandbits, int n):
+    """``random.Random._randbelow(n)``: ``getrandbits`` of ``n``'s bit length until one is below ``n``."""
+    cdef int bits = 0, x
+    while (n >> bits) > 0:
+        bits += 1
+    x = getrandbits(bits)
+    while x >= n:
+        x = getrandbits(bits)
+    return x
+
+
+cdef list sample_of(object rng, int n, int k):
+    """``rng.sample(range(n), k)`` (``k`` at most 5), the same draws as ``random.Random.sample`` makes (a
+    pool up to 21 items, else picks again while taken); another generator's own ``sample``."""
+    cdef int i, j
+    if type(rng) is not _random.Random or k > 5:
+        return rng.sample(range(n), k)
+    getrandbits = rng.getrandbits
+    out: list = []
+    if n <= 21:
+        pool = list(range(n))
+        for i in range(k):
+            j = below_bits(getrandbits, n - i)
+            out.append(pool[j])
+            pool[j] = pool[n - i - 1]
+        return out
+    for i in range(k):
+        j = below_bits(getrandbits, n)
+        while j in out:
+            j = below_bits(getrandbits, n)
+        out.append(j)
+    return out
+
+
+def _drawn_lot(list seats, int top, int ntiles, list got, object rng) -> dict:
+    """A round of lots as :func:`muggins.dominoes.deals.draw_lot` draws it (a tile for each of ``seats``,
+    ``rng.sample`` of the set): its outcome; the tile indices go to ``got``."""
+    picked = sample_of(rng, ntiles, len(seats))
+    got.extend(picked)
+    texts = tiles_of(top)[1]
+    return {"seats": list(seats), "tiles": [texts[t] for t in picked]}
+
+
 cdef inline int play_key(int ntiles, int t, int on, int end) noexcept nogil:
     """Where the play of tile ``t`` on layout tile ``on`` (-1: the lead) at its ``end`` (a spinner's side)
     is kept in the shared list of play Actions."""
@@ -1599,6 +1645,39 @@ cdef class NativeDominoes:
             self._order(-1, 0, 0, -1)
         if self.g.nfeed != k:  # pragma: no cover - lots out of step with lot_seats
             raise RuntimeError(f"the lots and deal used {self.g.nfeed} tiles of the {k} given")
+
+    def deal_fresh(self, chance: object) -> None:
+        """Deal the hand that waits for its deal from the generator of ``chance``, which has no recorded
+        outcome left (:func:`muggins.dominoes.deals.fresh`): each round of lots and the deal drawn and recorded
+        in ``chance`` as :func:`~muggins.dominoes.deals.draw_lot` and
+        :func:`~muggins.dominoes.deals.draw_deal` draw and record them (the same draws, the same outcomes),
+        the lots settled as :func:`~muggins.dominoes.deals.lot_tied` settles them."""
+        cdef Rules* r = &self.box.r
+        cdef int keys[4]
+        cdef int leader, lightest, seats, k, i, t, best, tied
+        if not self.g.need_deal:
+            raise ValueError("no hand waits for its deal")
+        seats = hand_lot(&self.g, r, self.g.hand_no + 1, &leader, &lightest)
+        lots: list = []
+        while seats:
+            who = [s for s in range(r.n) if seats >> s & 1]
+            got: list = []
+            chance.next("lot", partial(_drawn_lot, who, r.top, r.ntiles, got))
+            k = len(who)
+            for i in range(k):
+                t = got[i]
+                keys[i] = (r.hi[t] + r.lo[t]) * 64 + (r.hi[t] if r.lot_high_end else 0)
+            best = keys[0]
+            for i in range(1, k):
+                if (keys[i] < best) if lightest else (keys[i] > best):
+                    best = keys[i]
+            tied = 0
+            for i in range(k):
+                if keys[i] == best:
+                    tied |= 1 << who[i]
+            lots.extend(got)
+            seats = tied if popcount64(<uint64_t>tied) > 1 else 0
+        chance.next("deal", partial(self.deal_shuffled, lots))
 
     def deal_shuffled(self, lots: list, rng: object) -> dict:
         """Start the hand that waits for its deal: the tiles of its lots (as :meth:`deal_hand`), then the
