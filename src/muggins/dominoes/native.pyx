@@ -1376,20 +1376,13 @@ cdef int below_bits(object getrandbits, int n):
 
 
 cdef list sample_of(object rng, int n, int k):
-    """``rng.sample(range(n), k)`` (``k`` at most 5), the same draws as ``random.Random.sample`` makes (a
-    pool up to 21 items, else picks again while taken); another generator's own ``sample``."""
+    """``rng.sample(range(n), k)``: for a ``random.Random`` and a set of more than 21 tiles, its draws made
+    here as ``random.Random.sample`` makes them (a pick again while taken); else by ``rng.sample``."""
     cdef int i, j
-    if type(rng) is not _random.Random or k > 5:
+    if type(rng) is not _random.Random or k > 5 or n <= 21:
         return rng.sample(range(n), k)
     getrandbits = rng.getrandbits
     out: list = []
-    if n <= 21:
-        pool = list(range(n))
-        for i in range(k):
-            j = below_bits(getrandbits, n - i)
-            out.append(pool[j])
-            pool[j] = pool[n - i - 1]
-        return out
     for i in range(k):
         j = below_bits(getrandbits, n)
         while j in out:
