@@ -2,11 +2,13 @@
 where the native engine is built and plays the rules), and the decoder of the native engine's integer event
 log.
 
-The native engine (:mod:`muggins.dominoes.native`) logs each event as a few ints while it runs; Python
-objects are made here, at the protocol's edge, and only when asked for: ``Event`` objects by
-:class:`LogDecoder`, ``Action`` objects by :meth:`NativeDominoState.legal_actions`. The integer protocol
-(``legal_action_ids`` / ``apply_action_id``) goes straight to C. Every hand's lots and deal are drawn from the
-state's :class:`~muggins.core.chance.Chance` by the pure engine's own code (:mod:`muggins.dominoes.deals`).
+The native engine (:mod:`muggins.dominoes.native`) logs each event as a few ints while it runs; ``Event``
+objects are made here by :class:`LogDecoder`, at the protocol's edge, only when asked for. Both move
+protocols go straight to C: the integer ids (``legal_action_ids`` / ``apply_action_id``), and the Actions
+(``legal_actions`` / ``apply``), each Action made once and shared, picked in C in the pure engine's order and
+an offered one applied by its id. Every hand's lots and deal are drawn from the state's
+:class:`~muggins.core.chance.Chance` as the pure engine draws them (:mod:`muggins.dominoes.deals`; a fresh
+draw from its generator is made in C with the same draws, ``NativeDominoes.deal_fresh``).
 :meth:`NativeDominoState.to_pure` gives the equal pure :class:`~muggins.dominoes.state.DominoState` (the same
 deals, the same moves), the reference for everything else (views, sampling, notation).
 """
@@ -20,7 +22,7 @@ from muggins.core.action_ids import space_of
 from muggins.core.chance import Chance
 from muggins.core.claims import check_points
 from muggins.core.errors import ClaimError, GameOver, IllegalAction, NotYourTurn, RecordError, shown
-from muggins.core.protocol import MUGGINS, Action, Event, check_action, check_seat
+from muggins.core.protocol import Event, check_action, check_seat
 from muggins.dominoes.deals import draw_deal, draw_lot, fresh, lot_tied
 from muggins.dominoes.rules import DominoRules
 from muggins.dominoes.tiles import Tile, full_set, pips
@@ -37,10 +39,6 @@ _WHAT = ("play", "play and its domino bonus")
 _OUTCOMES = ("steal", "forfeit", "steal_and_deduct", "false_call")
 _NONDOUBLE, _CROSS, _SPINNER = 0, 2, 3  # the layout tile kinds of the native scope (state.py's numbers)
 _DRAW_SECRET = ("tile", "forced")
-DRAW = Action("draw")
-PASS = Action("pass")
-KNOCK = Action("knock")
-_MOVES = (DRAW, PASS, KNOCK)  # the moves numbered after the plays, in id order (docs/actions.md)
 
 #: where a native log starts: hands (tile indices in hand order), layout tiles, their (kind, v0, v1), masks,
 #: free places in the pure engine's order as (node, slot bit, value), the spinner, the hand number
@@ -107,10 +105,6 @@ class LogDecoder:
             out.append((node, 8 if branch & 4 else 4, v0))
         return out
 
-    def numbered_places(self) -> list[tuple[int, int, int]]:
-        """The free places in id order (docs/actions.md): by layout tile, then slot."""
-        return sorted(self.places)
-
     def _place(self, t: Tile, k: int) -> tuple[int, int, int] | None:
         """Lay ``t`` on numbered free place ``k`` (-1: the lead), as ``DominoState._place``; returns that
         place (node, bit, value) or None for the lead."""
@@ -161,13 +155,6 @@ class LogDecoder:
             if on:
                 return on
         return [x[2] for x in self.places]
-
-    def play_action(self, t: Tile, k: int) -> Action:
-        """The play of ``t`` on numbered free place ``k`` (-1: the lead), as the pure engine makes it."""
-        if k < 0:
-            return Action("play", t, None, None)
-        node, bit, _ = self.numbered_places()[k]
-        return Action("play", t, self.tiles[self.ltile[node]], "end" if bit >= 4 else None)
 
     # --- decoding -----------------------------------------------------------------------------------
     def _decode(self, ints: list[int]) -> None:
@@ -293,9 +280,9 @@ class NativeDominoState:
     """A game of dominoes played by the native engine, spoken to through the whole protocol: what
     ``spec.new`` gives for rules in the native scope (:meth:`unsupported`) unless ``MUGGINS_ENGINE=pure``.
 
-    The integer protocol (:meth:`legal_action_ids`, :meth:`apply_action_id`, :meth:`waiting_for`,
-    :meth:`is_over`) calls the C engine directly; :meth:`legal_actions`, :meth:`apply`, :attr:`log` and the
-    scores are made from its C data at this edge. Every hand's lots and deal are drawn from :attr:`chance`
+    The moves (:meth:`legal_action_ids`, :meth:`apply_action_id`, :meth:`legal_actions`, :meth:`apply`,
+    :meth:`waiting_for`, :meth:`is_over`) call the C engine directly; :attr:`log` and the scores are made from
+    its C data at this edge. Every hand's lots and deal are drawn from :attr:`chance`
     by the same code as the pure engine's (:mod:`muggins.dominoes.deals`), so a seed or a record deals the
     same tiles on both. What else the protocol offers (views, history, notation, sampling frames, the hands
     and layout as tiles) is read from the equal pure :class:`~muggins.dominoes.state.DominoState`, kept in
@@ -608,18 +595,6 @@ _OWN = frozenset(("_nat", "_twin", "_twin_at", "_twin_moves", "_start", "chance"
 
 def _unused(rng: random.Random) -> dict[str, Any]:  # pragma: no cover - every outcome is recorded
     raise AssertionError("a recorded outcome was asked to be drawn")
-
-
-def _decoder_of(nat: Any) -> LogDecoder:
-    """The decoder of ``nat``'s log, brought up to date."""
-    dec: LogDecoder | None = nat.decoder()
-    if dec is None:
-        nat.events(0)
-        dec = nat.decoder()
-        assert dec is not None
-    elif dec.pos < nat.log_size:
-        dec._decode(nat.log_ints(dec.pos))
-    return dec
 
 
 _LOADED: list[tuple[Any, str | None]] = []
