@@ -226,3 +226,71 @@ def refusal(state: Any, seat: int, i: int) -> type[IllegalAction] | None:
     except IllegalAction as e:
         return type(e)
     return None
+
+
+@pytest.mark.parametrize("case", CASES[::3], ids=lambda c: f"{c[0]}-{c[1]}-{sorted(c[2])}")
+def test_offered_actions_are_shared_and_applied_as_offered(case: tuple[str, int, dict[str, Any]]) -> None:
+    """The Actions a native state offers are the pure engine's, in its order, each made once and shared (the
+    same objects again); applying the very object offered plays the move the pure engine plays, and an
+    object offered before a move is judged afresh after it (refused alike when no longer legal)."""
+    for variant in range(3):
+        rules = rules_of(case, variant)
+        fast, pure = both(rules, case[1], variant)
+        rng = random.Random(variant)
+        moves = stale_refused = 0
+        while not pure.is_over() and moves < 400:
+            seat = rng.choice(sorted(pure.to_act())) if rng.random() < 0.3 else min(pure.waiting_for())
+            acts = fast.legal_actions(seat)
+            assert acts == pure.legal_actions(seat)
+            assert all(a is b for a, b in zip(acts, fast.legal_actions(seat), strict=True))
+            if not acts:
+                continue
+            k = rng.randrange(len(acts))
+            fast.apply(seat, acts[k])
+            pure.apply(seat, pure.legal_actions(seat)[k])
+            moves += 1
+            agree(fast, pure, deep=moves % 37 == 0)
+            old = acts[rng.randrange(len(acts))]  # offered before this move: judged afresh now
+            if pure.is_over():
+                break
+            error = refusal_of(pure.clone(), seat, old)
+            if error is None:
+                fast.apply(seat, old)
+                pure.apply(seat, old)
+            else:
+                with pytest.raises(error):
+                    fast.apply(seat, old)
+                stale_refused += 1
+            agree(fast, pure, deep=False)
+        assert moves > 20 and stale_refused > 0
+        assert to_record(fast) == to_record(pure)
+
+
+@pytest.mark.parametrize("options", [{}, {"first_lead": "lot_lightest"}, {"lot_tie": "high_end"},
+                                     {"next_lead": "lowest_score"}, {"tile_set": 9}])
+def test_fresh_deals_drawn_natively_record_the_pure_engines_outcomes(options: dict[str, Any]) -> None:
+    """Lots and deals a native state draws from a seeded Chance are those the pure engine draws from the same
+    seed, hand after hand (the same outcomes recorded, ties of the lots drawn again alike)."""
+    rules = SPEC.rules("muggins", options)
+    lots = 0
+    for seed in range(8):
+        fast, pure = both(rules, 2 + seed % 3, seed)
+        rng = random.Random(seed)
+        while not pure.is_over():
+            seat = min(pure.waiting_for())
+            i = rng.choice(pure.legal_action_ids(seat))
+            fast.apply_action_id(seat, i)
+            pure.apply_action_id(seat, i)
+        assert fast.chance.outcomes == pure.chance.outcomes
+        assert fast.hand_no == pure.hand_no > 1
+        lots += sum(o["kind"] == "lot" for o in pure.chance.outcomes)
+    assert lots > 8
+
+
+def refusal_of(state: Any, seat: int, action: Any) -> type[IllegalAction] | None:
+    """Apply ``action`` for ``seat``: the type of the refusal, or None when applied."""
+    try:
+        state.apply(seat, action)
+    except IllegalAction as e:
+        return type(e)
+    return None

@@ -37,6 +37,12 @@ def lot_tied(drawn: list[Tile], seats: list[int], high_end: bool, lightest: bool
     return [s for s, key in zip(seats, keys, strict=True) if key == best]
 
 
+def fresh(chance: Chance) -> bool:
+    """Whether ``chance`` draws its next outcome now (no recorded one is left and it has a generator): a
+    native engine may then shuffle the deal itself, exactly as :func:`draw_deal` does."""
+    return chance.rng is not None and chance.position >= len(chance.outcomes)
+
+
 def draw_deal(chance: Chance, tiles: list[Tile], tile_set: int, n: int, each: int
               ) -> tuple[list[list[Tile]], list[Tile]]:
     """The hands (``each`` tiles for each of ``n`` seats, in the order dealt) and the boneyard, its last tile

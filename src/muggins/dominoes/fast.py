@@ -2,11 +2,13 @@
 where the native engine is built and plays the rules), and the decoder of the native engine's integer event
 log.
 
-The native engine (:mod:`muggins.dominoes.native`) logs each event as a few ints while it runs; Python
-objects are made here, at the protocol's edge, and only when asked for: ``Event`` objects by
-:class:`LogDecoder`, ``Action`` objects by :meth:`NativeDominoState.legal_actions`. The integer protocol
-(``legal_action_ids`` / ``apply_action_id``) goes straight to C. Every hand's lots and deal are drawn from the
-state's :class:`~muggins.core.chance.Chance` by the pure engine's own code (:mod:`muggins.dominoes.deals`).
+The native engine (:mod:`muggins.dominoes.native`) logs each event as a few ints while it runs; ``Event``
+objects are made here by :class:`LogDecoder`, at the protocol's edge, only when asked for. Both move
+protocols go straight to C: the integer ids (``legal_action_ids`` / ``apply_action_id``), and the Actions
+(``legal_actions`` / ``apply``), each Action made once and shared, picked in C in the pure engine's order and
+an offered one applied by its id. Every hand's lots and deal are drawn from the state's
+:class:`~muggins.core.chance.Chance` as the pure engine draws them (:mod:`muggins.dominoes.deals`; a fresh
+draw from its generator is made in C with the same draws, ``NativeDominoes.deal_fresh``).
 :meth:`NativeDominoState.to_pure` gives the equal pure :class:`~muggins.dominoes.state.DominoState` (the same
 deals, the same moves), the reference for everything else (views, sampling, notation).
 """
@@ -20,8 +22,8 @@ from muggins.core.action_ids import space_of
 from muggins.core.chance import Chance
 from muggins.core.claims import check_points
 from muggins.core.errors import ClaimError, GameOver, IllegalAction, NotYourTurn, RecordError, shown
-from muggins.core.protocol import MUGGINS, Action, Event, check_action, check_seat
-from muggins.dominoes.deals import draw_deal, draw_lot, lot_tied
+from muggins.core.protocol import Event, check_action, check_seat
+from muggins.dominoes.deals import draw_deal, draw_lot, fresh, lot_tied
 from muggins.dominoes.rules import DominoRules
 from muggins.dominoes.tiles import Tile, full_set, pips
 from muggins.dominoes.views import DominoView
@@ -37,10 +39,6 @@ _WHAT = ("play", "play and its domino bonus")
 _OUTCOMES = ("steal", "forfeit", "steal_and_deduct", "false_call")
 _NONDOUBLE, _CROSS, _SPINNER = 0, 2, 3  # the layout tile kinds of the native scope (state.py's numbers)
 _DRAW_SECRET = ("tile", "forced")
-DRAW = Action("draw")
-PASS = Action("pass")
-KNOCK = Action("knock")
-_MOVES = (DRAW, PASS, KNOCK)  # the moves numbered after the plays, in id order (docs/actions.md)
 
 #: where a native log starts: hands (tile indices in hand order), layout tiles, their (kind, v0, v1), masks,
 #: free places in the pure engine's order as (node, slot bit, value), the spinner, the hand number
@@ -107,10 +105,6 @@ class LogDecoder:
             out.append((node, 8 if branch & 4 else 4, v0))
         return out
 
-    def numbered_places(self) -> list[tuple[int, int, int]]:
-        """The free places in id order (docs/actions.md): by layout tile, then slot."""
-        return sorted(self.places)
-
     def _place(self, t: Tile, k: int) -> tuple[int, int, int] | None:
         """Lay ``t`` on numbered free place ``k`` (-1: the lead), as ``DominoState._place``; returns that
         place (node, bit, value) or None for the lead."""
@@ -161,13 +155,6 @@ class LogDecoder:
             if on:
                 return on
         return [x[2] for x in self.places]
-
-    def play_action(self, t: Tile, k: int) -> Action:
-        """The play of ``t`` on numbered free place ``k`` (-1: the lead), as the pure engine makes it."""
-        if k < 0:
-            return Action("play", t, None, None)
-        node, bit, _ = self.numbered_places()[k]
-        return Action("play", t, self.tiles[self.ltile[node]], "end" if bit >= 4 else None)
 
     # --- decoding -----------------------------------------------------------------------------------
     def _decode(self, ints: list[int]) -> None:
@@ -293,9 +280,9 @@ class NativeDominoState:
     """A game of dominoes played by the native engine, spoken to through the whole protocol: what
     ``spec.new`` gives for rules in the native scope (:meth:`unsupported`) unless ``MUGGINS_ENGINE=pure``.
 
-    The integer protocol (:meth:`legal_action_ids`, :meth:`apply_action_id`, :meth:`waiting_for`,
-    :meth:`is_over`) calls the C engine directly; :meth:`legal_actions`, :meth:`apply`, :attr:`log` and the
-    scores are made from its C data at this edge. Every hand's lots and deal are drawn from :attr:`chance`
+    The moves (:meth:`legal_action_ids`, :meth:`apply_action_id`, :meth:`legal_actions`, :meth:`apply`,
+    :meth:`waiting_for`, :meth:`is_over`) call the C engine directly; :attr:`log` and the scores are made from
+    its C data at this edge. Every hand's lots and deal are drawn from :attr:`chance`
     by the same code as the pure engine's (:mod:`muggins.dominoes.deals`), so a seed or a record deals the
     same tiles on both. What else the protocol offers (views, history, notation, sampling frames, the hands
     and layout as tiles) is read from the equal pure :class:`~muggins.dominoes.state.DominoState`, kept in
@@ -361,6 +348,7 @@ class NativeDominoState:
         self._twin_moves = 0  # the native history the twin has played
         if chance is not None:
             nat.on_deal = self._deal
+        nat.on_other = self._apply_other
         self._side = [x % 2 if rules.partnerships and n == 4 else x for x in range(n)]
         self._tiles = full_set(rules.tile_set)
         self._each = rules.tiles_each(n)
@@ -381,6 +369,9 @@ class NativeDominoState:
         nat, rules, n = self._nat, self.rules, self.num_players
         chance = self.chance
         assert chance is not None
+        if fresh(chance):  # drawn natively, as deals.py draws them (the same draws, the same outcomes)
+            nat.deal_fresh(chance)
+            return
         tiles = self._tiles
         feed: list[int] = []
         mask, lightest = nat.lot_seats()
@@ -419,6 +410,11 @@ class NativeDominoState:
     apply_action_id: Any = _ToC("apply_action_id")
     waiting_for: Any = _ToC("waiting_for")
     is_over: Any = _ToC("is_over")
+    # the Actions too: ``legal_actions`` as the pure engine lists them (the same, in the same order), each
+    # made once per game family and shared; ``apply`` of one just offered goes by its id, any other Action
+    # through :meth:`_apply_other` (the protocol's checks)
+    legal_actions: Any = _ToC("legal_actions")
+    apply: Any = _ToC("apply")
 
 
     def to_act(self) -> frozenset[int]:
@@ -459,42 +455,10 @@ class NativeDominoState:
             return [e.to_dict(seat) for e in self._nat.events(start)]
         return [e.to_dict(seat) for e in self.log[start:]]
 
-    def legal_actions(self, seat: int) -> list[Action]:
-        """As ``DominoState.legal_actions``: the same Actions in the same order (the hand's order, then
-        the free places' order of the pure engine), made from the native legal ids."""
-        nat = self._nat
-        ids = nat.legal_action_ids(seat)
-        if not ids:
-            return []
-        dec = _decoder_of(nat)
-        tiles = dec.tiles
-        plays: list[tuple[int, int, Action, int]] = []
-        rest: list[Action] = []
-        hand = dec.hands[seat]
-        numbered = dec.numbered_places()
-        regular: dict[Action, int] = {}
-        for i in ids:
-            if i < self._play_stop:
-                ti, slot = divmod(i // self._width, self._slots)
-                a = dec.play_action(tiles[ti], slot - 1)
-                plays.append((hand.index(ti), -1 if slot == 0 else dec.places.index(numbered[slot - 1]), a, i))
-            elif i < self._mug:
-                a = _MOVES[i - self._draw]
-                rest.append(a)
-                regular[a] = i
-            elif i < self._claim:
-                rest.append(MUGGINS)
-            else:
-                rest.append(Action("claim", claim=i - self._claim))
-        plays.sort(key=lambda x: (x[0], x[1]))
-        for p in plays:
-            regular[p[2]] = p[3]
-        self._offer_cache = (nat.log_size, seat, regular)  # what _id_of reads first
-        return [p[2] for p in plays] + rest
-
-    def apply(self, seat: object, action: object) -> None:
-        """As ``GameState.apply``: validated and applied natively; a move refused raises what the pure
-        engine raises (its type and words) and changes nothing."""
+    def _apply_other(self, seat: object, action: object) -> None:
+        """``apply`` of an Action not just offered by :meth:`legal_actions` (``NativeDominoes.apply`` sends
+        it here): validated as ``GameState.apply`` does and applied natively; a move refused raises what the
+        pure engine raises (its type and words) and changes nothing."""
         try:
             self._apply(seat, action)
         except IllegalAction as e:
@@ -540,32 +504,10 @@ class NativeDominoState:
         if seat != turn:
             raise NotYourTurn(f"it is seat {turn}'s turn, not seat {seat}'s")
         base = action if claim is None else action._replace(claim=None)
-        i = self._id_of(seat, base)
+        i = self._nat.offered_id(seat, base)
         if i < 0:
             raise IllegalAction(f"{action} is not a legal move of seat {seat} now")
         nat.apply_id(seat, i + (claim + 1 if claim is not None else 0))
-
-    def _id_of(self, seat: int, action: Action) -> int:
-        """The id of the regular move ``action`` (no claim) if ``seat`` may make it now, else -1."""
-        offered = getattr(self, "_offer_cache", None)
-        if offered is not None and offered[0] == self._nat.log_size and offered[1] == seat:
-            try:
-                return int(offered[2].get(action, -1))
-            except TypeError:  # a malformed move (an unhashable part): no move of this game
-                return -1
-        dec = _decoder_of(self._nat)
-        i: int
-        for i in self._nat.legal_action_ids(seat):
-            if i >= self._mug:
-                break
-            if i >= self._play_stop:
-                if _MOVES[i - self._draw] == action:
-                    return i
-                continue
-            ti, slot = divmod(i // self._width, self._slots)
-            if dec.play_action(dec.tiles[ti], slot - 1) == action:
-                return i
-        return -1
 
     # --- copies, undo, sampling -------------------------------------------------------------------------
     def clone(self) -> NativeDominoState:
@@ -592,6 +534,7 @@ class NativeDominoState:
                 fresh._nat.apply_id(seat, i)
         self.__dict__.clear()
         self.__dict__.update(fresh.__dict__)
+        self._nat.on_other = self._apply_other
         if self.chance is not None:
             self._nat.on_deal = self._deal
 
@@ -647,23 +590,11 @@ class NativeDominoState:
 
 #: the attributes a native state keeps itself (never read from its twin, even before they are set)
 _OWN = frozenset(("_nat", "_twin", "_twin_at", "_twin_moves", "_start", "chance", "_side", "_space", "rules",
-                  "num_players", "_offer_cache"))
+                  "num_players"))
 
 
 def _unused(rng: random.Random) -> dict[str, Any]:  # pragma: no cover - every outcome is recorded
     raise AssertionError("a recorded outcome was asked to be drawn")
-
-
-def _decoder_of(nat: Any) -> LogDecoder:
-    """The decoder of ``nat``'s log, brought up to date."""
-    dec: LogDecoder | None = nat.decoder()
-    if dec is None:
-        nat.events(0)
-        dec = nat.decoder()
-        assert dec is not None
-    elif dec.pos < nat.log_size:
-        dec._decode(nat.log_ints(dec.pos))
-    return dec
 
 
 _LOADED: list[tuple[Any, str | None]] = []

@@ -133,7 +133,23 @@ cdef class NativeDominoes:
     cdef object _dec   # what turns the int log into Events (muggins.dominoes.fast), made when first asked
     cdef object _init  # the position the log starts from (from_state), for the decoder
     cdef public object on_deal  # with external deals: called when a hand waits for its deal (deal_hand)
+    # The pure engine's orders, kept while logging (``_order``), for the protocol's Actions in its order:
+    # when each tile came into its hand, when each free place (layout tile x slot bit) was opened, and the
+    # tile index of each layout tile
+    cdef int ord_on, ord_at, hseqn, pseqn
+    cdef int hseq[MAXTILES]
+    cdef int pseq[MAXTILES * 4]
+    cdef int ntile[MAXTILES]
+    cdef list acts      # the play Actions of this tile set by key (shared: see ``_actions_of``)
+    # the Actions the last legal_actions offered (each kept alive by a shared cache) and their ids
+    cdef int offer_at, offer_seat, noffer
+    cdef void* offer_ptr[MAXMOVES + 2]
+    cdef int offer_ids[MAXMOVES + 2]
+    cdef public object on_other  # apply(seat, action) for an Action not just offered (the protocol's checks)
 
     cdef _apply(self, object seat, object i, bint protocol)
-    cdef _call(self, int seat, object amount)
-    cdef _late_claim(self, int seat, int amount)
+    cdef _do(self, int seat, int i)
+    cdef void _order(self, int node, int bit, int pk, int nid) noexcept
+    cdef void _order_play(self, int t, int k, int node, int bit, int pk, int nid) noexcept
+    cdef void _fresh_places(self, int node) noexcept
+    cdef list _offer(self, int seat)

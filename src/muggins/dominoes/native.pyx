@@ -25,7 +25,12 @@ from libc.stdlib cimport free, malloc, realloc
 from muggins.core.splitmix cimport splitmix_next, splitmix_unit
 from libc.time cimport clock, CLOCKS_PER_SEC
 
+import random as _random
+from functools import partial
+
 from muggins.core.errors import ClaimError, GameOver, IllegalAction, NoSuchSeat, UnknownAction
+from muggins.core.protocol import MUGGINS, Action
+from muggins.dominoes.tiles import full_set
 
 # The constants, the Rules and Game structs and the C functions other modules use are declared in native.pxd.
 
@@ -1334,6 +1339,98 @@ cdef _RulesBox rules_box(object rules, int n):
     return box
 
 
+# ------------------------------------------------------------------------------- protocol objects ----
+# The protocol's Actions are immutable: each is made once per tile set (or amount) and shared by every game,
+# so ``legal_actions`` only picks them out and ``apply`` knows an offered one by its identity.
+_MOVES = (Action("draw"), Action("pass"), Action("knock"))  # DRAW, PASS, KNOCK: the moves after the plays
+cdef dict _ACTS = {}    # tile set -> the play Actions by key (``play_key``), made when first offered
+cdef dict _TEXTS = {}   # tile set -> (the tiles in index order, their texts)
+cdef dict _CLAIMS = {}  # amount -> the late claim of it
+
+
+cdef tuple tiles_of(int top):
+    """The tiles of a double-``top`` set in index order, and their texts."""
+    got = _TEXTS.get(top)
+    if got is None:
+        tiles = full_set(top)
+        got = _TEXTS[top] = (tiles, [t.text for t in tiles])
+    return got
+
+
+cdef list actions_of(int top, int ntiles):
+    got = _ACTS.get(top)
+    if got is None:
+        got = _ACTS[top] = [None] * (ntiles * (ntiles + 1) * 2)
+    return got
+
+
+cdef int below_bits(object getrandbits, int n):
+    """``random.Random._randbelow(n)``: ``getrandbits`` of ``n``'s bit length until one is below ``n``."""
+    cdef int bits = 0, x
+    while (n >> bits) > 0:
+        bits += 1
+    x = getrandbits(bits)
+    while x >= n:
+        x = getrandbits(bits)
+    return x
+
+
+cdef list sample_of(object rng, int n, int k):
+    """``rng.sample(range(n), k)``: for a ``random.Random`` and a set of more than 21 tiles, its draws made
+    here as ``random.Random.sample`` makes them (a pick again while taken); else by ``rng.sample``."""
+    cdef int i, j
+    if type(rng) is not _random.Random or k > 5 or n <= 21:
+        return rng.sample(range(n), k)
+    getrandbits = rng.getrandbits
+    out: list = []
+    for i in range(k):
+        j = below_bits(getrandbits, n)
+        while j in out:
+            j = below_bits(getrandbits, n)
+        out.append(j)
+    return out
+
+
+def _drawn_lot(list seats, int top, int ntiles, list got, object rng) -> dict:
+    """A round of lots as :func:`muggins.dominoes.deals.draw_lot` draws it (a tile for each of ``seats``,
+    ``rng.sample`` of the set): its outcome; the tile indices go to ``got``."""
+    picked = sample_of(rng, ntiles, len(seats))
+    got.extend(picked)
+    texts = tiles_of(top)[1]
+    return {"seats": list(seats), "tiles": [texts[t] for t in picked]}
+
+
+cdef inline int play_key(int ntiles, int t, int on, int end) noexcept nogil:
+    """Where the play of tile ``t`` on layout tile ``on`` (-1: the lead) at its ``end`` (a spinner's side)
+    is kept in the shared list of play Actions."""
+    return (t * (ntiles + 1) + on + 1) * 2 + end
+
+
+cdef inline int bit_slot(int bit) noexcept nogil:
+    """A free place's slot bit (1, 2, 4, 8) as 0 to 3."""
+    return 0 if bit == 1 else 1 if bit == 2 else 2 if bit == 4 else 3
+
+
+cdef inline int record_length(int* ev, int i, int ntiles) noexcept nogil:
+    """The ints of the log record at ``i`` (the EV_ codes above)."""
+    cdef int code = ev[i]
+    if code == EV_LOT:
+        return 3 + ev[i + 2]
+    if code == EV_DEAL:
+        return 4 + ntiles
+    if code == EV_PASS or code == EV_TIE:
+        return 2
+    if code == EV_ACT or code == EV_HAND_END or code == EV_KNOCK:
+        return 3
+    if code == EV_DRAW or code == EV_CLAIM or code == EV_MISSED:
+        return 4
+    if code == EV_PLAY or code == EV_OVER or code == EV_SCORE:
+        return 5
+    if code == EV_VOID or code == EV_END:
+        return 6
+    return 7  # EV_MUGGINS
+
+
 cdef uint64_t mix_seed(object seed):
     """A 64-bit PRNG state from any Python integer."""
     return <uint64_t>((int(seed) * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & 0xFFFFFFFFFFFFFFFF)
@@ -1374,7 +1471,12 @@ cdef class NativeDominoes:
         s.g.w_open = 0
         s.g.knock = KN_NONE
         s.g.ext_deal = bool(external)
+        if log:
+            s.ord_on = 1
+            s.acts = actions_of(r.top, r.ntiles)
         start_hand(&s.g, r)
+        if s.ord_on:
+            s._order(-1, 0, 0, -1)
         return s
 
     @staticmethod
@@ -1453,6 +1555,18 @@ cdef class NativeDominoes:
 
             s._init = log_start(state)
             g.ev_on = 1
+            s.ord_on = 1
+            s.acts = actions_of(r.top, r.ntiles)
+            for seat in range(n):
+                for j, t in enumerate(state.hands[seat]):
+                    s.hseq[t.index] = j
+            s.hseqn = r.ntiles
+            posall = state._posall
+            for j, x in enumerate(posall):
+                s.pseq[x[4] * 4 + bit_slot(x[5])] = j
+            s.pseqn = len(posall)
+            for j, t in enumerate(state._ltile):
+                s.ntile[j] = t.index
         return s
 
     def clone(self, log: bool = False) -> NativeDominoes:
@@ -1475,6 +1589,11 @@ cdef class NativeDominoes:
             for i in range(self.g.nev):
                 c.g.ev[i] = self.g.ev[i]
             c.g.nev = self.g.nev
+            if self.ord_on:
+                c.ord_on, c.ord_at, c.hseqn, c.pseqn, c.acts = 1, self.ord_at, self.hseqn, self.pseqn, self.acts
+                c.hseq = self.hseq
+                c.pseq = self.pseq
+                c.ntile = self.ntile
         return c
 
     # --- external deals ------------------------------------------------------------------------------
@@ -1515,8 +1634,262 @@ cdef class NativeDominoes:
         start_hand(&self.g, r)
         self.g.feed = NULL
         free(feed)
+        if self.ord_on:
+            self._order(-1, 0, 0, -1)
         if self.g.nfeed != k:  # pragma: no cover - lots out of step with lot_seats
             raise RuntimeError(f"the lots and deal used {self.g.nfeed} tiles of the {k} given")
+
+    def deal_fresh(self, chance: object) -> None:
+        """Deal the hand that waits for its deal from the generator of ``chance``, which has no recorded
+        outcome left (:func:`muggins.dominoes.deals.fresh`): each round of lots and the deal drawn and recorded
+        in ``chance`` as :func:`~muggins.dominoes.deals.draw_lot` and
+        :func:`~muggins.dominoes.deals.draw_deal` draw and record them (the same draws, the same outcomes),
+        the lots settled as :func:`~muggins.dominoes.deals.lot_tied` settles them."""
+        cdef Rules* r = &self.box.r
+        cdef int keys[4]
+        cdef int leader, lightest, seats, k, i, t, best, tied
+        if not self.g.need_deal:
+            raise ValueError("no hand waits for its deal")
+        seats = hand_lot(&self.g, r, self.g.hand_no + 1, &leader, &lightest)
+        lots: list = []
+        while seats:
+            who = [s for s in range(r.n) if seats >> s & 1]
+            got: list = []
+            chance.next("lot", partial(_drawn_lot, who, r.top, r.ntiles, got))
+            k = len(who)
+            for i in range(k):
+                t = got[i]
+                keys[i] = (r.hi[t] + r.lo[t]) * 64 + (r.hi[t] if r.lot_high_end else 0)
+            best = keys[0]
+            for i in range(1, k):
+                if (keys[i] < best) if lightest else (keys[i] > best):
+                    best = keys[i]
+            tied = 0
+            for i in range(k):
+                if keys[i] == best:
+                    tied |= 1 << who[i]
+            lots.extend(got)
+            seats = tied if popcount64(<uint64_t>tied) > 1 else 0
+        chance.next("deal", partial(self.deal_shuffled, lots))
+
+    def deal_shuffled(self, lots: list, rng: object) -> dict:
+        """Start the hand that waits for its deal: the tiles of its lots (as :meth:`deal_hand`), then the
+        whole set shuffled here with ``rng`` exactly as :func:`muggins.dominoes.deals.draw_deal` shuffles it
+        (:func:`muggins.core.chance.shuffle`: Fisher-Yates on ``rng.random()``, from the last tile down).
+        Returns the deal as ``draw_deal`` records it: the hands' and the boneyard's tile texts."""
+        cdef Rules* r = &self.box.r
+        cdef int perm[MAXTILES]
+        cdef int n = r.ntiles, cut = r.n * r.each, k = len(lots), i, j, tmp
+        if not self.g.need_deal:
+            raise ValueError("no hand waits for its deal")
+        if any(type(t) is not int or not 0 <= t < n for t in lots):
+            raise ValueError("a lot draws tiles of the set")
+        draw = rng.random
+        for i in range(n):
+            perm[i] = i
+        i = n - 1
+        while i > 0:
+            j = <int>(<double>draw() * (i + 1))
+            tmp = perm[i]
+            perm[i] = perm[j]
+            perm[j] = tmp
+            i -= 1
+        texts = tiles_of(r.top)[1]
+        hands = [[texts[perm[s * r.each + i]] for i in range(r.each)] for s in range(r.n)]
+        bone = [texts[perm[i]] for i in range(cut, n)]
+        cdef int* feed = <int*>malloc((k + n + 4) * sizeof(int))
+        if feed == NULL:
+            raise MemoryError("no memory for a deal")
+        for i in range(k + n + 4):
+            feed[i] = 0
+        for i in range(k):
+            feed[i] = lots[i]
+        for i in range(cut):
+            feed[k + i] = perm[i]
+        for i in range(cut, n):  # the boneyard's last tile is drawn first
+            feed[k + i] = perm[n - 1 - (i - cut)]
+        self.g.feed = feed
+        self.g.nfeed = 0
+        start_hand(&self.g, r)
+        self.g.feed = NULL
+        free(feed)
+        if self.ord_on:
+            self._order(-1, 0, 0, -1)
+        if self.g.nfeed != k + n:  # pragma: no cover - lots out of step with lot_seats
+            raise RuntimeError(f"the lots and deal used {self.g.nfeed} tiles of the {k + n} given")
+        return {"hands": hands, "boneyard": bone}
+
+    # --- the pure engine's orders, and the protocol's Actions -----------------------------------------
+    cdef void _order(self, int node, int bit, int pk, int nid) noexcept:
+        """Bring the orders up to the end of the log: a deal orders each hand as dealt, a drawn tile goes
+        last, a play opens its places as ``DominoState._place`` does (the play just applied: laid as layout
+        tile ``nid`` on free place ``node``/``bit``, a layout tile of kind ``pk`` before; ``nid`` -1: none
+        was, and a play found here leaves the orders unknown)."""
+        cdef Game* g = &self.g
+        cdef int i = self.ord_at, j, code, ntiles = self.box.r.ntiles
+        cdef int* ev = g.ev
+        if g.ev_lost:
+            self.ord_on = 0
+            return
+        while i < g.nev:
+            code = ev[i]
+            if code == EV_DEAL:
+                for j in range(ntiles):
+                    self.hseq[ev[i + 4 + j]] = j
+                self.hseqn = ntiles
+            elif code == EV_DRAW:
+                self.hseq[ev[i + 2]] = self.hseqn
+                self.hseqn += 1
+            elif code == EV_PLAY:
+                if nid < 0:  # pragma: no cover - a play not made through _apply
+                    self.ord_on = 0
+                    return
+                self._order_play(ev[i + 2], ev[i + 3], node, bit, pk, nid)
+            i += record_length(ev, i, ntiles)
+        self.ord_at = g.nev
+
+    cdef void _order_play(self, int t, int k, int node, int bit, int pk, int nid) noexcept:
+        """Tile ``t`` laid on free place ``k`` (-1: the lead), as ``LogDecoder._place`` keeps the places."""
+        cdef Rules* r = &self.box.r
+        self.ntile[nid] = t
+        if k >= 0:
+            if pk == K_NONDOUBLE and r.hi[t] != r.lo[t] and not r.fill_first:  # the line grows in place
+                self.pseq[nid * 4 + 1] = self.pseq[node * 4 + bit_slot(bit)]
+                return
+            if pk != K_NONDOUBLE:  # a double's places are opened again, after the others
+                self._fresh_places(node)
+            if self.g.kind[nid] == K_NONDOUBLE:  # its far end
+                self.pseq[nid * 4 + 1] = self.pseqn
+                self.pseqn += 1
+                return
+        self._fresh_places(nid)
+
+    cdef void _fresh_places(self, int node) noexcept:
+        """Number the free places of layout tile ``node`` as opened now (``LogDecoder._positions``)."""
+        cdef Game* g = &self.g
+        cdef int kind = g.kind[node], mask = g.nmask[node], line, branch, base = node * 4
+        if kind == K_NONDOUBLE:
+            if not mask & 1:
+                self.pseq[base] = self.pseqn
+                self.pseqn += 1
+            if not mask & 2:
+                self.pseq[base + 1] = self.pseqn
+                self.pseqn += 1
+            return
+        line = mask & 3
+        if line != 3:
+            self.pseq[base + bit_slot(2 if line & 1 else 1)] = self.pseqn
+            self.pseqn += 1
+        if kind == K_CROSS:
+            return
+        branch = mask & 12
+        if branch != 12 and (line == 3 or not self.box.r.sides_first):
+            self.pseq[base + bit_slot(8 if branch & 4 else 4)] = self.pseqn
+            self.pseqn += 1
+
+    cdef list _offer(self, int seat):
+        """The Actions ``seat`` may take now, in the pure engine's order (``DominoState.legal_actions``),
+        kept with their ids as the offer :meth:`apply` knows."""
+        cdef int moves[MAXMOVES]
+        cdef int keys[MAXMOVES]
+        cdef Game* g = &self.g
+        cdef Rules* r = &self.box.r
+        cdef int nm = 0, i, j, mv, key, t, slot, node = 0, amount, draw = r.ntiles * r.slots, slots = r.slots
+        cdef int ntiles = r.ntiles
+        if not self.ord_on:
+            raise ValueError("this game keeps no orders of its hands and places (make it with log=True)")
+        if not g.over:
+            nm = regular(g, r, seat, moves)
+        for i in range(nm):  # plays by the hand's order, then the places'; the other moves after them
+            mv = moves[i]
+            if mv < draw:
+                slot = mv % slots
+                key = self.hseq[mv // slots] * 65536
+                if slot:
+                    key += self.pseq[g.pnode[slot - 1] * 4 + bit_slot(g.pbit[slot - 1])]
+            else:
+                key = 0x7FFF0000 + mv - draw
+            j = i
+            while j > 0 and keys[j - 1] > key:
+                keys[j] = keys[j - 1]
+                moves[j] = moves[j - 1]
+                j -= 1
+            keys[j] = key
+            moves[j] = mv
+        out: list = []
+        acts = self.acts
+        for i in range(nm):
+            mv = moves[i]
+            if mv < draw:
+                t = mv // slots
+                slot = mv % slots
+                if slot:
+                    node = g.pnode[slot - 1]
+                    key = play_key(ntiles, t, self.ntile[node], g.pbit[slot - 1] >= 4)
+                else:
+                    key = play_key(ntiles, t, -1, 0)
+                a = acts[key]
+                if a is None:
+                    tiles = tiles_of(r.top)[0]
+                    a = acts[key] = Action("play", tiles[t], tiles[self.ntile[node]] if slot else None,
+                                           "end" if slot and g.pbit[slot - 1] >= 4 else None)
+                self.offer_ids[i] = mv * r.width
+            else:
+                a = _MOVES[mv - draw]
+                self.offer_ids[i] = r.play_stop + mv - draw
+            out.append(a)
+            self.offer_ptr[i] = <void*>a
+        if g.w_open and not g.over:
+            a = None
+            if r.side[seat] != r.side[g.w_scorer]:  # the scorer's partner cannot call on his own side
+                a = MUGGINS
+                self.offer_ids[nm] = r.mug_start
+            elif seat == g.w_scorer and g.w_may:
+                amount = min(g.w_missed, g.w_late)
+                a = _CLAIMS.get(amount)
+                if a is None:
+                    a = _CLAIMS[amount] = Action("claim", claim=amount)
+                self.offer_ids[nm] = r.claim_start + amount
+            if a is not None:
+                out.append(a)
+                self.offer_ptr[nm] = <void*>a
+                nm += 1
+        self.noffer = nm
+        self.offer_seat = seat
+        self.offer_at = g.nev
+        return out
+
+    def legal_actions(self, seat: object) -> list:
+        """The Actions ``seat`` may take now, as ``DominoState.legal_actions`` lists them (the same, in the
+        same order: each move claiming nothing, a call naming nothing, a late claim of its true amount);
+        each Action is made once and shared. Needs the log (``log=True``)."""
+        if type(seat) is not int or not 0 <= seat < self.box.r.n:
+            raise NoSuchSeat(f"there is no seat {seat!r}; seats are 0 to {self.box.r.n - 1}")
+        return self._offer(seat)
+
+    def apply(self, seat: object, action: object) -> None:
+        """Apply ``action`` for ``seat``: an Action :meth:`legal_actions` just offered ``seat`` (the very
+        object) is applied by its id here; any other goes to :attr:`on_other` (the protocol's checks)."""
+        cdef int j
+        cdef void* p = <void*>action
+        if self.offer_at == self.g.nev and type(seat) is int and seat == self.offer_seat:
+            for j in range(self.noffer):
+                if self.offer_ptr[j] == p:
+                    self._do(self.offer_seat, self.offer_ids[j])
+                    return
+        if self.on_other is None:
+            raise TypeError("this game applies only the Actions legal_actions offered (no on_other)")
+        self.on_other(seat, action)
+
+    def offered_id(self, seat: int, action: object) -> int:
+        """The id of ``action`` if it equals one of the Actions ``seat`` may take now (as offered by
+        :meth:`legal_actions`), else -1."""
+        cdef int j
+        self.legal_actions(seat)
+        for j in range(self.noffer):
+            if <object>self.offer_ptr[j] == action:
+                return self.offer_ids[j]
+        return -1
 
     # --- the event log ------------------------------------------------------------------------------
     @property
@@ -1711,7 +2084,7 @@ cdef class NativeDominoes:
         cdef int moves[MAXMOVES]
         cdef Rules* r = &self.box.r
         cdef Game* g = &self.g
-        cdef int nm, k, base, code, draw = r.ntiles * r.slots
+        cdef int nm, k, x, s, base, draw = r.ntiles * r.slots
         if type(seat) is not int or not 0 <= seat < r.n:
             raise NoSuchSeat(f"there is no seat {seat!r}; seats are 0 to {r.n - 1}")
         if g.over:
@@ -1719,44 +2092,56 @@ cdef class NativeDominoes:
         if type(i) is not int or not 0 <= i < r.size:
             raise UnknownAction(f"there is no action id {i!r}: this game numbers its actions from 0 to "
                                 f"{r.size - 1}")
-        if i < r.mug_start:
-            if i < r.play_stop:
-                base, code = divmod(i, r.width)
-            else:
-                base, code = draw + i - r.play_stop, 0
-            nm = regular(g, r, seat, moves)
+        x = i
+        s = seat
+        if x < r.mug_start:
+            base = x // r.width if x < r.play_stop else draw + x - r.play_stop
+            nm = regular(g, r, s, moves)
             for k in range(nm):
                 if moves[k] == base:
                     break
             else:
                 raise IllegalAction(f"action id {i} is not a legal move of seat {seat} now")
-            log_act(g, seat, i)
-            apply_regular(g, r, seat, base, code - 1 if r.manual and base < draw else -1, 0)
-        elif i < r.claim_start:
-            if not g.w_open or r.side[seat] == r.side[g.w_scorer]:
+        elif x < r.claim_start:
+            if not g.w_open or r.side[s] == r.side[g.w_scorer]:
                 if protocol:
                     raise IllegalAction(f"action id {i} (muggins) is not a legal move of seat {seat} now")
                 raise ClaimError(f"seat {seat} cannot call muggins now")
-            log_act(g, seat, i)
+        elif not g.w_open or s != g.w_scorer or not g.w_may:
+            if protocol:
+                raise IllegalAction(f"action id {i} (claim) is not a legal move of seat {seat} now")
+            raise ClaimError(f"seat {seat} has nothing to claim now")
+        self._do(s, x)
+
+    cdef _do(self, int seat, int i):
+        """Apply the legal action numbered ``i`` for ``seat`` (checked by the caller), keep the orders, and
+        ask for the next hand's deal if it waits for one."""
+        cdef Rules* r = &self.box.r
+        cdef Game* g = &self.g
+        cdef int base, code, draw = r.ntiles * r.slots
+        cdef int node = -1, bit = 0, pk = 0, nid = g.nnodes  # a play's place, for the orders (_order)
+        log_act(g, seat, i)
+        if i < r.mug_start:
+            if i < r.play_stop:
+                base = i // r.width
+                code = i % r.width
+                if base % r.slots:
+                    node = g.pnode[base % r.slots - 1]
+                    bit = g.pbit[base % r.slots - 1]
+                    pk = g.kind[node]
+            else:
+                base = draw + i - r.play_stop
+                code = 0
+            apply_regular(g, r, seat, base, code - 1 if r.manual and base < draw else -1, 0)
+        elif i < r.claim_start:
             code = i - r.mug_start
-            self._call(seat, None if code == 0 else code - 1)
+            call_muggins(g, r, seat, code - 1)  # code 0: a call naming nothing (-1)
         else:
-            if not g.w_open or seat != g.w_scorer or not g.w_may:
-                if protocol:
-                    raise IllegalAction(f"action id {i} (claim) is not a legal move of seat {seat} now")
-                raise ClaimError(f"seat {seat} has nothing to claim now")
-            log_act(g, seat, i)
-            self._late_claim(seat, i - r.claim_start)
+            late_claim(g, r, seat, i - r.claim_start)
+        if self.ord_on:
+            self._order(node, bit, pk, nid)
         if g.need_deal and self.on_deal is not None:
             self.on_deal()
-
-    cdef _call(self, int seat, object amount):
-        """A muggins call (``GameState._call`` with ``resolve_call``)."""
-        call_muggins(&self.g, &self.box.r, seat, -1 if amount is None else amount)
-
-    cdef _late_claim(self, int seat, int amount):
-        """The scorer claims late (``GameState._late_claim``)."""
-        late_claim(&self.g, &self.box.r, seat, amount)
 
     def playout(self, policy: int = 0, seed: int = 0, max_moves: int = 1 << 30, until_hand_end: bool = False,
                 greedy: float | None = None, defender: int = -1) -> int:
