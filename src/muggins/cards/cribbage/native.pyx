@@ -29,6 +29,8 @@ from libc.stdlib cimport free, malloc, realloc
 
 from muggins.core.idlog cimport IdLog, idlog_copy, idlog_free, idlog_init, idlog_list, idlog_push
 from muggins.core.splitmix cimport splitmix_next, splitmix_unit
+from muggins.core.pyrandom cimport (DRAW_CUT, DRAW_DEAL, DRAW_WIDTH, MT, DrawLog, draw_copy, draw_push, draw_take, mt_below,
+                                    mt_cut_for_deal, mt_load, mt_seed, mt_sort_shuffle, mt_state)
 from libc.time cimport clock, clock_t, CLOCKS_PER_SEC
 
 import dataclasses
@@ -1182,6 +1184,9 @@ cdef class NativeCribbage:
     cdef object cut_fn
     cdef IdLog hist       # (seat, id) of every move applied by apply_id while the history is kept
     cdef bint keep_hist
+    cdef MT mt            # the owner's random.Random, while the engine holds it (own_rng): see take_rng
+    cdef bint own_rng
+    cdef DrawLog drawn    # the outcomes drawn from it, not yet taken (take_drawn)
 
     cdef int layout(self, object rules) except -1:
         from math import comb
@@ -1205,9 +1210,14 @@ cdef class NativeCribbage:
         self.evlog.owner = <void*>&self.g
         idlog_init(&self.hist)
         self.keep_hist = 0
+        self.own_rng = 0
+        self.drawn.buf = NULL
+        self.drawn.n = 0
+        self.drawn.cap = 0
 
     def __dealloc__(self) -> None:
         free(self.evlog.buf)
+        free(self.drawn.buf)
         idlog_free(&self.hist)
 
     cdef int record(self, int seat, int i) except -1:
@@ -1216,17 +1226,34 @@ cdef class NativeCribbage:
         return 0
 
     cdef int resume(self) except -1:
-        """Make the deal or the cut the game waits for: from the owner's chance, or (none) the generator."""
+        """Make the deal or the cut the game waits for: from the owner's generator while the engine holds it
+        (take_rng), else from the owner's chance, or (none) the generator."""
         cdef Game* g = &self.g
         cdef int i
         while g.pending:
-            if self.deal_fn is None:
+            if self.own_rng:
+                if g.pending == 1:
+                    self.mt_deal()
+                else:
+                    g.feed_cut = 4 + mt_below(&self.mt, g.npack - 7)  # draw_cut: randint(4, m - 4)
+                    draw_push(&self.drawn, DRAW_CUT, g.feed_cut, 1)[0] = g.pack[g.feed_cut]
+            elif self.deal_fn is None:
                 g.external = 0
             elif g.pending == 1:
-                hands, pack, crib = self.deal_fn(g.dealer)
+                got = self.deal_fn(g.dealer)
+                if got is None:  # the owner handed its generator over (take_rng): draw it here
+                    if not self.own_rng:
+                        raise RuntimeError("the deal function gave no deal and no generator")
+                    continue
+                hands, pack, crib = got
                 self.feed_deal(hands, pack, crib)
             else:
-                g.feed_cut = self.cut_fn([g.pack[i] for i in range(g.npack)])
+                got = self.cut_fn([g.pack[i] for i in range(g.npack)])
+                if got is None:
+                    if not self.own_rng:
+                        raise RuntimeError("the cut function gave no cut and no generator")
+                    continue
+                g.feed_cut = got
             if g.pending == 1:
                 g.pending = 0
                 deal(g)
@@ -1234,6 +1261,73 @@ cdef class NativeCribbage:
                 g.pending = 0
                 cut_starter(g)
         return 0
+
+    cdef int mt_deal(self) except -1:
+        """The next deal drawn as ``game.draw_deal`` draws it from the held generator (a sort of the pack by
+        ``random()`` keys), fed to the game and recorded."""
+        cdef Game* g = &self.g
+        cdef int* deck = draw_push(&self.drawn, DRAW_DEAL, g.dealer, 52)
+        cdef int n = g.nplayers, each = g.each, s, j, k = 0
+        mt_sort_shuffle(&self.mt, deck)
+        for s in range(n):  # seat s gets every n-th card from its place after the dealer
+            for j in range(each):
+                g.feed_cards[k] = deck[j * n + (s - g.dealer - 1 + n) % n]
+                k += 1
+        for j in range(n * each, 52):  # the crib's card(s), then the pack
+            g.feed_cards[j] = deck[j]
+        g.feed_deal = 1
+        return 0
+
+    def take_rng(self, seed: object = None, state: object = None) -> None:
+        """Hold the owner's generator from now on: ``random.Random(seed)`` for an int ``seed``, or the
+        ``random.Random`` state ``state``; later deals and cuts are drawn here as the pure engine draws them
+        from it (the same numbers), recorded for :meth:`take_drawn`."""
+        if state is not None:
+            mt_load(&self.mt, state)
+        else:
+            mt_seed(&self.mt, seed)
+        self.own_rng = 1
+
+    def release_rng(self) -> tuple | None:
+        """Stop holding the generator; its state (for ``random.Random.setstate``), None if none was held."""
+        if not self.own_rng:
+            return None
+        self.own_rng = 0
+        return mt_state(&self.mt)
+
+    def holds_rng(self) -> bool:
+        return bool(self.own_rng)
+
+    def num_drawn(self) -> int:
+        """The outcomes drawn and not taken yet."""
+        return self.drawn.n // DRAW_WIDTH
+
+    def take_drawn(self) -> list:
+        """The outcomes drawn from the held generator since the last call, in order, as ``(kind, a, b,
+        cards)``: (1 deal, dealer, 52, the pack shuffled), (2 cut, position, 1, [card]), (0 cut for the deal,
+        seat mask, k, k cards)."""
+        return draw_take(&self.drawn) if self.drawn.n else []
+
+    @staticmethod
+    def start(rules: object, seed: object = None, state: object = None) -> NativeCribbage:
+        """A new game as ``CribbageState.new`` starts it from a chance with nothing recorded and the generator
+        ``random.Random(seed)`` (or in ``state``): the cut for the deal and the first deal drawn here (see
+        :meth:`take_rng`, :meth:`take_drawn`); the event log starts after them."""
+        check_rules(rules, rules.players)
+        cdef NativeCribbage n = NativeCribbage.__new__(NativeCribbage)
+        cdef Game* g = &n.g
+        cdef int dealer
+        n.layout(rules)
+        seed_game(g, 0)
+        n.take_rng(seed, state)
+        dealer = mt_cut_for_deal(&n.mt, &n.drawn, g.nplayers, rules.first_dealer_by != "high")
+        g.log = &n.evlog
+        g.external = 1
+        n.keep_hist = 1
+        new_game(g, rules.target, dealer)
+        n.resume()
+        n.evlog.n = 0
+        return n
 
     def follow_chance(self, deal_fn: object, cut_fn: object = None) -> None:
         """Draw every later deal from ``deal_fn(dealer) -> (hands, pack, crib)`` (as :meth:`feed_deal` takes
@@ -1424,6 +1518,10 @@ cdef class NativeCribbage:
         c.cut_fn = self.cut_fn
         c.keep_hist = self.keep_hist
         idlog_copy(&c.hist, &self.hist)
+        if self.own_rng:
+            c.mt = self.mt
+            c.own_rng = 1
+        draw_copy(&c.drawn, &self.drawn)
         c.id_play, c.id_go, c.id_count = self.id_play, self.id_go, self.id_count
         c.id_muggins, c.id_claim, c.id_size, c.width = self.id_muggins, self.id_claim, self.id_size, self.width
         if logging(&self.g):
@@ -1433,6 +1531,9 @@ cdef class NativeCribbage:
     def legal_ids(self, int seat) -> list:
         """The ids ``seat`` may use now, ascending (``state.legal_action_mask``): with claims, each scoring
         move with every claim code, then a muggins call or a late claim while the window allows it."""
+        return self.legal_list(seat)
+
+    cdef list legal_list(self, int seat):
         cdef Game* g = &self.g
         cdef uint64_t held, fit, m, rest
         cdef int a, b, w = self.width, start
@@ -1456,6 +1557,13 @@ cdef class NativeCribbage:
         elif seat == g.turn:
             if g.phase == PH_PLAY:
                 fit = fitting(g.held[seat], g.count)
+                if w == 1:
+                    if not fit:
+                        return [self.id_go]
+                    while fit:
+                        out.append(self.id_play + lowbit(fit))
+                        fit &= fit - 1
+                    return out
                 if not fit:
                     out.extend(range(self.id_go, self.id_go + w))
                 while fit:
@@ -1464,6 +1572,8 @@ cdef class NativeCribbage:
                     fit &= fit - 1
             else:
                 start = self.id_count + (w if g.show_i == g.nplayers else 0)
+                if w == 1:
+                    return [start]
                 out.extend(range(start, start + w))
         if g.w_open:
             if side_of(g, seat) != g.w_side:
@@ -1480,9 +1590,9 @@ cdef class NativeCribbage:
         if type(seat) is not int or not 0 <= seat < g.nplayers:
             check_seat(seat, g.nplayers)
         if w == 1:
-            return self.legal_ids(seat)
+            return self.legal_list(seat)
         out = []
-        for i in self.legal_ids(seat):
+        for i in self.legal_list(seat):
             if i < self.id_muggins:
                 if i < self.id_play or (i - (self.id_play if i < self.id_go else self.id_go if i < self.id_count else self.id_count)) % w == 0:
                     out.append(i)
@@ -1500,17 +1610,23 @@ cdef class NativeCribbage:
             raise GameOver("the game is over")
         if type(i) is not int:
             raise UnknownAction(f"an action id is a whole number 0-{self.id_size - 1}, not {shown(i)}")
-        self.apply_id(seat, i)
+        self.apply_checked(seat, i)
 
     def apply_id(self, seat: int, i: int) -> None:
         """Apply id ``i`` for ``seat``, or raise (GameOver, NotYourTurn, UnknownAction, IllegalAction,
         ClaimError) leaving the game unchanged."""
-        cdef int internal, claim = CLAIM_NONE, code, w = self.width
-        cdef Game* g = &self.g
-        if not 0 <= seat < g.nplayers:
-            raise NotYourTurn(f"there is no seat {seat} in a {g.nplayers}-player game")
+        self.apply_checked(seat, i)
+
+    cdef int apply_checked(self, object seat, object i) except -1:
+        if not 0 <= seat < self.g.nplayers:
+            raise NotYourTurn(f"there is no seat {seat} in a {self.g.nplayers}-player game")
         if not 0 <= i < self.id_size:
             raise UnknownAction(f"cribbage ids run 0-{self.id_size - 1} under these rules; {i} is none")
+        return self.apply_int(seat, i)
+
+    cdef int apply_int(self, int seat, int i) except -1:
+        cdef int internal, claim = CLAIM_NONE, code, w = self.width
+        cdef Game* g = &self.g
         if g.phase == PH_OVER:
             raise GameOver("the game is over")
         if i >= self.id_muggins:
@@ -1526,7 +1642,7 @@ cdef class NativeCribbage:
                     raise ClaimError("there is nothing for you to claim now")
                 late_claim(g, seat, i - self.id_claim)
             self.record(seat, i)
-            return
+            return 0
         if i < self.id_play:
             internal = i
         else:
@@ -1552,6 +1668,7 @@ cdef class NativeCribbage:
         self.record(seat, i)
         if g.pending:
             self.resume()
+        return 0
 
     def window(self) -> tuple | None:
         """(scorer, missed, claimed or None, reason, may claim, late) of the open window, or None."""
