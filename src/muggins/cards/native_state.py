@@ -37,7 +37,7 @@ from muggins.core.protocol import MUGGINS, Action, Event, GameState, check_actio
 
 #: the attributes a native-backed state keeps itself (never read from the twin)
 _OWN = frozenset({"_nat", "rules", "num_players", "_chance", "_start", "_start_pos", "_start_len", "_log_cache",
-                  "_hist_cache", "_twin", "_space", "_action_cache", "_id_cache"})
+                  "_hist_cache", "_twin", "_space", "_action_cache", "_id_cache", "_table", "_fast_ids"})
 
 
 class NativeCardState:
@@ -65,6 +65,8 @@ class NativeCardState:
     _space: ActionSpace
     _action_cache: dict[int, Action]  # the Action of each id met (shared by every game of these rules)
     _id_cache: dict[Action, int]  # the id of each Action met that numbers it whatever the position
+    _table: tuple[Action, ...]  # the Action of each of the engine's internal move ids (see regular_actions)
+    _fast_ids: dict[int, int]  # the id of each Action of the table, by the object's identity
 
     # --- making one -----------------------------------------------------------------------------------
     @classmethod
@@ -139,7 +141,14 @@ class NativeCardState:
         self._nat = nat
         self._space: ActionSpace = space_of(self.action_ids, self.rules, self.num_players)
         self._action_cache, self._id_cache = _decoded(self._space)
+        self._table = self._table_for(self.rules)
+        self._fast_ids = _fast_ids(self._space, self._table, self._as_state)
         self._follow(nat)
+
+    @classmethod
+    def _table_for(cls, rules: Any) -> tuple[Action, ...]:
+        """The Action of each internal move id of the engine (``regular_actions``)."""
+        raise NotImplementedError
 
     def _follow(self, nat: Any) -> None:
         """Make ``nat`` draw its chance through this state's :attr:`chance`."""
@@ -277,13 +286,14 @@ class NativeCardState:
         return start + hist
 
     def legal_actions(self, seat: int) -> list[Action]:
-        """As the pure state's, in its order: the game's own moves, then a muggins call or a late claim."""
-        seat = check_seat(seat, self.num_players)
-        if self._nat.is_over():
-            return []
-        out = self._regular(seat)
-        w = self._nat.window()
-        if w is not None:
+        """As the pure state's, in its order: the game's own moves (the engine picks them from a table of
+        Actions made once), then a muggins call or a late claim."""
+        if type(seat) is not int or not 0 <= seat < self.num_players:
+            seat = check_seat(seat, self.num_players)
+        nat = self._nat
+        out: list[Action] = nat.regular_actions(seat, self._table)
+        w = nat.window()
+        if w is not None and not nat.is_over():
             scorer, missed, _, _, may, late = w[:6]
             if self.side_of(seat) != self.side_of(scorer):
                 out.append(MUGGINS)
@@ -292,7 +302,9 @@ class NativeCardState:
         return out
 
     def _regular(self, seat: int) -> list[Action]:
-        raise NotImplementedError
+        """The game's own moves of ``seat`` now (``legal_actions`` without a muggins call or late claim)."""
+        regular: list[Action] = self._nat.regular_actions(seat, self._table)
+        return regular
 
     def legal_action_mask(self, seat: object, numpy: bool = False) -> Any:
         """One byte per action id, 1 where ``seat`` may take that action now (every claim included)."""
@@ -316,7 +328,16 @@ class NativeCardState:
 
     def apply(self, seat: object, action: object) -> None:
         """Validate and apply natively; a move the engine refuses gets the pure engine's refusal (its
-        exception type and words), the state unchanged."""
+        exception type and words), the state unchanged. An Action of ``legal_actions`` (one of the table's
+        objects) is known by its identity."""
+        i = self._fast_ids.get(id(action))
+        if i is not None and type(seat) is int:
+            try:
+                self._nat.apply_id(seat, i)
+            except IllegalAction as e:
+                self._synced().clone().apply(seat, action)  # the reference engine's words for the refusal
+                raise e from None
+            return
         nat = self._nat
         if nat.is_over():
             raise GameOver("the game is over")
@@ -461,6 +482,24 @@ def _decoded(space: ActionSpace) -> tuple[dict[int, Action], dict[Action, int]]:
             _DECODED.clear()
         hit = _DECODED[id(space)] = (space, {}, {})
     return hit[1], hit[2]
+
+
+_FAST: dict[int, tuple[ActionSpace, tuple[Action, ...], dict[int, int]]] = {}
+
+
+def _fast_ids(space: ActionSpace, table: tuple[Action, ...], state: Any) -> dict[int, int]:
+    """The id in ``space`` of each Action of ``table`` (a table lives as long as its module: an object's
+    identity names it), made once per space."""
+    hit = _FAST.get(id(space))
+    if hit is None or hit[0] is not space or hit[1] is not table:
+        if len(_FAST) > 64:
+            _FAST.clear()
+        ids = {}
+        for action in table:
+            with suppress(IllegalAction):
+                ids[id(action)] = int(space.action_id(state, action))
+        hit = _FAST[id(space)] = (space, table, ids)
+    return hit[2]
 
 
 def _decode(space: ActionSpace, cache: dict[int, Action], i: int) -> Action:

@@ -5,7 +5,6 @@ by the engine from the chance's generator as that code draws them otherwise."""
 
 from __future__ import annotations
 
-from itertools import combinations
 from typing import Any
 
 from muggins.cards.cribbage.game import _FIELDS as PURE_FIELDS
@@ -25,6 +24,19 @@ from muggins.cards.native_state import NativeCardState
 from muggins.core.protocol import Action
 
 _TEXT = tuple(c.text for c in DECK)
+_TABLES: dict[int, tuple[Action, ...]] = {}
+
+
+def _table(each: int) -> tuple[Action, ...]:
+    """The Action of each internal id of the engine: the discards of ``each`` cards (a pair's id ranks it:
+    ``a + b (b - 1) / 2`` for cards a < b), padded to 1326, a play of each card, go, count hand, count crib."""
+    table = _TABLES.get(each)
+    if table is None:
+        discards = [discard_action((DECK[c],)) for c in range(52)] if each == 1 else \
+            [discard_action((DECK[a], DECK[b])) for b in range(52) for a in range(b)]
+        discards += [GO] * (1326 - len(discards))
+        table = _TABLES[each] = (*discards, *(play_action(c) for c in DECK), GO, COUNT_HAND, COUNT_CRIB)
+    return table
 
 #: the pure state's fields: read from the twin, they are the position (a comparison of states reads them)
 _FIELDS = PURE_FIELDS
@@ -89,27 +101,9 @@ class NativeCribbageState(NativeCardState):
         won = self._nat.winners()
         return frozenset(s for s in range(self.num_players) if self.side_of(s) in won)
 
-    def _regular(self, seat: int) -> list[Action]:
-        """As ``CribbageState._regular``: the plays in the order of the (sorted) hand, the discards as
-        combinations of it, the next count."""
-        nat = self._nat
-        phase = nat.phase()
-        if phase == "discard":
-            if seat not in nat.waiting_for():
-                return []
-            hand = [DECK[c] for c in nat.held(seat)]
-            return [discard_action(t) for t in combinations(hand, self.rules.discard_each)]
-        if seat != nat.turn():
-            return []
-        if phase == "play":
-            ids = nat.legal_action_ids(seat)
-            play = self._space.by_kind["play"]
-            out = [play_action(DECK[(i - play.start) // play.width]) for i in ids if play.start <= i < play.stop]
-            return out if out else [GO]
-        if phase == "show":
-            return [COUNT_CRIB if self._space.by_kind["count"].start + self._space.by_kind["count"].width
-                    in nat.legal_ids(seat) else COUNT_HAND]
-        return []
+    @classmethod
+    def _table_for(cls, rules: Any) -> tuple[Action, ...]:
+        return _table(rules.discard_each)
 
     def view(self, seat: int | None) -> CribbageView:
         """What ``seat`` may see (the pure state's view of the same game)."""

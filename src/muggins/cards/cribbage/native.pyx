@@ -1582,6 +1582,45 @@ cdef class NativeCribbage:
                 out.extend(range(self.id_claim, self.id_size))
         return out
 
+    def regular_actions(self, int seat, tuple table) -> list:
+        """The Actions of ``seat``'s own moves now (no muggins call or late claim), in the pure engine's order
+        (``CribbageState._regular``: discards as combinations of the sorted hand, plays by card, else go, the
+        next count): ``table`` holds the Action of each internal id (a discard's id, ``1326 + card``, go 1378,
+        count hand 1379, count crib 1380)."""
+        cdef Game* g = &self.g
+        cdef uint64_t fit, m, rest
+        cdef int a, b
+        out = []
+        if not 0 <= seat < g.nplayers or g.phase == PH_OVER or len(table) != N_IDS:
+            return out
+        if g.phase == PH_DISCARD:
+            if not (g.to_discard >> seat) & 1:
+                return out
+            m = g.held[seat]
+            while m:
+                a = lowbit(m)
+                m &= m - 1
+                if g.discard_each == 1:
+                    out.append(table[a])
+                    continue
+                rest = m
+                while rest:
+                    b = lowbit(rest)
+                    rest &= rest - 1
+                    out.append(table[a + b * (b - 1) // 2])
+            return out
+        if seat != g.turn:
+            return out
+        if g.phase == PH_PLAY:
+            fit = fitting(g.held[seat], g.count)
+            if not fit:
+                return [table[ID_GO]]
+            while fit:
+                out.append(table[ID_PLAY + lowbit(fit)])
+                fit &= fit - 1
+            return out
+        return [table[ID_COUNT_CRIB if g.show_i == g.nplayers else ID_COUNT_HAND]]
+
     def legal_action_ids(self, seat: object) -> list:
         """As ``GameState.legal_action_ids``: one id per legal action, ascending (each move claiming nothing, a
         muggins call naming nothing, a late claim of its true amount); NoSuchSeat for a bad seat."""

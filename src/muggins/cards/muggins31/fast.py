@@ -18,6 +18,7 @@ from muggins.core.protocol import Action
 #: the pure state's fields: read from the twin, they are the position (a comparison of states reads them)
 _FIELDS = PURE_FIELDS
 _TEXT = tuple(c.text for c in DECK)
+_TABLE: tuple[Action, ...] = (*PLAY, GO)  # the engine's internal ids: a play is its card, a go 52
 
 
 class NativeCardMugginsState(NativeCardState):
@@ -63,8 +64,9 @@ class NativeCardMugginsState(NativeCardState):
         scratch._deal()
         return [[c.index for c in h] for h in scratch.hands], [c.index for c in reversed(scratch.stock)]
 
-    def _regular(self, seat: int) -> list[Action]:
-        return [PLAY[c] if c >= 0 else GO for c in self._nat.regular(seat)]
+    @classmethod
+    def _table_for(cls, rules: Any) -> tuple[Action, ...]:
+        return _TABLE
 
     def _points_of(self, seat: int, action: Action) -> int:
         """As ``CardMugginsState._points_of``: a play's points ("last" with ``mug_last``), from the engine."""

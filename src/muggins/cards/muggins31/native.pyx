@@ -1188,6 +1188,28 @@ cdef class NativeCardMuggins:
             k += 1
         return [cards[i] for i in range(k)]
 
+    def regular_actions(self, int seat, tuple table) -> list:
+        """The Actions of :meth:`regular`: ``table[card]`` for each card, ``table[52]`` for a go."""
+        cdef Game* g = &self.g
+        cdef uint64_t fit
+        cdef int k = 0, i, j, c
+        cdef int cards[52]
+        if g.over or not 0 <= seat < g.n or seat != g.turn or len(table) != 53:
+            return []
+        fit = fitting(g, seat)
+        if not fit:
+            return [table[GO]]
+        while fit:
+            c = lowbit(fit)
+            fit &= fit - 1
+            j = k
+            while j > 0 and g.stamp[cards[j - 1]] > g.stamp[c]:
+                cards[j] = cards[j - 1]
+                j -= 1
+            cards[j] = c
+            k += 1
+        return [table[cards[i]] for i in range(k)]
+
     def legal_action_ids(self, seat: object) -> list:
         """As ``GameState.legal_action_ids``: one id per legal action, ascending (each move claiming nothing, a
         muggins call naming nothing, a late claim of its true amount); NoSuchSeat for a bad seat."""
