@@ -143,6 +143,7 @@ class NativeCardState:
         self._action_cache, self._id_cache = _decoded(self._space)
         self._table = self._table_for(self.rules)
         self._fast_ids = _fast_ids(self._space, self._table, self._as_state)
+        nat.bind_actions(self._table, self._fast_ids, self._window_actions, self._apply)
         self._follow(nat)
 
     @classmethod
@@ -285,21 +286,23 @@ class NativeCardState:
         start: list[tuple[int, Action]] = [] if self._start is None else self._start.history
         return start + hist
 
-    def legal_actions(self, seat: int) -> list[Action]:
-        """As the pure state's, in its order: the game's own moves (the engine picks them from a table of
-        Actions made once), then a muggins call or a late claim."""
-        if type(seat) is not int or not 0 <= seat < self.num_players:
-            seat = check_seat(seat, self.num_players)
-        nat = self._nat
-        out: list[Action] = nat.regular_actions(seat, self._table)
-        w = nat.window()
-        if w is not None and not nat.is_over():
-            scorer, missed, _, _, may, late = w[:6]
-            if self.side_of(seat) != self.side_of(scorer):
-                out.append(MUGGINS)
-            elif seat == scorer and may:
-                out.append(Action("claim", claim=min(missed, late)))
-        return out
+    # Actions: the engine's methods too (bind_actions): the game's own moves from a table of Actions made once,
+    # an Action of that table applied by its id; anything else through _apply.
+    legal_actions = property(lambda self: self._nat.legal_actions)
+    apply = property(lambda self: self._nat.apply_action)
+
+    def _window_actions(self, seat: int) -> list[Action]:
+        """What an open muggins window adds to ``seat``'s legal actions (as the pure state): a muggins call, or
+        the scorer's late claim."""
+        w = self._nat.window()
+        if w is None:
+            return []
+        scorer, missed, _, _, may, late = w[:6]
+        if self.side_of(seat) != self.side_of(scorer):
+            return [MUGGINS]
+        if seat == scorer and may:
+            return [Action("claim", claim=min(missed, late))]
+        return []
 
     def _regular(self, seat: int) -> list[Action]:
         """The game's own moves of ``seat`` now (``legal_actions`` without a muggins call or late claim)."""
@@ -326,18 +329,9 @@ class NativeCardState:
         action: Action = self._space.action_from_id(self._as_state, seat, i)
         return action
 
-    def apply(self, seat: object, action: object) -> None:
+    def _apply(self, seat: object, action: object) -> None:
         """Validate and apply natively; a move the engine refuses gets the pure engine's refusal (its
-        exception type and words), the state unchanged. An Action of ``legal_actions`` (one of the table's
-        objects) is known by its identity."""
-        i = self._fast_ids.get(id(action))
-        if i is not None and type(seat) is int:
-            try:
-                self._nat.apply_id(seat, i)
-            except IllegalAction as e:
-                self._synced().clone().apply(seat, action)  # the reference engine's words for the refusal
-                raise e from None
-            return
+        exception type and words), the state unchanged."""
         nat = self._nat
         if nat.is_over():
             raise GameOver("the game is over")

@@ -1187,6 +1187,10 @@ cdef class NativeCribbage:
     cdef MT mt            # the owner's random.Random, while the engine holds it (own_rng): see take_rng
     cdef bint own_rng
     cdef DrawLog drawn    # the outcomes drawn from it, not yet taken (take_drawn)
+    cdef tuple act_table  # the Actions of the owner's protocol: see bind_actions
+    cdef dict act_ids
+    cdef object act_window
+    cdef object act_slow
 
     cdef int layout(self, object rules) except -1:
         from math import comb
@@ -1582,11 +1586,46 @@ cdef class NativeCribbage:
                 out.extend(range(self.id_claim, self.id_size))
         return out
 
+    def bind_actions(self, table: tuple, ids: dict, window: object, slow: object) -> None:
+        """Serve the owner's :meth:`legal_actions` and :meth:`apply_action`: ``table`` the Action of each
+        internal id (:meth:`regular_actions`), ``ids`` the action id of each of them by ``id()`` of the
+        object, ``window(seat)`` the Actions a muggins window adds, ``slow(seat, action)`` the owner's apply
+        for any other action or a refusal."""
+        self.act_table = table
+        self.act_ids = ids
+        self.act_window = window
+        self.act_slow = slow
+
+    def legal_actions(self, seat: object) -> list:
+        """As the pure state's ``legal_actions`` (see :meth:`bind_actions`)."""
+        cdef Game* g = &self.g
+        if type(seat) is not int or not 0 <= seat < g.nplayers:
+            seat = check_seat(seat, g.nplayers)
+        out = self.actions_of(seat, self.act_table)
+        if g.w_open and not g.phase == PH_OVER:
+            out.extend(self.act_window(seat))
+        return out
+
+    def apply_action(self, seat: object, action: object) -> None:
+        """As the pure state's ``apply``: an Action of the table by its id, anything else (and a refusal)
+        by the owner's apply."""
+        i = self.act_ids.get(id(action))
+        if i is None or type(seat) is not int:
+            self.act_slow(seat, action)
+            return
+        try:
+            self.apply_checked(seat, i)
+        except IllegalAction:
+            self.act_slow(seat, action)  # refuses it again, in the reference engine's words
+
     def regular_actions(self, int seat, tuple table) -> list:
         """The Actions of ``seat``'s own moves now (no muggins call or late claim), in the pure engine's order
         (``CribbageState._regular``: discards as combinations of the sorted hand, plays by card, else go, the
         next count): ``table`` holds the Action of each internal id (a discard's id, ``1326 + card``, go 1378,
         count hand 1379, count crib 1380)."""
+        return self.actions_of(seat, table)
+
+    cdef list actions_of(self, int seat, tuple table):
         cdef Game* g = &self.g
         cdef uint64_t fit, m, rest
         cdef int a, b

@@ -854,6 +854,10 @@ cdef class NativeCardMuggins:
     cdef MT mt            # the owner's random.Random, while the engine holds it (own_rng): see take_rng
     cdef bint own_rng
     cdef DrawLog drawn    # the outcomes drawn from it, not yet taken (take_drawn)
+    cdef tuple act_table  # the Actions of the owner's protocol: see bind_actions
+    cdef dict act_ids
+    cdef object act_window
+    cdef object act_slow
 
     cdef int layout(self, object rules, int n) except -1:
         set_rules(&self.g, rules, n)
@@ -1188,8 +1192,43 @@ cdef class NativeCardMuggins:
             k += 1
         return [cards[i] for i in range(k)]
 
+    def bind_actions(self, table: tuple, ids: dict, window: object, slow: object) -> None:
+        """Serve the owner's :meth:`legal_actions` and :meth:`apply_action`: ``table`` the Action of each
+        internal id (:meth:`regular_actions`), ``ids`` the action id of each of them by ``id()`` of the
+        object, ``window(seat)`` the Actions a muggins window adds, ``slow(seat, action)`` the owner's apply
+        for any other action or a refusal."""
+        self.act_table = table
+        self.act_ids = ids
+        self.act_window = window
+        self.act_slow = slow
+
+    def legal_actions(self, seat: object) -> list:
+        """As the pure state's ``legal_actions`` (see :meth:`bind_actions`)."""
+        cdef Game* g = &self.g
+        if type(seat) is not int or not 0 <= seat < g.n:
+            seat = check_seat(seat, g.n)
+        out = self.actions_of(seat, self.act_table)
+        if g.w_open and not g.over:
+            out.extend(self.act_window(seat))
+        return out
+
+    def apply_action(self, seat: object, action: object) -> None:
+        """As the pure state's ``apply``: an Action of the table by its id, anything else (and a refusal)
+        by the owner's apply."""
+        i = self.act_ids.get(id(action))
+        if i is None or type(seat) is not int:
+            self.act_slow(seat, action)
+            return
+        try:
+            self.apply_checked(seat, i)
+        except IllegalAction:
+            self.act_slow(seat, action)  # refuses it again, in the reference engine's words
+
     def regular_actions(self, int seat, tuple table) -> list:
         """The Actions of :meth:`regular`: ``table[card]`` for each card, ``table[52]`` for a go."""
+        return self.actions_of(seat, table)
+
+    cdef list actions_of(self, int seat, tuple table):
         cdef Game* g = &self.g
         cdef uint64_t fit
         cdef int k = 0, i, j, c
