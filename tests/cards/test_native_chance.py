@@ -9,6 +9,7 @@ Skips when the native modules are not built (fails instead under CI=true: tests/
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -27,17 +28,17 @@ SEEDS = (0, 1, 7, 2**32 - 1, 2**32, 2**64 + 12345, -5, 10**40)
 GAMES = (("cribbage", NativeCribbageState, CribbageState), ("card-muggins", NativeCardMugginsState, CardMugginsState))
 
 
-def _play(state: object, rng: random.Random, moves: int) -> None:
+def _play(state: Any, rng: random.Random, moves: int) -> None:
     for _ in range(moves):
-        if state.is_over():  # type: ignore[attr-defined]
+        if state.is_over():
             return
-        seat = min(state.waiting_for())  # type: ignore[attr-defined]
-        state.apply_action_id(seat, rng.choice(state.legal_action_ids(seat)))  # type: ignore[attr-defined]
+        seat = min(state.waiting_for())
+        state.apply_action_id(seat, rng.choice(state.legal_action_ids(seat)))
 
 
 @pytest.mark.parametrize(("game", "native", "pure"), GAMES, ids=[g[0] for g in GAMES])
 @pytest.mark.parametrize("seed", SEEDS)
-def test_fresh_seed_deals_and_generator_match_python(game: str, native: type, pure: type, seed: int) -> None:
+def test_fresh_seed_deals_and_generator_match_python(game: str, native: Any, pure: Any, seed: int) -> None:
     """Every outcome of a whole game, and the generator's state at the end, are Python's."""
     spec = get_game(game)
     for preset in spec.presets:
@@ -56,7 +57,7 @@ def test_fresh_seed_deals_and_generator_match_python(game: str, native: type, pu
 
 
 @pytest.mark.parametrize(("game", "native", "pure"), GAMES, ids=[g[0] for g in GAMES])
-def test_generator_given_back_and_taken_again(game: str, native: type, pure: type) -> None:
+def test_generator_given_back_and_taken_again(game: str, native: Any, pure: Any) -> None:
     """Reading the chance mid-game hands the generator back; a draw from it in between moves both engines'
     next deal alike; a generator (not a seed) is taken by its state."""
     spec = get_game(game)
@@ -74,7 +75,7 @@ def test_generator_given_back_and_taken_again(game: str, native: type, pure: typ
 
 
 @pytest.mark.parametrize(("game", "native", "pure"), GAMES, ids=[g[0] for g in GAMES])
-def test_recorded_outcomes_are_read_then_drawn(game: str, native: type, pure: type) -> None:
+def test_recorded_outcomes_are_read_then_drawn(game: str, native: Any, pure: Any) -> None:
     """A chance with outcomes recorded ahead (a rewound one) is read in Python, then drawn on from its
     generator: the same game as the pure engine's."""
     spec = get_game(game)

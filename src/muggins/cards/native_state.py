@@ -91,7 +91,7 @@ class NativeCardState:
             if seed is not None or gen is not None:
                 try:
                     nat = cls._start_native(rules, num_players, seed, None if gen is None else gen.getstate())
-                except ValueError:  # a seed too wide for the engine: drawn in Python
+                except (ValueError, NotImplementedError):  # a seed too wide, a game the pure engine refuses
                     pass
                 else:
                     s = cls.__new__(cls)
@@ -139,10 +139,15 @@ class NativeCardState:
 
     def _setup(self, nat: Any) -> None:
         self._nat = nat
-        self._space: ActionSpace = space_of(self.action_ids, self.rules, self.num_players)
-        self._action_cache, self._id_cache = _decoded(self._space)
-        self._table = self._table_for(self.rules)
-        self._fast_ids = _fast_ids(self._space, self._table, self._as_state)
+        key = (type(self), id(self.rules), self.num_players)
+        hit = _PREPARED.get(key)
+        if hit is None or hit[0] is not self.rules:  # what every game of these rules shares, made once
+            space = space_of(self.action_ids, self.rules, self.num_players)
+            table = self._table_for(self.rules)
+            if len(_PREPARED) > 64:
+                _PREPARED.clear()
+            hit = _PREPARED[key] = (self.rules, space, *_decoded(space), table, _fast_ids(space, table, self))
+        _, self._space, self._action_cache, self._id_cache, self._table, self._fast_ids = hit
         nat.bind_actions(self._table, self._fast_ids, self._window_actions, self._apply)
         self._follow(nat)
 
@@ -478,6 +483,8 @@ def _decoded(space: ActionSpace) -> tuple[dict[int, Action], dict[Action, int]]:
     return hit[1], hit[2]
 
 
+_PREPARED: dict[tuple[type, int, int], tuple[Any, ActionSpace, dict[int, Action], dict[Action, int],
+                                             tuple[Action, ...], dict[int, int]]] = {}
 _FAST: dict[int, tuple[ActionSpace, tuple[Action, ...], dict[int, int]]] = {}
 
 

@@ -56,7 +56,7 @@ class NativeCribbageState(NativeCardState):
         from muggins.cards.native_state import _engine
 
         if num_players != rules.players:  # the pure engine refuses it
-            raise ValueError(f"{num_players} players for a game of {rules.players}")
+            raise NotImplementedError(f"{num_players} players for a game of {rules.players}")
         return _engine(cls.engine).NativeCribbage.start(rules, seed, state)
 
     def _follow(self, nat: Any) -> None:

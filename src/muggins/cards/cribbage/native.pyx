@@ -1317,11 +1317,14 @@ cdef class NativeCribbage:
         """A new game as ``CribbageState.new`` starts it from a chance with nothing recorded and the generator
         ``random.Random(seed)`` (or in ``state``): the cut for the deal and the first deal drawn here (see
         :meth:`take_rng`, :meth:`take_drawn`); the event log starts after them."""
-        check_rules(rules, rules.players)
         cdef NativeCribbage n = NativeCribbage.__new__(NativeCribbage)
+        cdef NativeCribbage proto = _prototype(rules)
         cdef Game* g = &n.g
         cdef int dealer
-        n.layout(rules)
+        n.g = proto.g
+        n.rules = rules
+        n.id_play, n.id_go, n.id_count = proto.id_play, proto.id_go, proto.id_count
+        n.id_muggins, n.id_claim, n.id_size, n.width = proto.id_muggins, proto.id_claim, proto.id_size, proto.width
         seed_game(g, 0)
         n.take_rng(seed, state)
         dealer = mt_cut_for_deal(&n.mt, &n.drawn, g.nplayers, rules.first_dealer_by != "high")
@@ -1868,6 +1871,24 @@ cdef class NativeCribbage:
     def winners(self) -> list:
         """The winning sides (partners share one with four players): one once over, none before."""
         return [self.g.winner] if self.g.winner >= 0 else []
+
+
+cdef dict _PROTOTYPES = {}
+
+
+cdef NativeCribbage _prototype(object rules):
+    """A game with ``rules`` laid out (``layout``), made once per rules object: a new game copies it."""
+    cdef NativeCribbage proto
+    hit = _PROTOTYPES.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    check_rules(rules, rules.players)
+    proto = NativeCribbage.__new__(NativeCribbage)
+    proto.layout(rules)
+    if len(_PROTOTYPES) > 64:
+        _PROTOTYPES.clear()
+    _PROTOTYPES[id(rules)] = (rules, proto)
+    return proto
 
 
 def from_state(state: object, seed: int = 0) -> NativeCribbage:

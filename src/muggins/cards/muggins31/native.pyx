@@ -967,9 +967,13 @@ cdef class NativeCardMuggins:
         generator ``random.Random(seed)`` (or in ``state``): the cut for the deal and the first deal drawn here
         (see :meth:`take_rng`, :meth:`take_drawn`); the event log starts after them."""
         cdef NativeCardMuggins nat = NativeCardMuggins.__new__(NativeCardMuggins)
+        cdef NativeCardMuggins proto = _prototype(rules, players)
         cdef Game* g = &nat.g
         cdef int s
-        nat.layout(rules, players)
+        nat.g = proto.g
+        nat.rules = rules
+        nat.width, nat.bound, nat.id_go = proto.width, proto.bound, proto.id_go
+        nat.id_muggins, nat.id_claim, nat.id_size = proto.id_muggins, proto.id_claim, proto.id_size
         g.rng = 0
         nat.take_rng(seed, state)
         for s in range(4):
@@ -1439,6 +1443,25 @@ cdef class NativeCardMuggins:
         if not logging(&self.g):
             raise ValueError("this game keeps no event log (set_logging(True) turns it on)")
         return _events(self.evlog.buf, self.evlog.n // EV_WIDTH, max(0, start), self.g.n)
+
+
+cdef dict _PROTOTYPES = {}
+
+
+cdef NativeCardMuggins _prototype(object rules, int players):
+    """A game with ``rules`` for ``players`` laid out (``layout``), made once per rules object and number of
+    players: a new game copies it."""
+    cdef NativeCardMuggins proto
+    key = (id(rules), players)
+    hit = _PROTOTYPES.get(key)
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    proto = NativeCardMuggins.__new__(NativeCardMuggins)
+    proto.layout(rules, players)
+    if len(_PROTOTYPES) > 64:
+        _PROTOTYPES.clear()
+    _PROTOTYPES[key] = (rules, proto)
+    return proto
 
 
 def from_state(state: object, seed: int = 0) -> NativeCardMuggins:
