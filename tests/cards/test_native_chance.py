@@ -57,13 +57,13 @@ def test_fresh_seed_deals_and_generator_match_python(game: str, native: Any, pur
 
 
 @pytest.mark.parametrize(("game", "native", "pure"), GAMES, ids=[g[0] for g in GAMES])
-def test_generator_given_back_and_taken_again(game: str, native: Any, pure: Any) -> None:
-    """Reading the chance mid-game hands the generator back; a draw from it in between moves both engines'
-    next deal alike; a generator (not a seed) is taken by its state."""
+def test_generator_given_back_and_a_shared_one_drawn_in_python(game: str, native: Any, pure: Any) -> None:
+    """Reading the chance mid-game hands the generator back (a draw from it then moves both engines' next deal
+    alike); a generator given to the chance, which its owner may draw from between two deals, is drawn in
+    Python: the same deals as the pure engine's."""
     spec = get_game(game)
     rules = with_options(spec.rules(), {"claims": "auto"})
-    nat = native.new(rules, 2, Chance(rng=random.Random(99)))
-    ref = pure.new(rules, 2, Chance(rng=random.Random(99)))
+    nat, ref = native.new(rules, 2, Chance(99)), pure.new(rules, 2, Chance(99))
     rng_n, rng_r = random.Random(3), random.Random(3)
     for step in range(6):
         _play(nat, rng_n, 15)
@@ -72,6 +72,15 @@ def test_generator_given_back_and_taken_again(game: str, native: Any, pure: Any)
         ref.chance.rng.random()
         assert nat.chance.outcomes == ref.chance.outcomes, step
     assert nat.history == ref.history
+    shared_n, shared_r = random.Random(42), random.Random(42)
+    nat = native.new(rules, 2, Chance(rng=shared_n))
+    ref = pure.new(rules, 2, Chance(rng=shared_r))
+    for _ in range(8):
+        _play(nat, rng_n, 12)
+        _play(ref, rng_r, 12)
+        shared_n.random()  # the owner draws between deals
+        shared_r.random()
+    assert nat.history == ref.history and nat.chance.outcomes == ref.chance.outcomes
 
 
 @pytest.mark.parametrize(("game", "native", "pure"), GAMES, ids=[g[0] for g in GAMES])

@@ -87,10 +87,9 @@ class NativeCardState:
         (the native engine plays on from there)."""
         if chance.position == len(chance.outcomes):
             seed = chance.fresh_seed
-            gen = chance.rng if seed is None else None
-            if seed is not None or gen is not None:
+            if seed is not None:
                 try:
-                    nat = cls._start_native(rules, num_players, seed, None if gen is None else gen.getstate())
+                    nat = cls._start_native(rules, num_players, seed, None)
                 except (ValueError, NotImplementedError):  # a seed too wide, a game the pure engine refuses
                     pass
                 else:
@@ -99,6 +98,7 @@ class NativeCardState:
                     s._start_len = nat.num_drawn()
                     s._start_pos = chance.position + s._start_len
                     s._chance = chance
+                    chance.rng = _stand_in()
                     s.rules = rules
                     s.num_players = num_players
                     s._log_cache = []
@@ -187,9 +187,10 @@ class NativeCardState:
         if release:
             state = self._nat.release_rng()
             if state is not None:
-                rng = random.Random()
+                rng = ch.rng
+                if rng is None:
+                    rng = ch.rng = _stand_in()
                 rng.setstate(state)
-                ch.rng = rng
         return ch
 
     def _outcomes(self, drawn: list[tuple[int, int, int, list[int]]]) -> list[dict[str, Any]]:
@@ -197,21 +198,18 @@ class NativeCardState:
         raise NotImplementedError
 
     def _hand_over(self) -> bool:
-        """Let the engine draw the next outcomes itself when the chance has none recorded ahead and has a
-        generator (it takes the generator's state); False: they are read or drawn here."""
+        """Let the engine draw the next outcomes itself when the chance has none recorded ahead and its
+        generator is a seed's not made yet (nobody else can hold it: a generator made or given may be drawn
+        from elsewhere between two deals, so those are drawn here); False: they are read or drawn here."""
         ch = self._chance
-        if ch.position != len(ch.outcomes):
-            return False
         seed = ch.fresh_seed
+        if seed is None or ch.position != len(ch.outcomes):
+            return False
         try:
-            if seed is not None:
-                self._nat.take_rng(seed=seed)
-            elif ch.rng is not None:
-                self._nat.take_rng(state=ch.rng.getstate())
-            else:
-                return False
+            self._nat.take_rng(seed=seed)
         except ValueError:  # a seed too wide for the engine
             return False
+        ch.rng = _stand_in()
         return True
 
     def _start_state(self) -> Any:
@@ -220,6 +218,7 @@ class NativeCardState:
         if start is None:
             outs = self._sync_chance(False).outcomes[self._start_pos - self._start_len:self._start_pos]
             start = self._start = self.pure_type.new(self.rules, self.num_players, Chance(outcomes=outs))
+            self._start_len = 0  # (it counts the outcomes of a start not built yet)
         return start
 
     @property
@@ -439,7 +438,12 @@ class NativeCardState:
         c._start = self._start
         c._start_pos = self._start_pos
         c._start_len = self._start_len
-        c._chance = self._chance.copy()  # the engine's drawn outcomes and generator go with its clone
+        if self._nat.holds_rng():  # the engine's drawn outcomes and generator go with its clone
+            c._chance = Chance(outcomes=self._chance.outcomes)
+            c._chance._pos = self._chance.position
+            c._chance.rng = _stand_in()
+        else:
+            c._chance = self._chance.copy()
         c.rules = self.rules
         c.num_players = self.num_players
         c._log_cache = self._log_cache[:]
@@ -481,6 +485,14 @@ def _decoded(space: ActionSpace) -> tuple[dict[int, Action], dict[Action, int]]:
             _DECODED.clear()
         hit = _DECODED[id(space)] = (space, {}, {})
     return hit[1], hit[2]
+
+
+def _stand_in() -> random.Random:
+    """The chance's generator object while the engine holds the generator's state (set from it when handed
+    back): made without seeding it."""
+    rng = random.Random.__new__(random.Random)
+    rng.gauss_next = None
+    return rng
 
 
 _PREPARED: dict[tuple[type, int, int], tuple[Any, ActionSpace, dict[int, Action], dict[Action, int],
