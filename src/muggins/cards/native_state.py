@@ -36,7 +36,7 @@ from muggins.core.errors import GameOver, IllegalAction, shown
 from muggins.core.protocol import MUGGINS, Action, Event, GameState, check_action, check_seat
 
 #: the attributes a native-backed state keeps itself (never read from the twin)
-_OWN = frozenset({"_nat", "rules", "num_players", "_chance", "_start", "_start_pos", "_start_len", "_log_cache",
+_OWN = frozenset({"_nat", "_chance", "rules", "num_players", "_start", "_start_pos", "_start_len", "_log_cache",
                   "_hist_cache", "_twin", "_space", "_action_cache", "_id_cache", "_table", "_fast_ids"})
 
 
@@ -54,7 +54,6 @@ class NativeCardState:
 
     rules: Any
     num_players: int
-    _chance: Chance  # the outcomes taken from the engine so far (see chance)
     _nat: Any  # the engine's game
     _start: Any  # the pure state this game started from (never changed; None: not built yet, see _start_state)
     _start_pos: int  # the chance position of the start
@@ -94,6 +93,7 @@ class NativeCardState:
                     pass
                 else:
                     s = cls.__new__(cls)
+                    s._nat = nat
                     s._start = None
                     s._start_len = nat.num_drawn()
                     s._start_pos = chance.position + s._start_len
@@ -125,6 +125,7 @@ class NativeCardState:
         """Play on from ``start`` (a pure state nobody else changes: it becomes the start of this game)."""
         nat = getattr(_engine(cls.engine), cls.engine_class).from_state(start)
         s = cls.__new__(cls)
+        s._nat = nat
         s._start = start
         s._start_pos = start.chance.position
         s._start_len = 0
@@ -161,6 +162,10 @@ class NativeCardState:
         raise NotImplementedError
 
     # --- the chance ---------------------------------------------------------------------------------
+    # The Chance as far as the engine's drawn outcomes were taken into it (its generator stale while the
+    # engine holds it): kept by the engine, with the generator state it belongs with.
+    _chance = property(lambda self: self._nat.chance, lambda self, chance: setattr(self._nat, "chance", chance))
+
     @property
     def chance(self) -> Chance:
         """The chance of this game: every outcome drawn so far (the engine's made into outcome dicts) and the
@@ -438,6 +443,7 @@ class NativeCardState:
         c._start = self._start
         c._start_pos = self._start_pos
         c._start_len = self._start_len
+        c._nat = self._nat.clone()
         if self._nat.holds_rng():  # the engine's drawn outcomes and generator go with its clone
             c._chance = Chance(outcomes=self._chance.outcomes)
             c._chance._pos = self._chance.position
@@ -454,7 +460,7 @@ class NativeCardState:
             c._twin = [twin[0], twin[1], False]
         else:
             c._twin = None
-        c._setup(self._nat.clone())
+        c._setup(c._nat)
         return c
 
     def undo(self, steps: object = 1) -> None:

@@ -854,6 +854,7 @@ cdef class NativeCardMuggins:
     cdef MT mt            # the owner's random.Random, while the engine holds it (own_rng): see take_rng
     cdef bint own_rng
     cdef DrawLog drawn    # the outcomes drawn from it, not yet taken (take_drawn)
+    cdef public object chance  # the owner's Chance (the state's, whose generator this game may hold)
     cdef tuple act_table  # the Actions of the owner's protocol: see bind_actions
     cdef dict act_ids
     cdef object act_window
