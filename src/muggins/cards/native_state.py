@@ -183,7 +183,7 @@ class NativeCardState:
     def _sync_chance(self, release: bool) -> Chance:
         """The chance with the engine's drawn outcomes added; with ``release`` the generator's state handed
         back to it too."""
-        ch = self._chance
+        ch: Chance = self._chance
         drawn = self._nat.take_drawn()
         if drawn:
             made = self._outcomes(drawn)
@@ -497,7 +497,7 @@ def _stand_in() -> random.Random:
     """The chance's generator object while the engine holds the generator's state (set from it when handed
     back): made without seeding it."""
     rng = random.Random.__new__(random.Random)
-    rng.gauss_next = None
+    rng.gauss_next = None  # type: ignore[attr-defined]  # (what seeding sets)
     return rng
 
 
