@@ -837,6 +837,28 @@ cdef list _cards(uint64_t m):
     return out
 
 
+cdef int in_hand_order(Game* g, int seat, int* cards) noexcept nogil:
+    """The cards ``seat`` may lay now into ``cards`` in the order of his hand (as the pure engine lists them: as
+    dealt, then drawn): their number, -1 for a go, 0 when it is not his turn."""
+    cdef uint64_t fit
+    cdef int k = 0, j, c
+    if g.over or not 0 <= seat < g.n or seat != g.turn:
+        return 0
+    fit = fitting(g, seat)
+    if not fit:
+        return -1
+    while fit:
+        c = lowbit(fit)
+        fit &= fit - 1
+        j = k
+        while j > 0 and g.stamp[cards[j - 1]] > g.stamp[c]:
+            cards[j] = cards[j - 1]
+            j -= 1
+        cards[j] = c
+        k += 1
+    return k
+
+
 #: every set of seats, by its bit mask (who waits, who may act: no set is built per call)
 cdef tuple _SEATS = tuple(frozenset(s for s in range(4) if (m >> s) & 1) for m in range(16))
 
@@ -1177,25 +1199,9 @@ cdef class NativeCardMuggins:
     def regular(self, int seat) -> list:
         """The cards ``seat`` may lay now in the order of his hand (as the pure engine lists them: as dealt,
         then drawn), [-1] for a go, [] when it is not his turn."""
-        cdef Game* g = &self.g
-        cdef uint64_t fit
-        cdef int k = 0, i, j, c
         cdef int cards[52]
-        if g.over or not 0 <= seat < g.n or seat != g.turn:
-            return []
-        fit = fitting(g, seat)
-        if not fit:
-            return [-1]
-        while fit:
-            c = lowbit(fit)
-            fit &= fit - 1
-            j = k
-            while j > 0 and g.stamp[cards[j - 1]] > g.stamp[c]:
-                cards[j] = cards[j - 1]
-                j -= 1
-            cards[j] = c
-            k += 1
-        return [cards[i] for i in range(k)]
+        cdef int k = in_hand_order(&self.g, seat, cards), i
+        return [] if k == 0 else [-1] if k < 0 else [cards[i] for i in range(k)]
 
     def bind_actions(self, table: tuple, ids: dict, window: object, slow: object) -> None:
         """Serve the owner's :meth:`legal_actions` and :meth:`apply_action`: ``table`` the Action of each
@@ -1234,25 +1240,12 @@ cdef class NativeCardMuggins:
         return self.actions_of(seat, table)
 
     cdef list actions_of(self, int seat, tuple table):
-        cdef Game* g = &self.g
-        cdef uint64_t fit
-        cdef int k = 0, i, j, c
         cdef int cards[52]
-        if g.over or not 0 <= seat < g.n or seat != g.turn or len(table) != 53:
+        cdef int k, i
+        if len(table) != 53:
             return []
-        fit = fitting(g, seat)
-        if not fit:
-            return [table[GO]]
-        while fit:
-            c = lowbit(fit)
-            fit &= fit - 1
-            j = k
-            while j > 0 and g.stamp[cards[j - 1]] > g.stamp[c]:
-                cards[j] = cards[j - 1]
-                j -= 1
-            cards[j] = c
-            k += 1
-        return [table[cards[i]] for i in range(k)]
+        k = in_hand_order(&self.g, seat, cards)
+        return [] if k == 0 else [table[GO]] if k < 0 else [table[cards[i]] for i in range(k)]
 
     def legal_action_ids(self, seat: object) -> list:
         """As ``GameState.legal_action_ids``: one id per legal action, ascending (each move claiming nothing, a
