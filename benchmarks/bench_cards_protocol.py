@@ -16,7 +16,10 @@ Figures (whole 2-player games per second, CPU time, medians of ``--runs``, the p
 * ``muggins31_ids`` / ``muggins31_actions`` / ``muggins31_pure_ids``: the same for card Muggins (preset
   ``muggins``, automatic scoring as the cribbage figures: nobody claims or calls);
 * ``muggins31_native_c``: whole card Muggins games played in C by the native engine
-  (``native.random_games_native``: the figure of ``muggins bench``), the GIL released.
+  (``native.random_games_native``: the figure of ``muggins bench``), the GIL released;
+* ``loop_floor_cribbage`` / ``loop_floor_muggins31``: the same loop over a state that does nothing (its
+  methods C built-ins returning fixed answers), for as many moves a game as ``cribbage_ids`` /
+  ``muggins31_ids`` made: the most any state reached through this loop could give.
 
 Ratios divide the cribbage figures by OpenSpiel's of the same run.
 """
@@ -24,6 +27,7 @@ Ratios divide the cribbage figures by OpenSpiel's of the same run.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import random
@@ -36,13 +40,14 @@ from muggins.core.engine import ENGINE_ENV
 from muggins.core.rules import get_game, with_options
 
 
-def protocol_games(game: str, preset: str, seconds: float, seed: int, ids: bool) -> tuple[float, str]:
-    """Whole random 2-player games per second (CPU time) through ``spec.new`` and the class it gave."""
+def protocol_games(game: str, preset: str, seconds: float, seed: int, ids: bool) -> tuple[float, str, float]:
+    """Whole random 2-player games per second (CPU time) through ``spec.new``, the class it gave and the moves
+    a game."""
     spec = get_game(game)
     rules = with_options(spec.rules(preset), {"claims": "auto"})
     rng = random.Random(seed)
     choice = rng.choice
-    games = 0
+    games = moves = 0
     kind = ""
     t0 = time.process_time()
     while True:
@@ -56,10 +61,35 @@ def protocol_games(game: str, preset: str, seconds: float, seed: int, ids: bool)
         while not over():
             seat = min(waiting())
             apply(seat, choice(legal(seat)))
+            moves += 1
         games += 1
         dt = time.process_time() - t0
         if dt >= seconds:
-            return games / dt, kind
+            return games / dt, kind, moves / games
+
+
+def loop_floor(moves: float, seconds: float, seed: int) -> float:
+    """Games per second of the protocol loop over a state that does nothing: ``waiting_for``, ``is_over``,
+    ``legal_action_ids`` and ``apply_action_id`` are C built-ins (five legal ids, a fixed seat), ``moves`` moves
+    a game (rounded)."""
+    n = round(moves)
+    seats, ids = frozenset({0}), {0: [1326, 1327, 1328, 1329, 1330]}
+    sink: dict[int, int] = {}
+    rng = random.Random(seed)
+    choice = rng.choice
+    games = 0
+    t0 = time.process_time()
+    while True:
+        over = iter([False] * n + [True]).__next__
+        waiting = itertools.repeat(seats).__next__
+        legal, apply = ids.__getitem__, sink.__setitem__
+        while not over():
+            seat = min(waiting())
+            apply(seat, choice(legal(seat)))
+        games += 1
+        dt = time.process_time() - t0
+        if dt >= seconds:
+            return games / dt
 
 
 def openspiel_games(seconds: float, seed: int) -> float:
@@ -104,8 +134,10 @@ def main() -> None:
                 os.environ[ENGINE_ENV] = engine
                 for ids in (True, False) if engine == "native" else (True,):
                     name = f"{short}{suffix}_{'ids' if ids else 'actions'}"
-                    rate, classes[name] = protocol_games(game, preset, args.seconds, run * 7919, ids)
+                    rate, classes[name], moves = protocol_games(game, preset, args.seconds, run * 7919, ids)
                     figures.setdefault(name, []).append(rate)
+                    if name.endswith("_ids") and engine == "native":
+                        figures.setdefault(f"loop_floor_{short}", []).append(loop_floor(moves, args.seconds, run))
         if m31 is not None:
             res = m31.random_games_native(m31_rules, 2, args.seconds, seed=run)
             figures.setdefault("muggins31_native_c", []).append(res["games_per_second"])
@@ -118,7 +150,7 @@ def main() -> None:
     out: dict[str, Any] = {
         "unit": "2-player games per second (CPU time), median of runs", "runs": args.runs, "seconds": args.seconds,
         "cpu": args.cpu, "classes": classes, "median": med, "all": figures,
-        "ratio_to_openspiel": {k: med[k] / peer for k in med if k.startswith("cribbage")},
+        "ratio_to_openspiel": {k: med[k] / peer for k in med if k.startswith(("cribbage", "loop_floor_cribbage"))},
     }
     text = json.dumps(out, indent=2)
     print(text)

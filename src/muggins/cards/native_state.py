@@ -4,9 +4,14 @@ the game spec whose ``new`` gives them.
 
 A native-backed state plays its moves in C (the game's native engine, ``muggins.cards.<game>.native``): the
 integer protocol (``legal_action_ids``, ``apply_action_id``, ``waiting_for``, ``to_act``, ``is_over``) is the
-engine's own methods, called with no Python frame between. Every random outcome is drawn through the state's
-:class:`~muggins.core.chance.Chance` exactly as the pure engine draws it (the same outcome kinds, in the same
-order, made by the same code), so a seed or a record's outcomes deal the same cards on both engines.
+engine's own methods, called with no Python frame between. Every random outcome is the one the pure engine
+draws from the state's :class:`~muggins.core.chance.Chance` (the same outcome kinds, in the same order, the same
+numbers of its generator), so a seed or a record's outcomes deal the same cards on both engines: recorded
+outcomes are read in Python, new ones are drawn in C from the chance's generator itself (the engine holds a
+copy of Python's Mersenne Twister, ``core/pyrandom.pxd``, and draws as the pure engine's code does), kept as
+ints and made into the chance's outcome dicts only when :attr:`NativeCardState.chance` is read (which hands the
+generator back to the chance). A new game from a fresh seed is started in C too (the cut for the deal and the
+first deal); the pure state it started as is rebuilt from those outcomes when first asked for.
 
 Python objects are made at the edge, only when asked for: the event log from the engine's int records, the
 history from its (seat, id) list, ``Action`` objects from ids. What is rich and rarely asked for - the views,
@@ -31,8 +36,8 @@ from muggins.core.errors import GameOver, IllegalAction, shown
 from muggins.core.protocol import MUGGINS, Action, Event, GameState, check_action, check_seat
 
 #: the attributes a native-backed state keeps itself (never read from the twin)
-_OWN = frozenset({"_nat", "rules", "num_players", "chance", "_start", "_start_pos", "_log_cache", "_hist_cache",
-                  "_twin", "_space", "_action_cache", "_id_cache"})
+_OWN = frozenset({"_nat", "_chance", "rules", "num_players", "_start", "_start_pos", "_start_len", "_log_cache",
+                  "_hist_cache", "_twin", "_space", "_action_cache", "_id_cache", "_table", "_fast_ids"})
 
 
 class NativeCardState:
@@ -49,16 +54,18 @@ class NativeCardState:
 
     rules: Any
     num_players: int
-    chance: Chance
     _nat: Any  # the engine's game
-    _start: Any  # the pure state this game started from (never changed)
+    _start: Any  # the pure state this game started from (never changed; None: not built yet, see _start_state)
     _start_pos: int  # the chance position of the start
+    _start_len: int  # the outcomes the start drew, when the engine drew them (0: made in Python)
     _log_cache: list[Event]  # the engine's events made so far
     _hist_cache: list[tuple[int, Action]]  # the engine's moves made into Actions so far
     _twin: list[Any] | None  # [pure twin, moves it has, whether this state owns it]
     _space: ActionSpace
     _action_cache: dict[int, Action]  # the Action of each id met (shared by every game of these rules)
     _id_cache: dict[Action, int]  # the id of each Action met that numbers it whatever the position
+    _table: tuple[Action, ...]  # the Action of each of the engine's internal move ids (see regular_actions)
+    _fast_ids: dict[int, int]  # the id of each Action of the table, by the object's identity
 
     # --- making one -----------------------------------------------------------------------------------
     @classmethod
@@ -74,9 +81,38 @@ class NativeCardState:
 
     @classmethod
     def new(cls, rules: Any, num_players: int, chance: Chance) -> Self:
-        """Start a game: the pure engine draws the cut for the deal and the first deal from ``chance`` (the
-        very outcomes of ``pure_type.new``), the native engine plays on from there."""
+        """Start a game with the very outcomes of ``pure_type.new`` (the cut for the deal, the first deal):
+        drawn by the engine when ``chance`` has none recorded ahead and a generator, else by the pure engine
+        (the native engine plays on from there)."""
+        if chance.position == len(chance.outcomes):
+            seed = chance.fresh_seed
+            if seed is not None:
+                try:
+                    nat = cls._start_native(rules, num_players, seed, None)
+                except (ValueError, NotImplementedError):  # a seed too wide, a game the pure engine refuses
+                    pass
+                else:
+                    s = cls.__new__(cls)
+                    s._nat = nat
+                    s._start = None
+                    s._start_len = nat.num_drawn()
+                    s._start_pos = chance.position + s._start_len
+                    s._chance = chance
+                    chance.rng = _stand_in()
+                    s.rules = rules
+                    s.num_players = num_players
+                    s._log_cache = []
+                    s._hist_cache = []
+                    s._twin = None
+                    s._setup(nat)
+                    return s
         return cls._own(cls.pure_type.new(rules, num_players, chance))
+
+    @classmethod
+    def _start_native(cls, rules: Any, num_players: int, seed: int | None, state: Any) -> Any:
+        """The engine's new game (``start``), its cut for the deal and first deal drawn from ``random.Random(seed)``
+        or the generator state ``state``."""
+        raise NotImplementedError
 
     @classmethod
     def from_pure(cls, state: GameState) -> Self:
@@ -89,9 +125,13 @@ class NativeCardState:
         """Play on from ``start`` (a pure state nobody else changes: it becomes the start of this game)."""
         nat = getattr(_engine(cls.engine), cls.engine_class).from_state(start)
         s = cls.__new__(cls)
+        s._nat = nat
         s._start = start
         s._start_pos = start.chance.position
-        s.chance = start.chance
+        s._start_len = 0
+        s._chance = start.chance
+        s.rules = start.rules
+        s.num_players = start.num_players
         s._log_cache = []
         s._hist_cache = []
         s._twin = None
@@ -99,17 +139,92 @@ class NativeCardState:
         return s
 
     def _setup(self, nat: Any) -> None:
-        start = self._start
         self._nat = nat
-        self.rules = start.rules
-        self.num_players = start.num_players
-        self._space: ActionSpace = space_of(self.action_ids, self.rules, self.num_players)
-        self._action_cache, self._id_cache = _decoded(self._space)
+        key = (type(self), id(self.rules), self.num_players)
+        hit = _PREPARED.get(key)
+        if hit is None or hit[0] is not self.rules:  # what every game of these rules shares, made once
+            space = space_of(self.action_ids, self.rules, self.num_players)
+            table = self._table_for(self.rules)
+            if len(_PREPARED) > 64:
+                _PREPARED.clear()
+            hit = _PREPARED[key] = (self.rules, space, *_decoded(space), table, _fast_ids(space, table, self))
+        _, self._space, self._action_cache, self._id_cache, self._table, self._fast_ids = hit
+        nat.bind_actions(self._table, self._fast_ids, self._window_actions, self._apply)
         self._follow(nat)
+
+    @classmethod
+    def _table_for(cls, rules: Any) -> tuple[Action, ...]:
+        """The Action of each internal move id of the engine (``regular_actions``)."""
+        raise NotImplementedError
 
     def _follow(self, nat: Any) -> None:
         """Make ``nat`` draw its chance through this state's :attr:`chance`."""
         raise NotImplementedError
+
+    # --- the chance ---------------------------------------------------------------------------------
+    # The Chance as far as the engine's drawn outcomes were taken into it (its generator stale while the
+    # engine holds it): kept by the engine, with the generator state it belongs with.
+    _chance = property(lambda self: self._nat.chance, lambda self, chance: setattr(self._nat, "chance", chance))
+
+    @property
+    def chance(self) -> Chance:
+        """The chance of this game: every outcome drawn so far (the engine's made into outcome dicts) and the
+        generator in the state the engine left it (handed back: later outcomes are drawn through this
+        Chance, whatever is done with it meanwhile)."""
+        return self._sync_chance(True)
+
+    @chance.setter
+    def chance(self, chance: Chance) -> None:
+        """Draw later outcomes from ``chance`` (the engine's own drawn ones are forgotten)."""
+        self._nat.take_drawn()
+        self._nat.release_rng()
+        self._chance = chance
+
+    def _sync_chance(self, release: bool) -> Chance:
+        """The chance with the engine's drawn outcomes added; with ``release`` the generator's state handed
+        back to it too."""
+        ch: Chance = self._chance
+        drawn = self._nat.take_drawn()
+        if drawn:
+            made = self._outcomes(drawn)
+            ch.outcomes.extend(made)
+            ch._pos += len(made)
+        if release:
+            state = self._nat.release_rng()
+            if state is not None:
+                rng = ch.rng
+                if rng is None:
+                    rng = ch.rng = _stand_in()
+                rng.setstate(state)
+        return ch
+
+    def _outcomes(self, drawn: list[tuple[int, int, int, list[int]]]) -> list[dict[str, Any]]:
+        """The outcome dicts of the engine's drawn records (``take_drawn``), as the pure engine makes them."""
+        raise NotImplementedError
+
+    def _hand_over(self) -> bool:
+        """Let the engine draw the next outcomes itself when the chance has none recorded ahead and its
+        generator is a seed's not made yet (nobody else can hold it: a generator made or given may be drawn
+        from elsewhere between two deals, so those are drawn here); False: they are read or drawn here."""
+        ch = self._chance
+        seed = ch.fresh_seed
+        if seed is None or ch.position != len(ch.outcomes):
+            return False
+        try:
+            self._nat.take_rng(seed=seed)
+        except ValueError:  # a seed too wide for the engine
+            return False
+        ch.rng = _stand_in()
+        return True
+
+    def _start_state(self) -> Any:
+        """The pure state this game started as (rebuilt from its outcomes when the engine drew them)."""
+        start = self._start
+        if start is None:
+            outs = self._sync_chance(False).outcomes[self._start_pos - self._start_len:self._start_pos]
+            start = self._start = self.pure_type.new(self.rules, self.num_players, Chance(outcomes=outs))
+            self._start_len = 0  # (it counts the outcomes of a start not built yet)
+        return start
 
     @property
     def native(self) -> Any:
@@ -161,7 +276,7 @@ class NativeCardState:
         evs = self._log_cache
         if self._nat.num_events() > len(evs):
             evs.extend(self._nat.events(len(evs)))
-        start: list[Event] = self._start.log
+        start: list[Event] = self._start_state().log
         return start + evs
 
     def events_for(self, seat: int | str | None, start: int = 0) -> list[dict[str, Any]]:
@@ -177,26 +292,31 @@ class NativeCardState:
             decoded = self._action_cache
             hist.extend((seat, decoded.get(i) or _decode(self._space, decoded, i))
                         for seat, i in nat.history_ids(len(hist)))
-        start: list[tuple[int, Action]] = self._start.history
+        start: list[tuple[int, Action]] = [] if self._start is None else self._start.history
         return start + hist
 
-    def legal_actions(self, seat: int) -> list[Action]:
-        """As the pure state's, in its order: the game's own moves, then a muggins call or a late claim."""
-        seat = check_seat(seat, self.num_players)
-        if self._nat.is_over():
-            return []
-        out = self._regular(seat)
+    # Actions: the engine's methods too (bind_actions): the game's own moves from a table of Actions made once,
+    # an Action of that table applied by its id; anything else through _apply.
+    legal_actions = property(lambda self: self._nat.legal_actions)
+    apply = property(lambda self: self._nat.apply_action)
+
+    def _window_actions(self, seat: int) -> list[Action]:
+        """What an open muggins window adds to ``seat``'s legal actions (as the pure state): a muggins call, or
+        the scorer's late claim."""
         w = self._nat.window()
-        if w is not None:
-            scorer, missed, _, _, may, late = w[:6]
-            if self.side_of(seat) != self.side_of(scorer):
-                out.append(MUGGINS)
-            elif seat == scorer and may:
-                out.append(Action("claim", claim=min(missed, late)))
-        return out
+        if w is None:
+            return []
+        scorer, missed, _, _, may, late = w[:6]
+        if self.side_of(seat) != self.side_of(scorer):
+            return [MUGGINS]
+        if seat == scorer and may:
+            return [Action("claim", claim=min(missed, late))]
+        return []
 
     def _regular(self, seat: int) -> list[Action]:
-        raise NotImplementedError
+        """The game's own moves of ``seat`` now (``legal_actions`` without a muggins call or late claim)."""
+        regular: list[Action] = self._nat.regular_actions(seat, self._table)
+        return regular
 
     def legal_action_mask(self, seat: object, numpy: bool = False) -> Any:
         """One byte per action id, 1 where ``seat`` may take that action now (every claim included)."""
@@ -218,7 +338,7 @@ class NativeCardState:
         action: Action = self._space.action_from_id(self._as_state, seat, i)
         return action
 
-    def apply(self, seat: object, action: object) -> None:
+    def _apply(self, seat: object, action: object) -> None:
         """Validate and apply natively; a move the engine refuses gets the pure engine's refusal (its
         exception type and words), the state unchanged."""
         nat = self._nat
@@ -265,20 +385,22 @@ class NativeCardState:
     def _synced(self) -> Any:
         """The pure twin, brought up to date (built on first use; copied first when a clone shares it)."""
         twin = self._twin
+        ch = self._sync_chance(False)
         if twin is None:
-            t = self._start.clone()
-            c = Chance(outcomes=self.chance.outcomes[: self.chance.position])
+            start = self._start_state()
+            t = start.clone()
+            c = Chance(outcomes=ch.outcomes[: ch.position])
             c._pos = self._start_pos  # replays the outcomes drawn so far, from where the start was
             t.chance = c
-            twin = self._twin = [t, len(self._start.history), True]
+            twin = self._twin = [t, len(start.history), True]
         elif not twin[2]:
             twin = self._twin = [twin[0].clone(), twin[1], True]
         hist = self.history
         if twin[1] < len(hist):
             t = twin[0]
-            have, pos = t.chance.outcomes, self.chance.position
+            have, pos = t.chance.outcomes, ch.position
             if len(have) < pos:
-                have.extend(self.chance.outcomes[len(have):pos])
+                have.extend(ch.outcomes[len(have):pos])
             for seat, action in hist[twin[1]:]:
                 t.apply(seat, action)
             twin[1] = len(hist)
@@ -320,7 +442,16 @@ class NativeCardState:
         c = type(self).__new__(type(self))
         c._start = self._start
         c._start_pos = self._start_pos
-        c.chance = self.chance.copy()
+        c._start_len = self._start_len
+        c._nat = self._nat.clone()
+        if self._nat.holds_rng():  # the engine's drawn outcomes and generator go with its clone
+            c._chance = Chance(outcomes=self._chance.outcomes)
+            c._chance._pos = self._chance.position
+            c._chance.rng = _stand_in()
+        else:
+            c._chance = self._chance.copy()
+        c.rules = self.rules
+        c.num_players = self.num_players
         c._log_cache = self._log_cache[:]
         c._hist_cache = self._hist_cache[:]
         twin = self._twin
@@ -329,7 +460,7 @@ class NativeCardState:
             c._twin = [twin[0], twin[1], False]
         else:
             c._twin = None
-        c._setup(self._nat.clone())
+        c._setup(c._nat)
         return c
 
     def undo(self, steps: object = 1) -> None:
@@ -360,6 +491,34 @@ def _decoded(space: ActionSpace) -> tuple[dict[int, Action], dict[Action, int]]:
             _DECODED.clear()
         hit = _DECODED[id(space)] = (space, {}, {})
     return hit[1], hit[2]
+
+
+def _stand_in() -> random.Random:
+    """The chance's generator object while the engine holds the generator's state (set from it when handed
+    back): made without seeding it."""
+    rng = random.Random.__new__(random.Random)
+    rng.gauss_next = None  # type: ignore[attr-defined]  # (what seeding sets)
+    return rng
+
+
+_PREPARED: dict[tuple[type, int, int], tuple[Any, ActionSpace, dict[int, Action], dict[Action, int],
+                                             tuple[Action, ...], dict[int, int]]] = {}
+_FAST: dict[int, tuple[ActionSpace, tuple[Action, ...], dict[int, int]]] = {}
+
+
+def _fast_ids(space: ActionSpace, table: tuple[Action, ...], state: Any) -> dict[int, int]:
+    """The id in ``space`` of each Action of ``table`` (a table lives as long as its module: an object's
+    identity names it), made once per space."""
+    hit = _FAST.get(id(space))
+    if hit is None or hit[0] is not space or hit[1] is not table:
+        if len(_FAST) > 64:
+            _FAST.clear()
+        ids = {}
+        for action in table:
+            with suppress(IllegalAction):
+                ids[id(action)] = int(space.action_id(state, action))
+        hit = _FAST[id(space)] = (space, table, ids)
+    return hit[2]
 
 
 def _decode(space: ActionSpace, cache: dict[int, Action], i: int) -> Action:

@@ -30,18 +30,41 @@ def shuffle(items: list[Any], rng: random.Random) -> None:
 
 
 class Chance:
-    __slots__ = ("_pos", "outcomes", "rng")
+    __slots__ = ("_pos", "_rng", "_seed", "outcomes")
 
     def __init__(self, seed: int | None = None, outcomes: list[Outcome] | None = None,
                  rng: random.Random | None = None) -> None:
         self.outcomes: list[Outcome] = list(outcomes) if outcomes else []
         self._pos = 0
+        self._seed: int | None = None
+        self._rng: random.Random | None
         if rng is not None:
-            self.rng: random.Random | None = rng
+            self._rng = rng
+        elif type(seed) is int:
+            self._rng = None  # random.Random(seed), made when first used (a native engine may draw it itself)
+            self._seed = seed
         elif seed is not None or outcomes is None:
-            self.rng = random.Random(seed)
+            self._rng = random.Random(seed)
         else:
-            self.rng = None  # pure replay: running out of outcomes is an error
+            self._rng = None  # pure replay: running out of outcomes is an error
+
+    @property
+    def rng(self) -> random.Random | None:
+        """The generator new outcomes are drawn from (None: a pure replay)."""
+        if self._seed is not None:
+            self._rng = random.Random(self._seed)
+            self._seed = None
+        return self._rng
+
+    @rng.setter
+    def rng(self, rng: random.Random | None) -> None:
+        self._rng = rng
+        self._seed = None
+
+    @property
+    def fresh_seed(self) -> int | None:
+        """The int seed of a generator not made yet (nothing drawn from it), else None."""
+        return self._seed
 
     @property
     def position(self) -> int:
@@ -68,25 +91,27 @@ class Chance:
         c = Chance.__new__(Chance)
         c.outcomes = self.outcomes[: self._pos]
         c._pos = self._pos
+        c._seed = None
         if rng is not None:
-            c.rng = rng
-        elif self.rng is not None:
-            c.rng = random.Random()
-            c.rng.setstate(self.rng.getstate())
+            c._rng = rng
         else:
-            c.rng = None
+            c._copy_generator(self)
         return c
 
     def copy(self) -> Chance:
         c = Chance.__new__(Chance)
         c.outcomes = list(self.outcomes)
         c._pos = self._pos
-        if self.rng is not None:
-            c.rng = random.Random()
-            c.rng.setstate(self.rng.getstate())
-        else:
-            c.rng = None
+        c._copy_generator(self)
         return c
+
+    def _copy_generator(self, other: Chance) -> None:
+        self._seed = other._seed
+        if other._rng is not None:
+            self._rng = random.Random()
+            self._rng.setstate(other._rng.getstate())
+        else:
+            self._rng = None
 
     def rewound(self) -> Chance:
         """The same outcomes, from the start, with the generator state continuing afterwards."""

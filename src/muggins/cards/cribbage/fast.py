@@ -1,10 +1,10 @@
 """Cribbage through the protocol on the native engine: :class:`NativeCribbageState` (see
 :mod:`muggins.cards.native_state`). The engine is :mod:`muggins.cards.cribbage.native`; every deal and every cut
-is drawn through the state's chance by the pure engine's own code (``draw_deal``, ``draw_cut``)."""
+is the pure engine's (``draw_deal``, ``draw_cut``): read from the state's chance by that code when recorded, drawn
+by the engine from the chance's generator as that code draws them otherwise."""
 
 from __future__ import annotations
 
-from itertools import combinations
 from typing import Any
 
 from muggins.cards.cribbage.game import _FIELDS as PURE_FIELDS
@@ -23,6 +23,21 @@ from muggins.cards.dealing import DECK
 from muggins.cards.native_state import NativeCardState
 from muggins.core.protocol import Action
 
+_TEXT = tuple(c.text for c in DECK)
+_TABLES: dict[int, tuple[Action, ...]] = {}
+
+
+def _table(each: int) -> tuple[Action, ...]:
+    """The Action of each internal id of the engine: the discards of ``each`` cards (a pair's id ranks it:
+    ``a + b (b - 1) / 2`` for cards a < b), padded to 1326, a play of each card, go, count hand, count crib."""
+    table = _TABLES.get(each)
+    if table is None:
+        discards = [discard_action((DECK[c],)) for c in range(52)] if each == 1 else \
+            [discard_action((DECK[a], DECK[b])) for b in range(52) for a in range(b)]
+        discards += [GO] * (1326 - len(discards))
+        table = _TABLES[each] = (*discards, *(play_action(c) for c in DECK), GO, COUNT_HAND, COUNT_CRIB)
+    return table
+
 #: the pure state's fields: read from the twin, they are the position (a comparison of states reads them)
 _FIELDS = PURE_FIELDS
 
@@ -36,19 +51,48 @@ class NativeCribbageState(NativeCardState):
     engine = "muggins.cards.cribbage.native"
     engine_class = "NativeCribbage"
 
+    @classmethod
+    def _start_native(cls, rules: Any, num_players: int, seed: int | None, state: Any) -> Any:
+        from muggins.cards.native_state import _engine
+
+        if num_players != rules.players:  # the pure engine refuses it
+            raise NotImplementedError(f"{num_players} players for a game of {rules.players}")
+        return _engine(cls.engine).NativeCribbage.start(rules, seed, state)
+
     def _follow(self, nat: Any) -> None:
         nat.follow_chance(self._draw_deal, self._draw_cut)
 
-    def _draw_deal(self, dealer: int) -> tuple[list[list[int]], list[int], list[int]]:
-        """The next deal from :attr:`chance`, drawn and checked by the pure engine's ``draw_deal``: the hands,
-        the pack in order, the crib's card."""
-        hands, crib, pack = draw_deal(self.chance, self.rules, self.num_players, dealer)
+    def _draw_deal(self, dealer: int) -> tuple[list[list[int]], list[int], list[int]] | None:
+        """The next deal of the chance, read and checked by the pure engine's ``draw_deal``: the hands, the
+        pack in order, the crib's card; None: the engine draws it (and those after) from the generator."""
+        if self._hand_over():
+            return None
+        hands, crib, pack = draw_deal(self._chance, self.rules, self.num_players, dealer)
         return [[c.index for c in h] for h in hands], [c.index for c in pack], [c.index for c in crib]
 
-    def _draw_cut(self, pack: list[int]) -> int:
-        """The next cut from :attr:`chance` (a position in ``pack``, the undealt cards in order), drawn and
-        checked by the pure engine's ``draw_cut``."""
-        return draw_cut(self.chance, [DECK[c] for c in pack])
+    def _draw_cut(self, pack: list[int]) -> int | None:
+        """The next cut of the chance (a position in ``pack``, the undealt cards in order), read and checked
+        by the pure engine's ``draw_cut``; None: the engine draws it from the generator."""
+        if self._hand_over():
+            return None
+        return draw_cut(self._chance, [DECK[c] for c in pack])
+
+    def _outcomes(self, drawn: list[tuple[int, int, int, list[int]]]) -> list[dict[str, Any]]:
+        """As ``cut_for_deal``, ``draw_deal`` and ``draw_cut`` make them."""
+        r, n = self.rules, self.num_players
+        each, to_crib = r.cards_each, r.crib_dealt
+        out: list[dict[str, Any]] = []
+        for kind, a, _, cards in drawn:
+            texts = [_TEXT[c] for c in cards]
+            if kind == 1:
+                hands = [texts[(s - a - 1) % n:n * each:n] for s in range(n)]
+                out.append({"kind": "deal", "hands": hands, "crib": texts[n * each:n * each + to_crib],
+                            "pack": texts[n * each + to_crib:]})
+            elif kind == 2:
+                out.append({"kind": "starter", "cut": a, "card": texts[0]})
+            else:
+                out.append({"kind": "cut", "seats": [s for s in range(n) if (a >> s) & 1], "cards": texts})
+        return out
 
     def side_of(self, seat: int) -> int:
         return seat % 2 if self.num_players == 4 else seat
@@ -57,27 +101,9 @@ class NativeCribbageState(NativeCardState):
         won = self._nat.winners()
         return frozenset(s for s in range(self.num_players) if self.side_of(s) in won)
 
-    def _regular(self, seat: int) -> list[Action]:
-        """As ``CribbageState._regular``: the plays in the order of the (sorted) hand, the discards as
-        combinations of it, the next count."""
-        nat = self._nat
-        phase = nat.phase()
-        if phase == "discard":
-            if seat not in nat.waiting_for():
-                return []
-            hand = [DECK[c] for c in nat.held(seat)]
-            return [discard_action(t) for t in combinations(hand, self.rules.discard_each)]
-        if seat != nat.turn():
-            return []
-        if phase == "play":
-            ids = nat.legal_action_ids(seat)
-            play = self._space.by_kind["play"]
-            out = [play_action(DECK[(i - play.start) // play.width]) for i in ids if play.start <= i < play.stop]
-            return out if out else [GO]
-        if phase == "show":
-            return [COUNT_CRIB if self._space.by_kind["count"].start + self._space.by_kind["count"].width
-                    in nat.legal_ids(seat) else COUNT_HAND]
-        return []
+    @classmethod
+    def _table_for(cls, rules: Any) -> tuple[Action, ...]:
+        return _table(rules.discard_each)
 
     def view(self, seat: int | None) -> CribbageView:
         """What ``seat`` may see (the pure state's view of the same game)."""

@@ -29,6 +29,8 @@ from libc.stdlib cimport free, malloc, realloc
 
 from muggins.core.idlog cimport IdLog, idlog_copy, idlog_free, idlog_init, idlog_list, idlog_push
 from muggins.core.splitmix cimport splitmix_next, splitmix_unit
+from muggins.core.pyrandom cimport (DRAW_CUT, DRAW_DEAL, DRAW_WIDTH, MT, DrawLog, draw_copy, draw_push, draw_take, mt_below,
+                                    mt_cut_for_deal, mt_load, mt_seed, mt_sort_shuffle, mt_state)
 from libc.time cimport clock, clock_t, CLOCKS_PER_SEC
 
 import dataclasses
@@ -1182,6 +1184,14 @@ cdef class NativeCribbage:
     cdef object cut_fn
     cdef IdLog hist       # (seat, id) of every move applied by apply_id while the history is kept
     cdef bint keep_hist
+    cdef MT mt            # the owner's random.Random, while the engine holds it (own_rng): see take_rng
+    cdef bint own_rng
+    cdef DrawLog drawn    # the outcomes drawn from it, not yet taken (take_drawn)
+    cdef public object chance  # the owner's Chance (the state's, whose generator this game may hold)
+    cdef tuple act_table  # the Actions of the owner's protocol: see bind_actions
+    cdef dict act_ids
+    cdef object act_window
+    cdef object act_slow
 
     cdef int layout(self, object rules) except -1:
         from math import comb
@@ -1205,9 +1215,14 @@ cdef class NativeCribbage:
         self.evlog.owner = <void*>&self.g
         idlog_init(&self.hist)
         self.keep_hist = 0
+        self.own_rng = 0
+        self.drawn.buf = NULL
+        self.drawn.n = 0
+        self.drawn.cap = 0
 
     def __dealloc__(self) -> None:
         free(self.evlog.buf)
+        free(self.drawn.buf)
         idlog_free(&self.hist)
 
     cdef int record(self, int seat, int i) except -1:
@@ -1216,17 +1231,34 @@ cdef class NativeCribbage:
         return 0
 
     cdef int resume(self) except -1:
-        """Make the deal or the cut the game waits for: from the owner's chance, or (none) the generator."""
+        """Make the deal or the cut the game waits for: from the owner's generator while the engine holds it
+        (take_rng), else from the owner's chance, or (none) the generator."""
         cdef Game* g = &self.g
         cdef int i
         while g.pending:
-            if self.deal_fn is None:
+            if self.own_rng:
+                if g.pending == 1:
+                    self.mt_deal()
+                else:
+                    g.feed_cut = 4 + mt_below(&self.mt, g.npack - 7)  # draw_cut: randint(4, m - 4)
+                    draw_push(&self.drawn, DRAW_CUT, g.feed_cut, 1)[0] = g.pack[g.feed_cut]
+            elif self.deal_fn is None:
                 g.external = 0
             elif g.pending == 1:
-                hands, pack, crib = self.deal_fn(g.dealer)
+                got = self.deal_fn(g.dealer)
+                if got is None:  # the owner handed its generator over (take_rng): draw it here
+                    if not self.own_rng:
+                        raise RuntimeError("the deal function gave no deal and no generator")
+                    continue
+                hands, pack, crib = got
                 self.feed_deal(hands, pack, crib)
             else:
-                g.feed_cut = self.cut_fn([g.pack[i] for i in range(g.npack)])
+                got = self.cut_fn([g.pack[i] for i in range(g.npack)])
+                if got is None:
+                    if not self.own_rng:
+                        raise RuntimeError("the cut function gave no cut and no generator")
+                    continue
+                g.feed_cut = got
             if g.pending == 1:
                 g.pending = 0
                 deal(g)
@@ -1234,6 +1266,76 @@ cdef class NativeCribbage:
                 g.pending = 0
                 cut_starter(g)
         return 0
+
+    cdef int mt_deal(self) except -1:
+        """The next deal drawn as ``game.draw_deal`` draws it from the held generator (a sort of the pack by
+        ``random()`` keys), fed to the game and recorded."""
+        cdef Game* g = &self.g
+        cdef int* deck = draw_push(&self.drawn, DRAW_DEAL, g.dealer, 52)
+        cdef int n = g.nplayers, each = g.each, s, j, k = 0
+        mt_sort_shuffle(&self.mt, deck)
+        for s in range(n):  # seat s gets every n-th card from its place after the dealer
+            for j in range(each):
+                g.feed_cards[k] = deck[j * n + (s - g.dealer - 1 + n) % n]
+                k += 1
+        for j in range(n * each, 52):  # the crib's card(s), then the pack
+            g.feed_cards[j] = deck[j]
+        g.feed_deal = 1
+        return 0
+
+    def take_rng(self, seed: object = None, state: object = None) -> None:
+        """Hold the owner's generator from now on: ``random.Random(seed)`` for an int ``seed``, or the
+        ``random.Random`` state ``state``; later deals and cuts are drawn here as the pure engine draws them
+        from it (the same numbers), recorded for :meth:`take_drawn`."""
+        if state is not None:
+            mt_load(&self.mt, state)
+        else:
+            mt_seed(&self.mt, seed)
+        self.own_rng = 1
+
+    def release_rng(self) -> tuple | None:
+        """Stop holding the generator; its state (for ``random.Random.setstate``), None if none was held."""
+        if not self.own_rng:
+            return None
+        self.own_rng = 0
+        return mt_state(&self.mt)
+
+    def holds_rng(self) -> bool:
+        return bool(self.own_rng)
+
+    def num_drawn(self) -> int:
+        """The outcomes drawn and not taken yet."""
+        return self.drawn.n // DRAW_WIDTH
+
+    def take_drawn(self) -> list:
+        """The outcomes drawn from the held generator since the last call, in order, as ``(kind, a, b,
+        cards)``: (1 deal, dealer, 52, the pack shuffled), (2 cut, position, 1, [card]), (0 cut for the deal,
+        seat mask, k, k cards)."""
+        return draw_take(&self.drawn) if self.drawn.n else []
+
+    @staticmethod
+    def start(rules: object, seed: object = None, state: object = None) -> NativeCribbage:
+        """A new game as ``CribbageState.new`` starts it from a chance with nothing recorded and the generator
+        ``random.Random(seed)`` (or in ``state``): the cut for the deal and the first deal drawn here (see
+        :meth:`take_rng`, :meth:`take_drawn`); the event log starts after them."""
+        cdef NativeCribbage n = NativeCribbage.__new__(NativeCribbage)
+        cdef NativeCribbage proto = _prototype(rules)
+        cdef Game* g = &n.g
+        cdef int dealer
+        n.g = proto.g
+        n.rules = rules
+        n.id_play, n.id_go, n.id_count = proto.id_play, proto.id_go, proto.id_count
+        n.id_muggins, n.id_claim, n.id_size, n.width = proto.id_muggins, proto.id_claim, proto.id_size, proto.width
+        seed_game(g, 0)
+        n.take_rng(seed, state)
+        dealer = mt_cut_for_deal(&n.mt, &n.drawn, g.nplayers, rules.first_dealer_by != "high")
+        g.log = &n.evlog
+        g.external = 1
+        n.keep_hist = 1
+        new_game(g, rules.target, dealer)
+        n.resume()
+        n.evlog.n = 0
+        return n
 
     def follow_chance(self, deal_fn: object, cut_fn: object = None) -> None:
         """Draw every later deal from ``deal_fn(dealer) -> (hands, pack, crib)`` (as :meth:`feed_deal` takes
@@ -1424,6 +1526,10 @@ cdef class NativeCribbage:
         c.cut_fn = self.cut_fn
         c.keep_hist = self.keep_hist
         idlog_copy(&c.hist, &self.hist)
+        if self.own_rng:
+            c.mt = self.mt
+            c.own_rng = 1
+        draw_copy(&c.drawn, &self.drawn)
         c.id_play, c.id_go, c.id_count = self.id_play, self.id_go, self.id_count
         c.id_muggins, c.id_claim, c.id_size, c.width = self.id_muggins, self.id_claim, self.id_size, self.width
         if logging(&self.g):
@@ -1433,6 +1539,9 @@ cdef class NativeCribbage:
     def legal_ids(self, int seat) -> list:
         """The ids ``seat`` may use now, ascending (``state.legal_action_mask``): with claims, each scoring
         move with every claim code, then a muggins call or a late claim while the window allows it."""
+        return self.legal_list(seat)
+
+    cdef list legal_list(self, int seat):
         cdef Game* g = &self.g
         cdef uint64_t held, fit, m, rest
         cdef int a, b, w = self.width, start
@@ -1456,6 +1565,13 @@ cdef class NativeCribbage:
         elif seat == g.turn:
             if g.phase == PH_PLAY:
                 fit = fitting(g.held[seat], g.count)
+                if w == 1:
+                    if not fit:
+                        return [self.id_go]
+                    while fit:
+                        out.append(self.id_play + lowbit(fit))
+                        fit &= fit - 1
+                    return out
                 if not fit:
                     out.extend(range(self.id_go, self.id_go + w))
                 while fit:
@@ -1464,6 +1580,8 @@ cdef class NativeCribbage:
                     fit &= fit - 1
             else:
                 start = self.id_count + (w if g.show_i == g.nplayers else 0)
+                if w == 1:
+                    return [start]
                 out.extend(range(start, start + w))
         if g.w_open:
             if side_of(g, seat) != g.w_side:
@@ -1471,6 +1589,80 @@ cdef class NativeCribbage:
             elif seat == g.w_scorer and g.w_may:
                 out.extend(range(self.id_claim, self.id_size))
         return out
+
+    def bind_actions(self, table: tuple, ids: dict, window: object, slow: object) -> None:
+        """Serve the owner's :meth:`legal_actions` and :meth:`apply_action`: ``table`` the Action of each
+        internal id (:meth:`regular_actions`), ``ids`` the action id of each of them by ``id()`` of the
+        object, ``window(seat)`` the Actions a muggins window adds, ``slow(seat, action)`` the owner's apply
+        for any other action or a refusal."""
+        self.act_table = table
+        self.act_ids = ids
+        self.act_window = window
+        self.act_slow = slow
+
+    def legal_actions(self, seat: object) -> list:
+        """As the pure state's ``legal_actions`` (see :meth:`bind_actions`)."""
+        cdef Game* g = &self.g
+        if type(seat) is not int or not 0 <= seat < g.nplayers:
+            seat = check_seat(seat, g.nplayers)
+        out = self.actions_of(seat, self.act_table)
+        if g.w_open and not g.phase == PH_OVER:
+            out.extend(self.act_window(seat))
+        return out
+
+    def apply_action(self, seat: object, action: object) -> None:
+        """As the pure state's ``apply``: an Action of the table by its id, anything else (and a refusal)
+        by the owner's apply."""
+        i = self.act_ids.get(id(action))
+        if i is None or type(seat) is not int:
+            self.act_slow(seat, action)
+            return
+        try:
+            self.apply_checked(seat, i)
+        except IllegalAction:
+            self.act_slow(seat, action)  # refuses it again, in the reference engine's words
+
+    def regular_actions(self, int seat, tuple table) -> list:
+        """The Actions of ``seat``'s own moves now (no muggins call or late claim), in the pure engine's order
+        (``CribbageState._regular``: discards as combinations of the sorted hand, plays by card, else go, the
+        next count): ``table`` holds the Action of each internal id (a discard's id, ``1326 + card``, go 1378,
+        count hand 1379, count crib 1380)."""
+        return self.actions_of(seat, table)
+
+    cdef list actions_of(self, int seat, tuple table):
+        cdef Game* g = &self.g
+        cdef uint64_t fit, m, rest
+        cdef int a, b
+        out = []
+        if not 0 <= seat < g.nplayers or g.phase == PH_OVER or len(table) != N_IDS:
+            return out
+        if g.phase == PH_DISCARD:
+            if not (g.to_discard >> seat) & 1:
+                return out
+            m = g.held[seat]
+            while m:
+                a = lowbit(m)
+                m &= m - 1
+                if g.discard_each == 1:
+                    out.append(table[a])
+                    continue
+                rest = m
+                while rest:
+                    b = lowbit(rest)
+                    rest &= rest - 1
+                    out.append(table[a + b * (b - 1) // 2])
+            return out
+        if seat != g.turn:
+            return out
+        if g.phase == PH_PLAY:
+            fit = fitting(g.held[seat], g.count)
+            if not fit:
+                return [table[ID_GO]]
+            while fit:
+                out.append(table[ID_PLAY + lowbit(fit)])
+                fit &= fit - 1
+            return out
+        return [table[ID_COUNT_CRIB if g.show_i == g.nplayers else ID_COUNT_HAND]]
 
     def legal_action_ids(self, seat: object) -> list:
         """As ``GameState.legal_action_ids``: one id per legal action, ascending (each move claiming nothing, a
@@ -1480,9 +1672,9 @@ cdef class NativeCribbage:
         if type(seat) is not int or not 0 <= seat < g.nplayers:
             check_seat(seat, g.nplayers)
         if w == 1:
-            return self.legal_ids(seat)
+            return self.legal_list(seat)
         out = []
-        for i in self.legal_ids(seat):
+        for i in self.legal_list(seat):
             if i < self.id_muggins:
                 if i < self.id_play or (i - (self.id_play if i < self.id_go else self.id_go if i < self.id_count else self.id_count)) % w == 0:
                     out.append(i)
@@ -1500,17 +1692,23 @@ cdef class NativeCribbage:
             raise GameOver("the game is over")
         if type(i) is not int:
             raise UnknownAction(f"an action id is a whole number 0-{self.id_size - 1}, not {shown(i)}")
-        self.apply_id(seat, i)
+        self.apply_checked(seat, i)
 
     def apply_id(self, seat: int, i: int) -> None:
         """Apply id ``i`` for ``seat``, or raise (GameOver, NotYourTurn, UnknownAction, IllegalAction,
         ClaimError) leaving the game unchanged."""
-        cdef int internal, claim = CLAIM_NONE, code, w = self.width
-        cdef Game* g = &self.g
-        if not 0 <= seat < g.nplayers:
-            raise NotYourTurn(f"there is no seat {seat} in a {g.nplayers}-player game")
+        self.apply_checked(seat, i)
+
+    cdef int apply_checked(self, object seat, object i) except -1:
+        if not 0 <= seat < self.g.nplayers:
+            raise NotYourTurn(f"there is no seat {seat} in a {self.g.nplayers}-player game")
         if not 0 <= i < self.id_size:
             raise UnknownAction(f"cribbage ids run 0-{self.id_size - 1} under these rules; {i} is none")
+        return self.apply_int(seat, i)
+
+    cdef int apply_int(self, int seat, int i) except -1:
+        cdef int internal, claim = CLAIM_NONE, code, w = self.width
+        cdef Game* g = &self.g
         if g.phase == PH_OVER:
             raise GameOver("the game is over")
         if i >= self.id_muggins:
@@ -1526,7 +1724,7 @@ cdef class NativeCribbage:
                     raise ClaimError("there is nothing for you to claim now")
                 late_claim(g, seat, i - self.id_claim)
             self.record(seat, i)
-            return
+            return 0
         if i < self.id_play:
             internal = i
         else:
@@ -1552,6 +1750,7 @@ cdef class NativeCribbage:
         self.record(seat, i)
         if g.pending:
             self.resume()
+        return 0
 
     def window(self) -> tuple | None:
         """(scorer, missed, claimed or None, reason, may claim, late) of the open window, or None."""
@@ -1673,6 +1872,24 @@ cdef class NativeCribbage:
     def winners(self) -> list:
         """The winning sides (partners share one with four players): one once over, none before."""
         return [self.g.winner] if self.g.winner >= 0 else []
+
+
+cdef dict _PROTOTYPES = {}
+
+
+cdef NativeCribbage _prototype(object rules):
+    """A game with ``rules`` laid out (``layout``), made once per rules object: a new game copies it."""
+    cdef NativeCribbage proto
+    hit = _PROTOTYPES.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    check_rules(rules, rules.players)
+    proto = NativeCribbage.__new__(NativeCribbage)
+    proto.layout(rules)
+    if len(_PROTOTYPES) > 64:
+        _PROTOTYPES.clear()
+    _PROTOTYPES[id(rules)] = (rules, proto)
+    return proto
 
 
 def from_state(state: object, seed: int = 0) -> NativeCribbage:

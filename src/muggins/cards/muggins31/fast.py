@@ -1,11 +1,13 @@
 """Card Muggins through the protocol on the native engine: :class:`NativeCardMugginsState` (see
-:mod:`muggins.cards.native_state`). The engine is :mod:`muggins.cards.muggins31.native`; every deal is drawn
-through the state's chance by the pure engine's own code (``CardMugginsState._deal``)."""
+:mod:`muggins.cards.native_state`). The engine is :mod:`muggins.cards.muggins31.native`; every deal is the pure
+engine's (``CardMugginsState._deal``): read from the state's chance by that code when recorded, drawn by the engine
+from the chance's generator as that code draws it otherwise."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from muggins.cards.dealing import DECK
 from muggins.cards.deck import Card
 from muggins.cards.muggins31.state import _FIELDS as PURE_FIELDS
 from muggins.cards.muggins31.state import GO, PLAY, CardMugginsState
@@ -15,6 +17,8 @@ from muggins.core.protocol import Action
 
 #: the pure state's fields: read from the twin, they are the position (a comparison of states reads them)
 _FIELDS = PURE_FIELDS
+_TEXT = tuple(c.text for c in DECK)
+_TABLE: tuple[Action, ...] = (*PLAY, GO)  # the engine's internal ids: a play is its card, a go 52
 
 
 class NativeCardMugginsState(NativeCardState):
@@ -26,20 +30,43 @@ class NativeCardMugginsState(NativeCardState):
     engine = "muggins.cards.muggins31.native"
     engine_class = "NativeCardMuggins"
 
+    @classmethod
+    def _start_native(cls, rules: Any, num_players: int, seed: int | None, state: Any) -> Any:
+        from muggins.cards.native_state import _engine
+
+        return _engine(cls.engine).NativeCardMuggins.start(rules, num_players, seed, state)
+
     def _follow(self, nat: Any) -> None:
         nat.follow_chance(self._draw_deal)
 
-    def _draw_deal(self, dealer: int) -> tuple[list[list[int]], list[int]]:
-        """The next deal from :attr:`chance`, drawn and checked as the pure engine does: each hand in the
-        order dealt, the stock in draw order."""
+    def _outcomes(self, drawn: list[tuple[int, int, int, list[int]]]) -> list[dict[str, Any]]:
+        """As ``cut_for_deal`` and ``CardMugginsState._deal`` make them."""
+        n, each = self.num_players, self.rules.hand_size
+        out: list[dict[str, Any]] = []
+        for kind, a, _, cards in drawn:
+            texts = [_TEXT[c] for c in cards]
+            if kind == 1:
+                out.append({"kind": "deal", "hands": [texts[(s - a - 1) % n:n * each:n] for s in range(n)],
+                            "stock": texts[n * each:]})
+            else:
+                out.append({"kind": "cut_for_deal", "seats": [s for s in range(n) if (a >> s) & 1],
+                            "cards": texts})
+        return out
+
+    def _draw_deal(self, dealer: int) -> tuple[list[list[int]], list[int]] | None:
+        """The next deal of the chance, read and checked as the pure engine does: each hand in the order dealt,
+        the stock in draw order; None: the engine draws it (and those after) from the generator."""
+        if self._hand_over():
+            return None
         n = self.num_players
-        scratch = CardMugginsState._blank(self.rules, n, self.chance, list(range(n)))
+        scratch = CardMugginsState._blank(self.rules, n, self._chance, list(range(n)))
         scratch.dealer = dealer
         scratch._deal()
         return [[c.index for c in h] for h in scratch.hands], [c.index for c in reversed(scratch.stock)]
 
-    def _regular(self, seat: int) -> list[Action]:
-        return [PLAY[c] if c >= 0 else GO for c in self._nat.regular(seat)]
+    @classmethod
+    def _table_for(cls, rules: Any) -> tuple[Action, ...]:
+        return _TABLE
 
     def _points_of(self, seat: int, action: Action) -> int:
         """As ``CardMugginsState._points_of``: a play's points ("last" with ``mug_last``), from the engine."""

@@ -31,6 +31,8 @@ from muggins.core.bits cimport lowbit, popcount
 from muggins.core.mcts cimport Node, Tree, add_node, now_seconds
 from muggins.core.idlog cimport IdLog, idlog_copy, idlog_free, idlog_init, idlog_list, idlog_push
 from muggins.core.splitmix cimport splitmix_next
+from muggins.core.pyrandom cimport (DRAW_DEAL, DRAW_WIDTH, MT, DrawLog, draw_copy, draw_push, draw_take,
+                                    mt_cut_for_deal, mt_load, mt_seed, mt_shuffle, mt_state)
 
 from muggins.core.errors import ClaimError, GameOver, IllegalAction, NotYourTurn, UnknownAction, shown
 from muggins.core.protocol import check_seat
@@ -835,6 +837,28 @@ cdef list _cards(uint64_t m):
     return out
 
 
+cdef int in_hand_order(Game* g, int seat, int* cards) noexcept nogil:
+    """The cards ``seat`` may lay now into ``cards`` in the order of his hand (as the pure engine lists them: as
+    dealt, then drawn): their number, -1 for a go, 0 when it is not his turn."""
+    cdef uint64_t fit
+    cdef int k = 0, j, c
+    if g.over or not 0 <= seat < g.n or seat != g.turn:
+        return 0
+    fit = fitting(g, seat)
+    if not fit:
+        return -1
+    while fit:
+        c = lowbit(fit)
+        fit &= fit - 1
+        j = k
+        while j > 0 and g.stamp[cards[j - 1]] > g.stamp[c]:
+            cards[j] = cards[j - 1]
+            j -= 1
+        cards[j] = c
+        k += 1
+    return k
+
+
 #: every set of seats, by its bit mask (who waits, who may act: no set is built per call)
 cdef tuple _SEATS = tuple(frozenset(s for s in range(4) if (m >> s) & 1) for m in range(16))
 
@@ -849,6 +873,14 @@ cdef class NativeCardMuggins:
     cdef object deal_fn   # the owner's chance: dealer -> (hands, stock), see follow_chance
     cdef IdLog hist       # (seat, id) of every move applied by apply_id while the history is kept
     cdef bint keep_hist
+    cdef MT mt            # the owner's random.Random, while the engine holds it (own_rng): see take_rng
+    cdef bint own_rng
+    cdef DrawLog drawn    # the outcomes drawn from it, not yet taken (take_drawn)
+    cdef public object chance  # the owner's Chance (the state's, whose generator this game may hold)
+    cdef tuple act_table  # the Actions of the owner's protocol: see bind_actions
+    cdef dict act_ids
+    cdef object act_window
+    cdef object act_slow
 
     cdef int layout(self, object rules, int n) except -1:
         set_rules(&self.g, rules, n)
@@ -869,9 +901,14 @@ cdef class NativeCardMuggins:
         self.evlog.owner = <void*>&self.g
         idlog_init(&self.hist)
         self.keep_hist = 0
+        self.own_rng = 0
+        self.drawn.buf = NULL
+        self.drawn.n = 0
+        self.drawn.cap = 0
 
     def __dealloc__(self) -> None:
         free(self.evlog.buf)
+        free(self.drawn.buf)
         idlog_free(&self.hist)
 
     cdef int record(self, int seat, int i) except -1:
@@ -880,16 +917,103 @@ cdef class NativeCardMuggins:
         return 0
 
     cdef int resume(self) except -1:
-        """Deal the round that waits for its deal: from the owner's chance, or (none) the generator."""
+        """Deal the round that waits for its deal: from the owner's generator while the engine holds it
+        (take_rng), else from the owner's chance, or (none) the generator."""
         cdef Game* g = &self.g
-        if self.deal_fn is None:
+        if self.own_rng:
+            self.mt_deal()
+        elif self.deal_fn is None:
             g.external = 0
         else:
-            hands, stock = self.deal_fn(g.dealer)
-            self.feed_deal(hands, stock)
+            got = self.deal_fn(g.dealer)
+            if got is None:  # the owner handed its generator over (take_rng): draw it here
+                if not self.own_rng:
+                    raise RuntimeError("the deal function gave no deal and no generator")
+                self.mt_deal()
+            else:
+                hands, stock = got
+                self.feed_deal(hands, stock)
         g.pending = 0
         deal(g)
         return 0
+
+    cdef int mt_deal(self) except -1:
+        """The next deal drawn as ``CardMugginsState._deal`` draws it from the held generator (``shuffle`` of
+        the pack), fed to the game and recorded."""
+        cdef Game* g = &self.g
+        cdef int* deck = draw_push(&self.drawn, DRAW_DEAL, g.dealer, 52)
+        cdef int n = g.n, each = g.hand_size, s, j, k = 0
+        for j in range(52):
+            deck[j] = j
+        mt_shuffle(&self.mt, deck, 52)
+        for s in range(n):  # seat s gets every n-th card from its place after the dealer
+            for j in range(each):
+                g.feed_cards[k] = deck[j * n + (s - g.dealer - 1 + n) % n]
+                k += 1
+        for j in range(n * each, 52):
+            g.feed_cards[j] = deck[j]
+        g.feed = 1
+        return 0
+
+    def take_rng(self, seed: object = None, state: object = None) -> None:
+        """Hold the owner's generator from now on: ``random.Random(seed)`` for an int ``seed``, or the
+        ``random.Random`` state ``state``; later deals are drawn here as the pure engine draws them from it
+        (the same numbers), recorded for :meth:`take_drawn`."""
+        if state is not None:
+            mt_load(&self.mt, state)
+        else:
+            mt_seed(&self.mt, seed)
+        self.own_rng = 1
+
+    def release_rng(self) -> tuple | None:
+        """Stop holding the generator; its state (for ``random.Random.setstate``), None if none was held."""
+        if not self.own_rng:
+            return None
+        self.own_rng = 0
+        return mt_state(&self.mt)
+
+    def holds_rng(self) -> bool:
+        return bool(self.own_rng)
+
+    def num_drawn(self) -> int:
+        """The outcomes drawn and not taken yet."""
+        return self.drawn.n // DRAW_WIDTH
+
+    def take_drawn(self) -> list:
+        """The outcomes drawn from the held generator since the last call, in order, as ``(kind, a, b,
+        cards)``: (1 deal, dealer, 52, the pack shuffled), (0 cut for the deal, seat mask, k, k cards)."""
+        return draw_take(&self.drawn) if self.drawn.n else []
+
+    @staticmethod
+    def start(rules: object, players: int, seed: object = None, state: object = None) -> NativeCardMuggins:
+        """A new game as ``CardMugginsState.new`` starts it from a chance with nothing recorded and the
+        generator ``random.Random(seed)`` (or in ``state``): the cut for the deal and the first deal drawn here
+        (see :meth:`take_rng`, :meth:`take_drawn`); the event log starts after them."""
+        cdef NativeCardMuggins nat = NativeCardMuggins.__new__(NativeCardMuggins)
+        cdef NativeCardMuggins proto = _prototype(rules, players)
+        cdef Game* g = &nat.g
+        cdef int s
+        nat.g = proto.g
+        nat.rules = rules
+        nat.width, nat.bound, nat.id_go = proto.width, proto.bound, proto.id_go
+        nat.id_muggins, nat.id_claim, nat.id_size = proto.id_muggins, proto.id_claim, proto.id_size
+        g.rng = 0
+        nat.take_rng(seed, state)
+        for s in range(4):
+            g.scores[s] = 0
+            g.held[s] = 0
+        g.over = 0
+        g.winners = 0
+        g.w_open = 0
+        g.claim = CLAIM_NONE
+        g.round_no = 0
+        g.dealer = mt_cut_for_deal(&nat.mt, &nat.drawn, players, g.low_first)
+        g.external = 1
+        nat.keep_hist = 1
+        start_round(g)
+        nat.resume()
+        nat.g.log = &nat.evlog
+        return nat
 
     def follow_chance(self, deal_fn: object) -> None:
         """Draw every later deal from ``deal_fn(dealer) -> (hands, stock)`` (as :meth:`feed_deal` takes
@@ -1008,6 +1132,10 @@ cdef class NativeCardMuggins:
         c.deal_fn = self.deal_fn
         c.keep_hist = self.keep_hist
         idlog_copy(&c.hist, &self.hist)
+        if self.own_rng:
+            c.mt = self.mt
+            c.own_rng = 1
+        draw_copy(&c.drawn, &self.drawn)
         c.width, c.bound, c.id_go = self.width, self.bound, self.id_go
         c.id_muggins, c.id_claim, c.id_size = self.id_muggins, self.id_claim, self.id_size
         if logging(&self.g):
@@ -1037,6 +1165,9 @@ cdef class NativeCardMuggins:
     def legal_ids(self, int seat) -> list:
         """The ids ``seat`` may use now, ascending (``state.legal_action_mask``): each fitting card with every
         claim code, or go; then a muggins call or a late claim while the window allows it."""
+        return self.legal_list(seat)
+
+    cdef list legal_list(self, int seat):
         cdef Game* g = &self.g
         cdef uint64_t fit
         cdef int w = self.width, start
@@ -1045,6 +1176,13 @@ cdef class NativeCardMuggins:
             return out
         if seat == g.turn:
             fit = fitting(g, seat)
+            if w == 1 and not g.w_open:
+                if not fit:
+                    return [self.id_go]
+                while fit:
+                    out.append(lowbit(fit))
+                    fit &= fit - 1
+                return out
             while fit:
                 start = lowbit(fit) * w
                 out.extend(range(start, start + w))
@@ -1061,25 +1199,53 @@ cdef class NativeCardMuggins:
     def regular(self, int seat) -> list:
         """The cards ``seat`` may lay now in the order of his hand (as the pure engine lists them: as dealt,
         then drawn), [-1] for a go, [] when it is not his turn."""
-        cdef Game* g = &self.g
-        cdef uint64_t fit
-        cdef int k = 0, i, j, c
         cdef int cards[52]
-        if g.over or not 0 <= seat < g.n or seat != g.turn:
+        cdef int k = in_hand_order(&self.g, seat, cards), i
+        return [] if k == 0 else [-1] if k < 0 else [cards[i] for i in range(k)]
+
+    def bind_actions(self, table: tuple, ids: dict, window: object, slow: object) -> None:
+        """Serve the owner's :meth:`legal_actions` and :meth:`apply_action`: ``table`` the Action of each
+        internal id (:meth:`regular_actions`), ``ids`` the action id of each of them by ``id()`` of the
+        object, ``window(seat)`` the Actions a muggins window adds, ``slow(seat, action)`` the owner's apply
+        for any other action or a refusal."""
+        self.act_table = table
+        self.act_ids = ids
+        self.act_window = window
+        self.act_slow = slow
+
+    def legal_actions(self, seat: object) -> list:
+        """As the pure state's ``legal_actions`` (see :meth:`bind_actions`)."""
+        cdef Game* g = &self.g
+        if type(seat) is not int or not 0 <= seat < g.n:
+            seat = check_seat(seat, g.n)
+        out = self.actions_of(seat, self.act_table)
+        if g.w_open and not g.over:
+            out.extend(self.act_window(seat))
+        return out
+
+    def apply_action(self, seat: object, action: object) -> None:
+        """As the pure state's ``apply``: an Action of the table by its id, anything else (and a refusal)
+        by the owner's apply."""
+        i = self.act_ids.get(id(action))
+        if i is None or type(seat) is not int:
+            self.act_slow(seat, action)
+            return
+        try:
+            self.apply_checked(seat, i)
+        except IllegalAction:
+            self.act_slow(seat, action)  # refuses it again, in the reference engine's words
+
+    def regular_actions(self, int seat, tuple table) -> list:
+        """The Actions of :meth:`regular`: ``table[card]`` for each card, ``table[52]`` for a go."""
+        return self.actions_of(seat, table)
+
+    cdef list actions_of(self, int seat, tuple table):
+        cdef int cards[52]
+        cdef int k, i
+        if len(table) != 53:
             return []
-        fit = fitting(g, seat)
-        if not fit:
-            return [-1]
-        while fit:
-            c = lowbit(fit)
-            fit &= fit - 1
-            j = k
-            while j > 0 and g.stamp[cards[j - 1]] > g.stamp[c]:
-                cards[j] = cards[j - 1]
-                j -= 1
-            cards[j] = c
-            k += 1
-        return [cards[i] for i in range(k)]
+        k = in_hand_order(&self.g, seat, cards)
+        return [] if k == 0 else [table[GO]] if k < 0 else [table[cards[i]] for i in range(k)]
 
     def legal_action_ids(self, seat: object) -> list:
         """As ``GameState.legal_action_ids``: one id per legal action, ascending (each move claiming nothing, a
@@ -1089,9 +1255,9 @@ cdef class NativeCardMuggins:
         if type(seat) is not int or not 0 <= seat < g.n:
             check_seat(seat, g.n)
         if w == 1:
-            return self.legal_ids(seat)
+            return self.legal_list(seat)
         out = []
-        for i in self.legal_ids(seat):
+        for i in self.legal_list(seat):
             if i < self.id_muggins:
                 if i == self.id_go or i % w == 0:
                     out.append(i)
@@ -1109,17 +1275,23 @@ cdef class NativeCardMuggins:
             raise GameOver("the game is over")
         if type(i) is not int:
             raise UnknownAction(f"an action id is a whole number 0-{self.id_size - 1}, not {shown(i)}")
-        self.apply_id(seat, i)
+        self.apply_checked(seat, i)
 
     def apply_id(self, seat: int, i: int) -> None:
         """Apply id ``i`` for ``seat``, or raise (GameOver, NotYourTurn, UnknownAction, IllegalAction,
         ClaimError) leaving the game unchanged."""
-        cdef Game* g = &self.g
-        cdef int a, claim = CLAIM_NONE
-        if not 0 <= seat < g.n:
-            raise NotYourTurn(f"there is no seat {seat} in a {g.n}-player game")
+        self.apply_checked(seat, i)
+
+    cdef int apply_checked(self, object seat, object i) except -1:
+        if not 0 <= seat < self.g.n:
+            raise NotYourTurn(f"there is no seat {seat} in a {self.g.n}-player game")
         if not 0 <= i < self.id_size:
             raise UnknownAction(f"card Muggins ids run 0-{self.id_size - 1} under these rules; {i} is none")
+        return self.apply_int(seat, i)
+
+    cdef int apply_int(self, int seat, int i) except -1:
+        cdef Game* g = &self.g
+        cdef int a, claim = CLAIM_NONE
         if g.over:
             raise GameOver("the game is over")
         if i >= self.id_muggins:
@@ -1134,7 +1306,7 @@ cdef class NativeCardMuggins:
                     raise ClaimError("there is nothing for you to claim now")
                 late_claim(g, seat, i - self.id_claim)
             self.record(seat, i)
-            return
+            return 0
         if i == self.id_go:
             a = GO
         else:
@@ -1154,6 +1326,7 @@ cdef class NativeCardMuggins:
         self.record(seat, i)
         if g.pending:
             self.resume()
+        return 0
 
     def true_points(self, seat: int, i: int) -> int:
         """The points id ``i`` (a play, its claim aside, or go) would score for ``seat`` now (``claim_for``)."""
@@ -1264,6 +1437,25 @@ cdef class NativeCardMuggins:
         if not logging(&self.g):
             raise ValueError("this game keeps no event log (set_logging(True) turns it on)")
         return _events(self.evlog.buf, self.evlog.n // EV_WIDTH, max(0, start), self.g.n)
+
+
+cdef dict _PROTOTYPES = {}
+
+
+cdef NativeCardMuggins _prototype(object rules, int players):
+    """A game with ``rules`` for ``players`` laid out (``layout``), made once per rules object and number of
+    players: a new game copies it."""
+    cdef NativeCardMuggins proto
+    key = (id(rules), players)
+    hit = _PROTOTYPES.get(key)
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    proto = NativeCardMuggins.__new__(NativeCardMuggins)
+    proto.layout(rules, players)
+    if len(_PROTOTYPES) > 64:
+        _PROTOTYPES.clear()
+    _PROTOTYPES[key] = (rules, proto)
+    return proto
 
 
 def from_state(state: object, seed: int = 0) -> NativeCardMuggins:
