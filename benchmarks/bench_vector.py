@@ -5,8 +5,8 @@ the same run: environment steps per second, each step returning every game's obs
   then the same on ``--threads`` threads, and with every seat learning. ``env`` times the ``step`` calls
   alone; ``loop`` adds choosing a random legal move for every game in NumPy (what a policy would cost at
   the least). Arrays are not copied (``copy=False``). ``search_one_core``: the same with the search bot as
-  the opponent in C (``--search-iterations`` a move, ``--search-envs`` games). ``env_cpu`` divides by the CPU time the process used
-  (all its threads) instead of the wall clock: on a loaded machine it is the figure per core.
+  the opponent in C (``--search-iterations`` a move, ``--search-envs`` games). ``env_cpu`` divides by the CPU
+  time the process used (all its threads) instead of the wall clock: on a loaded machine it is the figure per core.
 * ``pettingzoo``: uniform random masked play through the PettingZoo environment (``last()`` then ``step``),
   as ``benchmarks/bench_rl.py`` times it.
 

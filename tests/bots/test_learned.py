@@ -96,8 +96,8 @@ def test_the_policy_is_not_the_first_legal_move() -> None:
 
 
 @pytest.mark.parametrize(("preset", "players", "options", "message"), [
-    ("all-fives", 2, None, r"no weights for dominoes preset 'all-fives' with 2 players; it plays: card-muggins muggins \(2 players\), "
-     r"cribbage cribbage \(2 players\), dominoes muggins"),
+    ("all-fives", 2, None, r"no weights for dominoes preset 'all-fives' with 2 players; it plays: "
+     r"card-muggins muggins \(2 players\), cribbage cribbage \(2 players\), dominoes muggins"),
     ("muggins", 3, None, "no weights for dominoes preset 'muggins' with 3 players"),
     ("muggins", 2, {"target": 100}, "trained on the 'muggins' preset of dominoes as it is"),
 ])

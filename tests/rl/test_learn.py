@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("gymnasium")
 
-from muggins.rl.learn import Task, _moves, final_observations  # noqa: E402
+from muggins.rl.learn import Task, _moves, final_observations
 
 
 def muggins_calls_on(env: Any, seat: int) -> int:

@@ -16,9 +16,9 @@ A :class:`gymnasium.vector.VectorEnv` of ``num_envs`` domino games stepped toget
   in C with perfect attention: each claims its move's true points and calls every missed point. ``search`` is
   the search bot's native SO-ISMCTS at ``search_iterations`` iterations a move (64; no clock, so a run
   replays), its worlds drawn from every tile the seat has not seen (not narrowed by passes and draws), for the
-  rules the native search plays (no partnerships, knocking, extra turns, lead rules; NotImplementedError). ``opponents=None``:
-  every seat learns; each step is the action of the seat to act in each game, ``infos["seat"]`` says whose
-  observation is returned and ``infos["rewards"]`` holds every seat's reward.
+  rules the native search plays (no partnerships, knocking, extra turns, lead rules; NotImplementedError).
+  ``opponents=None``: every seat learns; each step is the action of the seat to act in each game,
+  ``infos["seat"]`` says whose observation is returned and ``infos["rewards"]`` holds every seat's reward.
 * **Rewards**: ``reward="points"``: the change in the learner's side's score since its last action (every
   seat learning: the change in each side's score during the step, ``rewards`` that of the seat that acted);
   ``reward="win"``: +1 / -1 / 0 at the end. An illegal action ends the episode with ``illegal_reward``
