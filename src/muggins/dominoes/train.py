@@ -109,7 +109,7 @@ def train(**kwargs: Any) -> tuple[Any, dict[str, Any]]:
 
 def main(argv: list[str] | None = None) -> int:
     p = learn.parser("python -m muggins.dominoes.train", __doc__ or "", game=GAME)
-    p.set_defaults(points_scale=100.0, lr=6e-4)
+    p.set_defaults(points_scale=100.0)
     return learn.run(_task(), p.parse_args(argv))
 
 
