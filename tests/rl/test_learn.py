@@ -94,3 +94,8 @@ def test_training_runs_a_few_steps_and_exports_what_the_bot_loads(game: str, tmp
         expected = net(__import__("torch").from_numpy(obs))[0].numpy()
     assert np.allclose(numpy_net(task, arrays).logits(obs), expected, atol=1e-5)
     assert evaluate(task, loaded, "random", 2, seed=1, num_envs=1)["games"] == 2
+    again, _ = train(task, updates=0, hidden=8, init=path)  # a run started from the file: the same policy
+    with __import__("torch").no_grad():
+        assert np.allclose(again(__import__("torch").from_numpy(obs))[0].numpy(), expected, atol=1e-6)
+    with pytest.raises(ValueError, match="holds weights for"):
+        train(Task("card-muggins" if game == "cribbage" else "cribbage"), updates=0, hidden=8, init=path)

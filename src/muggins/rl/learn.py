@@ -152,6 +152,25 @@ def export(task: Task, net: Any, path: Path | None) -> dict[str, np.ndarray]:
     return arrays
 
 
+def load_policy(task: Task, net: Any, path: Path) -> None:
+    """Set ``net``'s policy layers to those of the weights file ``path`` (made by :func:`export` for ``task``)."""
+    import torch
+
+    with np.load(path, allow_pickle=False) as data:
+        meta = json.loads(str(data["meta"]))
+        want = {"game": task.game, "preset": task.preset, "players": task.players, "observation": task.size,
+                "moves": task.moves}
+        if meta != want:
+            raise ValueError(f"{path} holds weights for {meta}, not {want}")
+        with torch.no_grad():
+            for k, lin in enumerate([net.trunk[0], net.trunk[2], net.pi]):
+                w = torch.from_numpy(data[f"w{k}"].T.copy())
+                if tuple(w.shape) != tuple(lin.weight.shape):
+                    raise ValueError(f"{path}: layer {k} is {tuple(w.shape)}, the network's {tuple(lin.weight.shape)}")
+                lin.weight.copy_(w)
+                lin.bias.copy_(torch.from_numpy(data[f"b{k}"].copy()))
+
+
 def numpy_net(task: Task, arrays: dict[str, np.ndarray]) -> Any:
     """The :class:`~muggins.bots.learned.LearnedNet` of exported ``arrays``."""
     from muggins.bots.learned import LearnedNet
@@ -201,9 +220,10 @@ def train(task: Task, minutes: float = 15.0, updates: int = 10_000, seed: int = 
           num_envs: int = 256, steps: int = 64, hidden: int = 64, lr: float = 3e-4, epochs: int = 4,
           minibatch: int = 4096, gamma: float = 0.99, lam: float = 0.95, clip: float = 0.2, ent: float = 0.01,
           points_scale: float = 0.0, wall_minutes: float | None = None, checkpoint: Path | None = None,
-          log: Any = None) -> tuple[Any, dict[str, Any]]:
+          init: Path | None = None, log: Any = None) -> tuple[Any, dict[str, Any]]:
     """Run PPO (see the module docstring); returns the network and the training figures. ``wall_minutes``
-    bounds the run by the clock too; ``checkpoint``: the weights are written there every 50 updates."""
+    bounds the run by the clock too; ``checkpoint``: the weights are written there every 50 updates;
+    ``init``: a weights file of this game to start the policy from (the value head starts afresh)."""
     import torch
 
     torch.set_num_threads(1)
@@ -218,6 +238,8 @@ def train(task: Task, minutes: float = 15.0, updates: int = 10_000, seed: int = 
     mask = np.concatenate([o["action_mask"] for o in obs_parts])
     size = task.size
     net = _net(torch, size, moves, hidden)
+    if init is not None:
+        load_policy(task, net, init)
     opt = torch.optim.Adam(net.parameters(), lr=lr, eps=1e-5)
     N = task.players * half
     buf_obs = np.zeros((steps, N, size), np.float32)
@@ -340,6 +362,7 @@ def parser(prog: str, doc: str, game: str | None = None) -> argparse.ArgumentPar
     p.add_argument("--minibatch", type=int, default=4096, help="rows per gradient step (4096)")
     p.add_argument("--eval-games", type=int, default=2000, help="games against the opponent at the end (2000)")
     p.add_argument("--out", type=Path, default=None, help="where to write the weights (.npz)")
+    p.add_argument("--init", type=Path, default=None, help="weights (.npz) of this game to start the policy from")
     return p
 
 
@@ -348,7 +371,7 @@ def run(task: Task, a: argparse.Namespace) -> int:
     net, figures = train(task, minutes=a.minutes, updates=a.updates, seed=a.seed, opponent=a.opponent,
                          num_envs=a.num_envs, steps=a.steps, hidden=a.hidden, lr=a.lr, minibatch=a.minibatch,
                          points_scale=a.points_scale,
-                         wall_minutes=a.wall_minutes, checkpoint=a.out,
+                         wall_minutes=a.wall_minutes, checkpoint=a.out, init=a.init,
                          log=lambda s: print(s, file=sys.stderr, flush=True))
     arrays = export(task, net, a.out)
     if a.eval_games > 0:
