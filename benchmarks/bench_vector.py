@@ -4,15 +4,16 @@ the same run: environment steps per second, each step returning every game's obs
 * ``vector``: ``--envs`` games, one learning seat, the others played by the ``random`` bot in C, on one core;
   then the same on ``--threads`` threads, and with every seat learning. ``env`` times the ``step`` calls
   alone; ``loop`` adds choosing a random legal move for every game in NumPy (what a policy would cost at
-  the least). Arrays are not copied (``copy=False``). ``env_cpu`` divides by the CPU time the process used
-  (all its threads) instead of the wall clock: on a loaded machine it is the figure per core.
+  the least). Arrays are not copied (``copy=False``). ``search_one_core``: the same with the search bot as
+  the opponent in C (``--search-iterations`` a move, ``--search-envs`` games). ``env_cpu`` divides by the CPU
+  time the process used (all its threads) instead of the wall clock: on a loaded machine it is the figure per core.
 * ``pettingzoo``: uniform random masked play through the PettingZoo environment (``last()`` then ``step``),
   as ``benchmarks/bench_rl.py`` times it.
 
 Each figure is the median of ``--repeats`` runs of ``--seconds``.
 
     python benchmarks/bench_vector.py [--preset muggins] [--players 2] [--envs 4096] [--threads 2]
-        [--seconds 2] [--repeats 5]
+        [--seconds 2] [--repeats 5] [--search-iterations 64] [--search-envs 256]
 
 Prints one JSON object.
 """
@@ -33,11 +34,11 @@ from muggins.rl.pettingzoo_env import MugginsAECEnv
 
 
 def vector_rate(preset: str, players: int, envs: int, threads: int, opponents: str | None, seconds: float,
-                seed: int) -> dict[str, float]:
+                seed: int, **kwargs: Any) -> dict[str, float]:
     """Steps per second of ``step`` alone (``env``: wall clock; ``env_cpu``: per second of CPU time of the
     process, all threads together) and of the loop with a random legal move chosen per game (``loop``)."""
     env = vector_env("dominoes", preset, players, num_envs=envs, opponents=opponents, seed=seed, threads=threads,
-                     copy=False)
+                     copy=False, **kwargs)
     obs, _ = env.reset()
     rng = np.random.default_rng(seed)
     act = np.zeros((envs, 2), np.int64)
@@ -90,6 +91,8 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seconds", type=float, default=2.0)
     ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--search-iterations", type=int, default=64, help="the search opponent's iterations a move")
+    ap.add_argument("--search-envs", type=int, default=256, help="games stepped with the search opponent")
     args = ap.parse_args()
     out: dict[str, Any] = {"preset": args.preset, "players": args.players, "envs": args.envs,
                            "cpus": os.cpu_count(), "seconds": args.seconds, "repeats": args.repeats}
@@ -98,10 +101,15 @@ def main() -> None:
     for name, (threads, opponents) in modes.items():
         out[name] = medians([vector_rate(args.preset, args.players, args.envs, threads, opponents, args.seconds,
                                          1000 * k) for k in range(args.repeats)])
+    out["search_one_core"] = medians([
+        vector_rate(args.preset, args.players, args.search_envs, 1, "search", args.seconds, 1000 * k,
+                    search_iterations=args.search_iterations) for k in range(args.repeats)])
+    out["search_iterations"] = args.search_iterations
     pz = out["pettingzoo"] = medians([pettingzoo_rate(args.preset, args.players, args.seconds, 1000 * k)
                                       for k in range(args.repeats)])
     out["ratio_one_core"] = round(out["one_core"]["env"] / pz["env"], 1)
     out["ratio_one_core_cpu"] = round(out["one_core"]["env_cpu"] / pz["env_cpu"], 1)
+    out[f"ratio_threads_{args.threads}"] = round(out[f"threads_{args.threads}"]["env"] / pz["env"], 1)
     print(json.dumps(out))
 
 

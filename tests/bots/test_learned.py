@@ -11,7 +11,7 @@ import pytest
 
 from muggins.bots import learned as learned_mod
 from muggins.bots import make_bot
-from muggins.bots.base import regular_actions, true_points
+from muggins.bots.base import regular_actions, true_points, with_true_claim
 from muggins.core.errors import RulesError
 from muggins.core.protocol import GameState
 from muggins.core.rules import get_game
@@ -96,7 +96,8 @@ def test_the_policy_is_not_the_first_legal_move() -> None:
 
 
 @pytest.mark.parametrize(("preset", "players", "options", "message"), [
-    ("all-fives", 2, None, "no weights for dominoes preset 'all-fives' with 2 players; it plays: dominoes muggins"),
+    ("all-fives", 2, None, r"no weights for dominoes preset 'all-fives' with 2 players; it plays: "
+     r"card-muggins muggins \(2 players\), cribbage cribbage \(2 players\), dominoes muggins"),
     ("muggins", 3, None, "no weights for dominoes preset 'muggins' with 3 players"),
     ("muggins", 2, {"target": 100}, "trained on the 'muggins' preset of dominoes as it is"),
 ])
@@ -108,10 +109,46 @@ def test_refuses_what_it_was_not_trained_for(preset: str, players: int, options:
                   seed=1)
 
 
-def test_refuses_other_games_by_name() -> None:
+def test_refuses_other_presets_of_the_card_games_by_name() -> None:
     spec = get_game("cribbage")
-    with pytest.raises(RulesError, match="bot 'learned' has no weights for cribbage"):
-        play_game(spec, spec.rules(None), 2, [make_bot("learned", 1), make_bot("greedy", 2)], seed=1)
+    with pytest.raises(RulesError, match="bot 'learned' has no weights for cribbage preset 'cribbage-61'"):
+        play_game(spec, spec.rules("cribbage-61"), 2, [make_bot("learned", 1), make_bot("greedy", 2)], seed=1)
+
+
+@pytest.mark.parametrize(("game", "preset"), [("card-muggins", "muggins"), ("cribbage", "cribbage")])
+def test_card_games_have_weights_and_play_legal_moves(game: str, preset: str,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "torch", None)
+    learned_mod._load.cache_clear()
+    assert (game, preset, 2) in learned_mod.available()
+    spec = get_game(game)
+    rules = spec.rules(preset)
+    net = learned_mod.load_net(game, preset, 2)
+    assert net.observation == encoder_for(game, rules, 2).size
+    assert sum(w.size + b.size for w, b in net.layers) < 150_000
+    bot = make_bot("learned", 0)
+    rng = random.Random(4)
+    checked = differs = 0
+    for g in range(6):
+        st = spec.new(rules, 2, seed=g)
+        while not st.is_over() and st.waiting_for():
+            seat = min(st.waiting_for())
+            legal = regular_actions(st, seat)
+            if seat == 0 and legal:
+                a = bot.act(st, seat)
+                assert a is not None and a._replace(claim=None) in legal
+                assert a == with_true_claim(st, seat, a._replace(claim=None))  # perfect attention
+                checked += 1
+                differs += len(legal) > 1 and a._replace(claim=None) != legal[0]
+            else:
+                a = rng.choice(legal) if legal else None
+                if a is None:
+                    break
+                a = with_true_claim(st, seat, a)
+            st.apply(seat, a)
+    assert checked > 20 and differs > 3
+    result = play_game(spec, rules, 2, [Checked("learned", 1), Checked("greedy", 2)], seed=5)
+    assert result.finished and result.winners
 
 
 def test_play_amounts_are_the_true_points() -> None:

@@ -187,7 +187,8 @@ def test_vector_api_data() -> None:
 
 
 def test_bad_arguments_are_refused() -> None:
-    for kwargs in ({"opponents": "search"}, {"opponents": ["random", "greedy"]}, {"num_envs": 0},
+    for kwargs in ({"opponents": "heuristic"}, {"opponents": ["random", "greedy"]}, {"num_envs": 0},
+                   {"opponents": "search", "search_iterations": 0},
                    {"threads": 9}, {"reward": "money"}, {"autoreset": "never"}, {"seat": 2}):
         args = {"num_envs": 4, **kwargs}
         with pytest.raises(RulesError):
@@ -202,6 +203,8 @@ def test_bad_arguments_are_refused() -> None:
         vector_env("dominoes", "muggins", 2, num_envs=2, tile_set=12)
     with pytest.raises(RuntimeError):
         vector_env("dominoes", "muggins", 2, num_envs=2).step(np.zeros((2, 2), np.int64))
+    with pytest.raises(NotImplementedError, match="search opponent in C does not play partnerships"):
+        vector_env("dominoes", "all-fives", 4, num_envs=2, opponents="search", partnerships=True)
 
 
 class OneGame(gymnasium.Env):  # type: ignore[misc]
@@ -316,3 +319,42 @@ def test_python_backend_speaks_the_same_spaces(game: str, preset: str, backend: 
     bad[:, 0] = [int(np.flatnonzero(m == 0)[0]) for m in obs["action_mask"]]
     _, rew, term, _, info = env.step(bad)
     assert term.all() and (rew == -1.0).all()
+
+
+def random_learner(opponents: str, games: int, seed: int, **kwargs: Any) -> tuple[float, list[Any]]:
+    """The share of ``games`` 2-player ``muggins`` games won by a learner moving at random and announcing its
+    plays' true points (the ``random`` bot's play), against ``opponents`` in C; and every step's output. The
+    masks are checked against the engine's legal ids all along, and no action may be refused."""
+    from muggins.dominoes.train import PlayAmounts
+
+    amounts = PlayAmounts()
+    env = vector_env("dominoes", "muggins", 2, num_envs=8, opponents=opponents, seed=seed, autoreset="same_step",
+                     **kwargs)
+    obs, info = env.reset()
+    rng = np.random.default_rng(seed)
+    won: list[bool] = []
+    out: list[Any] = [obs]
+    while len(won) < games:
+        for i in range(env.num_envs):
+            assert np.array_equal(obs["action_mask"][i], expected_mask(env, i, int(info["seat"][i])))
+        moves = (rng.random(obs["action_mask"].shape) * obs["action_mask"]).argmax(1)
+        obs, rew, term, _, info = env.step(np.stack([moves, amounts(obs["observation"], moves)], 1))
+        assert not info["illegal"].any()
+        out += [obs, rew, term]
+        for i in np.flatnonzero(term):
+            final = info["final_obs"]["observation"][i]
+            assert final[DominoEncoder(env.rules, 2).layout.slice_of("over")][0] == 1.0
+            won.append(bool(final[4] > final[5]))  # the scores, the learner's first
+    return float(np.mean(won)), out
+
+
+def test_search_opponent_in_c_beats_random_play_and_replays() -> None:
+    """The search bot (native SO-ISMCTS at a small budget) plays the other seat inside the C step: the
+    learner's masks stay the engine's legal moves, every game ends, and random play that the ``random``
+    opponent meets evenly loses nearly every game to it. Its budget is iterations, not time: a run replays."""
+    against_random, _ = random_learner("random", 40, seed=7)
+    against_search, steps = random_learner("search", 40, seed=7, search_iterations=32)
+    assert against_random > 0.3
+    assert against_search < 0.2
+    _, again = random_learner("search", 8, seed=7, search_iterations=32)
+    assert data_equivalence(steps[:len(again)], again, exact=True)

@@ -1,13 +1,13 @@
 """The ``learned`` bot: a small network trained with the batched environment, played with NumPy alone.
 
 The weights of each game the bot knows are a ``.npz`` file in ``muggins/bots/weights/`` named
-``<game>-<preset>.npz`` (``python -m muggins.dominoes.train`` writes them; docs/rl.md). A file holds the layers of a
-multilayer perceptron (``w0, b0, w1, b1, ...``: tanh between layers, the last gives the logits of the compact
-move head) and ``meta``, a JSON text: ``game``, ``preset``, ``players``, ``observation`` (the encoder's size) and
-``moves`` (the logits). The network reads the seat's observation (:func:`muggins.rl.observation.encoder_for`,
-the vector of the learning environments) and plays the legal move of highest logit, so it is deterministic.
-The muggins rule is the attention model's, as for every bot: the learned bot announces its move's true points
-and calls every missed point (perfect attention).
+``<game>-<preset>.npz`` (``python -m muggins.rl.learn --game GAME`` writes them; docs/rl.md). A file holds the
+layers of a multilayer perceptron (``w0, b0, w1, b1, ...``: tanh between layers, the last gives the logits of the
+compact move head) and ``meta``, a JSON text: ``game``, ``preset``, ``players``, ``observation`` (the encoder's
+size) and ``moves`` (the logits). The network reads the seat's observation
+(:func:`muggins.rl.observation.encoder_for`, the vector of the learning environments) and plays the legal move of
+highest logit, so it is deterministic. The muggins rule is the attention model's, as for every bot: the learned bot
+announces its move's true points and calls every missed point (perfect attention).
 
 A game, preset or number of players without weights, or rules changed from the preset, is refused by name
 (``RulesError``) at the bot's first move. Nothing here imports PyTorch.

@@ -85,7 +85,7 @@ SKILLS: dict[str, BotKind] = {
     "search": BotKind(_search("search"), description="information-set Monte Carlo tree search"),
     "learned": BotKind(lambda o: LearnedPolicy(),
                        description="a small network trained with PPO against greedy (2-player "
-                                   "domino muggins only)"),
+                                   "domino muggins, card muggins, cribbage)"),
     "omniscient": BotKind(_search("omniscient", omniscient=True), offered=False,
                           description="search that sees every hand: a measuring ceiling only"),
 }

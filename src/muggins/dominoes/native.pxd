@@ -119,6 +119,44 @@ cdef void call_muggins(Game* g, Rules* r, int seat, int amount) noexcept nogil
 cdef void late_claim(Game* g, Rules* r, int seat, int amount) noexcept nogil
 
 
+# the search (SO-ISMCTS, ``search``): what another native module needs to run it on a game of its own
+cdef struct Frame:
+    int seat
+    int omniscient           # nothing hidden: every world is the true game
+    int nslots               # the tiles other seats hold unseen: one slot each
+    int slot_seat[MAXTILES]
+    uint64_t forbid[MAXTILES]  # per slot, the tiles it cannot hold
+    int npool                # the tiles the seat has not seen: the slots' and the boneyard's
+    int pool[MAXTILES]
+    # what the others' choices tell (``DominoState.choice_evidence``): per past decision ``d`` of another
+    # seat, the slots he held then (a bit per slot), the weight of his moves with tiles now known
+    # (``known[d]``) and, per tile, of the moves it would have given him (``z[d * 64 + tile]``)
+    int ndec
+    uint64_t* held
+    double* known
+    double* z
+
+
+cdef struct Node:
+    int actor, move, child, sibling, visits, avail
+    double reward
+
+
+cdef struct Knobs:  # a search's constants (see ``search``)
+    double c, greedy, scale
+    int horizon, model, defend, points
+
+
+cdef struct Tree:
+    Node* nodes
+    int size, cap
+
+
+cdef int new_node(Tree* t, int parent, int actor, int move) noexcept nogil
+cdef long run_search(Game* root, Rules* r, Frame* f, Tree* t, int* path, long iterations, double deadline,
+                     const Knobs* k, uint64_t rng, long* rollouts) noexcept nogil
+
+
 cdef class _RulesBox:
     cdef Rules r
 

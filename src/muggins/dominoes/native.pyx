@@ -2218,35 +2218,8 @@ from libc.math cimport sqrt, log, tanh, exp
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 
-cdef struct Frame:
-    int seat
-    int omniscient           # nothing hidden: every world is the true game
-    int nslots               # the tiles other seats hold unseen: one slot each
-    int slot_seat[MAXTILES]
-    uint64_t forbid[MAXTILES]  # per slot, the tiles it cannot hold
-    int npool                # the tiles the seat has not seen: the slots' and the boneyard's
-    int pool[MAXTILES]
-    # what the others' choices tell (``DominoState.choice_evidence``): per past decision ``d`` of another
-    # seat, the slots he held then (a bit per slot), the weight of his moves with tiles now known
-    # (``known[d]``) and, per tile, of the moves it would have given him (``z[d * 64 + tile]``)
-    int ndec
-    uint64_t* held
-    double* known
-    double* z
-
-
 cdef enum:
     BELIEF_WORLDS = 2048  # the candidate worlds weighed by the others' choices, once per search
-
-
-cdef struct Node:
-    int actor, move, child, sibling, visits, avail
-    double reward
-
-
-cdef struct Knobs:  # a search's constants (see ``search``)
-    double c, greedy, scale
-    int horizon, model, defend, points
 
 
 cdef int augment(Frame* f, int i, int* perm, int* owner, int* match, char* seen) noexcept nogil:
@@ -2392,11 +2365,6 @@ cdef inline double now_seconds() noexcept nogil:
     cdef timespec ts
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return ts.tv_sec + ts.tv_nsec * 1e-9
-
-
-cdef struct Tree:
-    Node* nodes
-    int size, cap
 
 
 cdef int new_node(Tree* t, int parent, int actor, int move) noexcept nogil:

@@ -12,10 +12,13 @@ A :class:`gymnasium.vector.VectorEnv` of ``num_envs`` domino games stepped toget
 * **Observations** are a dict of batched arrays: ``"observation"`` (``num_envs`` x the encoder's size,
   float32, the PettingZoo environment's vector) and ``"action_mask"`` (``num_envs`` x ``moves + 1``, int8:
   the moves the seat to act may make). The masks are in the observation, not in ``infos``.
-* **Opponents** (``opponents="random"`` or ``"greedy"``, or one name per other seat) are played in C with
-  perfect attention: each claims its move's true points and calls every missed point. ``opponents=None``:
-  every seat learns; each step is the action of the seat to act in each game, ``infos["seat"]`` says whose
-  observation is returned and ``infos["rewards"]`` holds every seat's reward.
+* **Opponents** (``opponents="random"``, ``"greedy"`` or ``"search"``, or one name per other seat) are played
+  in C with perfect attention: each claims its move's true points and calls every missed point. ``search`` is
+  the search bot's native SO-ISMCTS at ``search_iterations`` iterations a move (64; no clock, so a run
+  replays), its worlds drawn from every tile the seat has not seen (not narrowed by passes and draws), for the
+  rules the native search plays (no partnerships, knocking, extra turns, lead rules; NotImplementedError).
+  ``opponents=None``: every seat learns; each step is the action of the seat to act in each game,
+  ``infos["seat"]`` says whose observation is returned and ``infos["rewards"]`` holds every seat's reward.
 * **Rewards**: ``reward="points"``: the change in the learner's side's score since its last action (every
   seat learning: the change in each side's score during the step, ``rewards`` that of the seat that acted);
   ``reward="win"``: +1 / -1 / 0 at the end. An illegal action ends the episode with ``illegal_reward``
@@ -65,7 +68,8 @@ class DominoVectorEnv(gymnasium.vector.VectorEnv[dict[str, np.ndarray], np.ndarr
     def __init__(self, preset: str | None = None, players: int | None = None, num_envs: int = 8,
                  opponents: str | Sequence[str] | None = "random", seed: int | None = None, seat: int = 0,
                  reward: str = "points", threads: int = 1, autoreset: str = "next_step",
-                 illegal_reward: float = -1.0, copy: bool = True, **options: Any) -> None:
+                 illegal_reward: float = -1.0, copy: bool = True, search_iterations: int = 64,
+                 **options: Any) -> None:
         native = _native()
         spec, rules, n = resolve_game("dominoes", preset, players, options)
         why = _native("muggins.dominoes.native").unsupported(rules, n)
@@ -90,6 +94,13 @@ class DominoVectorEnv(gymnasium.vector.VectorEnv[dict[str, np.ndarray], np.ndarr
             if len(names) != n - 1 or any(not isinstance(x, str) or x not in known for x in names):
                 raise RulesError(f"opponents is None (every seat learns), one of {', '.join(known)}, or a list of "
                                  f"{n - 1} of them (one per other seat); got {shown(opponents)}")
+            if "search" in names:
+                if type(search_iterations) is not int or not 1 <= search_iterations <= 100_000:
+                    raise RulesError(f"search_iterations is a whole number from 1 to 100000; got "
+                                     f"{shown(search_iterations)}")
+                why = native.search_unsupported(rules, n)
+                if why is not None:
+                    raise NotImplementedError(f"the search opponent in C does not play {why}")
             learner = seat
             others = iter(names)
             policies = [-1 if s == seat else known[next(others)] for s in range(n)]
@@ -131,7 +142,7 @@ class DominoVectorEnv(gymnasium.vector.VectorEnv[dict[str, np.ndarray], np.ndarr
         self._core = native.VectorCore(rules, n, num_envs, policies, learner, moves, c.amounts,
                                        c.move_start("draw"), c.move_start("muggins") if manual else c.moves,
                                        c.move_start("claim") if manual else -2, reward == "win",
-                                       float(illegal_reward), self.same_step, arrays)
+                                       float(illegal_reward), self.same_step, arrays, search_iterations)
         bounds = np.linspace(0, num_envs, threads + 1).astype(int)
         self._chunks = [(int(a), int(b)) for a, b in itertools.pairwise(bounds)]
         self._pool = ThreadPoolExecutor(threads) if threads > 1 else None

@@ -4,8 +4,8 @@
 
 Every game is a :c:type:`Game` of the native engine (:mod:`muggins.dominoes.native`, whose ``native.pxd``
 declares it). A step applies each game's action given as a compact pair (:mod:`muggins.rl.compact`: a move,
-then the amount it announces), lets the opponents (random or greedy, as the bots of those names with perfect
-attention: true claims, every missed point called) act inside C, deals a new game where one ended, and
+then the amount it announces), lets the opponents (random, greedy or the search bot at a small budget, as the bots of
+those names with perfect attention: true claims, every missed point called) act inside C, deals a new game where one ended, and
 writes each observation (:class:`muggins.dominoes.observation.DominoEncoder`'s vector, computed from the C
 data) and mask of legal moves into NumPy arrays made once. The loop over games runs without the GIL, so
 chunks of games can be stepped on several threads at once.
@@ -16,22 +16,38 @@ asked may "let it go", the last move of the head.
 """
 
 from libc.stdint cimport int8_t, int64_t, uint8_t, uint64_t
+from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
 import numpy as np
 
 from muggins.core.splitmix cimport splitmix_next
-from muggins.dominoes.native cimport (MAXMOVES, MAXTILES, TABLE, K_NONDOUBLE, Game, NativeDominoes, Rules,
-                                      _RulesBox, apply_regular, call_muggins, count_after, late_claim, regular,
-                                      rules_box, start_hand)
+from muggins.dominoes.native cimport (MAXMOVES, MAXTILES, TABLE, K_NONDOUBLE, Frame, Game, Knobs, Node,
+                                      NativeDominoes, Rules, Tree, _RulesBox, apply_regular, call_muggins,
+                                      count_after, late_claim, new_node, regular, rules_box, run_search,
+                                      start_hand)
 
 cdef enum:
     LEARNER = -1
     P_RANDOM = 0
     P_GREEDY = 1
+    P_SEARCH = 2
+    SEARCH_HORIZON = 120  # moves of a search's iteration at most (the search bot's horizon)
 
 #: the opponents played in C, by bot name
-POLICIES = {"random": P_RANDOM, "greedy": P_GREEDY}
+POLICIES = {"random": P_RANDOM, "greedy": P_GREEDY, "search": P_SEARCH}
+
+
+def search_unsupported(rules: object, num_players: int) -> str | None:
+    """Why the ``search`` opponent cannot play these rules in C (what the native search leaves out), or None."""
+    from muggins.dominoes.native import _SEARCH_FIXED
+
+    for name, v in _SEARCH_FIXED.items():
+        if getattr(rules, name) != v:
+            return f"{name}={getattr(rules, name)!r}"
+    if rules.partnerships and num_players == 4:
+        return "partnerships"
+    return None
 
 
 cdef struct Enc:
@@ -209,6 +225,62 @@ cdef int greedy_choice(Game* g, Rules* r, int* moves, int nm) noexcept nogil:
     return pick
 
 
+cdef int search_choice(Game* g, Rules* r, const Knobs* k, long iterations, int seat, int* moves,
+                       int nm) noexcept nogil:
+    """The search bot's move (its native SO-ISMCTS, ``iterations`` iterations, no clock) from what ``seat``
+    sees: every tile it has not seen is as likely in any hidden hand as in the boneyard (the worlds are not
+    narrowed by the others' passes and draws). The most visited move; greedy's when the search cannot run."""
+    cdef Frame f
+    cdef Tree t
+    cdef int path[SEARCH_HORIZON + 1]
+    cdef int s, i, ch, best = -1, pick = -1
+    cdef uint64_t m
+    cdef long rollouts = 0, done
+    f.seat = seat
+    f.omniscient = 0
+    f.ndec = 0
+    f.held = NULL
+    f.known = NULL
+    f.z = NULL
+    f.nslots = 0
+    f.npool = 0
+    for s in range(r.n):
+        if s == seat:
+            continue
+        m = g.hand[s]
+        while m:
+            i = lowbit(m)
+            m &= m - 1
+            f.slot_seat[f.nslots] = s
+            f.forbid[f.nslots] = 0
+            f.nslots += 1
+            f.pool[f.npool] = i
+            f.npool += 1
+    for i in range(g.nbone):
+        f.pool[f.npool] = g.bone[i]
+        f.npool += 1
+    t.cap = 256
+    t.size = 0
+    t.nodes = <Node*>malloc(t.cap * sizeof(Node))
+    if t.nodes == NULL:
+        return greedy_choice(g, r, moves, nm)
+    new_node(&t, -1, -1, -1)
+    done = run_search(g, r, &f, &t, path, iterations, 1e300, k, splitmix_next(&g.rng), &rollouts)
+    if done > 0:
+        ch = t.nodes[0].child
+        while ch >= 0:
+            if t.nodes[ch].actor == seat and (best < 0 or t.nodes[ch].visits > t.nodes[best].visits or (
+                    t.nodes[ch].visits == t.nodes[best].visits and t.nodes[ch].reward >= t.nodes[best].reward)):
+                best = ch
+            ch = t.nodes[ch].sibling
+        if best >= 0:
+            for i in range(nm):
+                if moves[i] == t.nodes[best].move:
+                    pick = i
+    free(t.nodes)
+    return pick if pick >= 0 else greedy_choice(g, r, moves, nm)
+
+
 cdef inline int optional_seats(Game* g, Rules* r, int declined) noexcept nogil:
     """The seats asked about the open window before the game goes on (``MugginsAECEnv.optional_seats``)."""
     return to_act_mask(g, r) & ~(1 << g.turn) & ~declined
@@ -231,7 +303,8 @@ cdef int next_actor(Game* g, Rules* r, int declined) noexcept nogil:
     return g.turn
 
 
-cdef void bot_act(Game* g, Rules* r, int* declined, int seat, int policy) noexcept nogil:
+cdef void bot_act(Game* g, Rules* r, int* declined, int seat, int policy, const Knobs* k,
+                  long iterations) noexcept nogil:
     """One action of a bot with perfect attention: call a window with missed points, claim late what it may
     (a muggable bonus), let any other window go, else move by ``policy`` claiming the move's true points."""
     cdef int moves[MAXMOVES]
@@ -252,6 +325,8 @@ cdef void bot_act(Game* g, Rules* r, int* declined, int seat, int policy) noexce
         i = 0
     elif policy == P_GREEDY:
         i = greedy_choice(g, r, moves, nm)
+    elif policy == P_SEARCH:
+        i = search_choice(g, r, k, iterations, seat, moves, nm)
     else:
         i = below(&g.rng, nm)
     mv = moves[i]
@@ -276,6 +351,8 @@ cdef struct Core:
     int moves, amounts, draw, mug, claim, letgo
     int win, same_step
     double illegal
+    Knobs knobs            # the search opponent's constants (the search bot's defaults)
+    long search_iterations  # and its iterations a move
     # the arrays written
     float* obs
     int8_t* mask
@@ -350,7 +427,7 @@ cdef int play_bots(Core* c, Game* g, int* declined) noexcept nogil:
         s = next_actor(g, c.r, declined[0])
         if s < 0 or c.policy[s] == LEARNER:
             return s
-        bot_act(g, c.r, declined, s, c.policy[s])
+        bot_act(g, c.r, declined, s, c.policy[s], &c.knobs, c.search_iterations)
 
 
 cdef void deal(Core* c, int i, Game* template) noexcept nogil:
@@ -466,7 +543,7 @@ cdef class VectorCore:
 
     def __init__(self, rules: object, num_players: int, num_envs: int, policies: list[int], learner: int,
                  moves: int, amounts: int, draw: int, mug: int, claim: int, win: bool, illegal_reward: float,
-                 same_step: bool, arrays: dict) -> None:
+                 same_step: bool, arrays: dict, search_iterations: int = 64) -> None:
         cdef NativeDominoes t = NativeDominoes.new(rules, num_players, 0)
         self.box = rules_box(rules, num_players)
         self.rules = rules
@@ -489,6 +566,14 @@ cdef class VectorCore:
         c.win = bool(win)
         c.same_step = bool(same_step)
         c.illegal = illegal_reward
+        c.search_iterations = search_iterations
+        c.knobs.c = 0.7
+        c.knobs.greedy = 0.8
+        c.knobs.scale = max(5.0, int(getattr(rules, "target", 100) or 100) / 10.0)
+        c.knobs.horizon = SEARCH_HORIZON
+        c.knobs.model = 0
+        c.knobs.defend = 0
+        c.knobs.points = 0
         # one record per game, kept in a bytes-like buffer numpy owns (freed with this object)
         self._games_buf = np.zeros(num_envs * sizeof(Game), dtype=np.uint8)
         cdef uint8_t[::1] gb = self._games_buf
