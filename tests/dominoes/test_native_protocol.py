@@ -219,10 +219,13 @@ def test_bad_moves_are_refused_alike_and_change_nothing() -> None:
     assert refused > 100
 
 
-def refusal(state: Any, seat: int, i: int) -> type[IllegalAction] | None:
-    """Apply id ``i`` for ``seat``: the type of the refusal, or None when applied."""
+def refusal(state: Any, seat: int, move: Any) -> type[IllegalAction] | None:
+    """Apply ``move`` for ``seat`` (an id or an Action): the type of the refusal, or None when applied."""
     try:
-        state.apply_action_id(seat, i)
+        if type(move) is int:
+            state.apply_action_id(seat, move)
+        else:
+            state.apply(seat, move)
     except IllegalAction as e:
         return type(e)
     return None
@@ -253,7 +256,7 @@ def test_offered_actions_are_shared_and_applied_as_offered(case: tuple[str, int,
             old = acts[rng.randrange(len(acts))]  # offered before this move: judged afresh now
             if pure.is_over():
                 break
-            error = refusal_of(pure.clone(), seat, old)
+            error = refusal(pure.clone(), seat, old)
             if error is None:
                 fast.apply(seat, old)
                 pure.apply(seat, old)
@@ -286,11 +289,3 @@ def test_fresh_deals_drawn_natively_record_the_pure_engines_outcomes(options: di
         lots += sum(o["kind"] == "lot" for o in pure.chance.outcomes)
     assert lots > 8
 
-
-def refusal_of(state: Any, seat: int, action: Any) -> type[IllegalAction] | None:
-    """Apply ``action`` for ``seat``: the type of the refusal, or None when applied."""
-    try:
-        state.apply(seat, action)
-    except IllegalAction as e:
-        return type(e)
-    return None

@@ -6,7 +6,8 @@ The reference is :mod:`muggins.dominoes.state`; this mirrors its rules for the `
 (see :func:`unsupported` for the exact scope) and is checked against it move by move by
 tests/dominoes/test_native.py. It is for rollouts; asked to (``log=True``), it also keeps the pure engine's
 event log as ints, made into Events only when read (:mod:`muggins.dominoes.fast`, which also gives the
-protocol state on this engine; tests/dominoes/test_native_events.py).
+protocol state on this engine; tests/dominoes/test_native_events.py), and from that log the order of each hand
+and of the free places, which the protocol's Actions follow (``legal_actions``, ``apply``).
 
 Chance comes from a small PRNG of its own (splitmix64), so a playout is reproducible from its seed. Deals
 are native (they need not match the pure engine's Chance). :meth:`NativeDominoes.apply_id` draws the last
@@ -623,12 +624,29 @@ cdef void sample_tiles(Game* g, Rules* r, int k, int* tiles) noexcept nogil:
         tiles[i] = perm[i]
 
 
+cdef int lot_best(Rules* r, int k, int* tiles, int* who, int lightest) noexcept nogil:
+    """The seats (a mask) of ``who`` whose tile of ``tiles`` (``k`` each) wins a round of lots: the heaviest
+    (``lightest``: the lightest), a tie broken by the higher end under ``lot_tie=high_end``."""
+    cdef int keys[4]
+    cdef int i, t, best, tied = 0
+    for i in range(k):
+        t = tiles[i]
+        keys[i] = (r.hi[t] + r.lo[t]) * 64 + (r.hi[t] if r.lot_high_end else 0)
+    best = keys[0]
+    for i in range(1, k):
+        if (keys[i] < best) if lightest else (keys[i] > best):
+            best = keys[i]
+    for i in range(k):
+        if keys[i] == best:
+            tied |= 1 << who[i]
+    return tied
+
+
 cdef int lot(Game* g, Rules* r, int seats, int lightest) noexcept nogil:
     """Each of the seats of mask ``seats`` draws a tile; the heaviest (lightest) leads; ties draw again."""
     cdef int tiles[4]
-    cdef int keys[4]
     cdef int who[4]
-    cdef int k, i, s, t, best, tied
+    cdef int k, s, tied
     while True:
         k = 0
         for s in range(r.n):
@@ -637,17 +655,7 @@ cdef int lot(Game* g, Rules* r, int seats, int lightest) noexcept nogil:
                 k += 1
         sample_tiles(g, r, k, tiles)
         log_lot(g, seats, k, tiles)
-        for i in range(k):
-            t = tiles[i]
-            keys[i] = (r.hi[t] + r.lo[t]) * 64 + (r.hi[t] if r.lot_high_end else 0)
-        best = keys[0]
-        for i in range(1, k):
-            if (keys[i] < best) if lightest else (keys[i] > best):
-                best = keys[i]
-        tied = 0
-        for i in range(k):
-            if keys[i] == best:
-                tied |= 1 << who[i]
+        tied = lot_best(r, k, tiles, who, lightest)
         if popcount64(<uint64_t>tied) == 1:
             return lowbit(<uint64_t>tied)
         seats = tied
@@ -1646,8 +1654,9 @@ cdef class NativeDominoes:
         :func:`~muggins.dominoes.deals.draw_deal` draw and record them (the same draws, the same outcomes),
         the lots settled as :func:`~muggins.dominoes.deals.lot_tied` settles them."""
         cdef Rules* r = &self.box.r
-        cdef int keys[4]
-        cdef int leader, lightest, seats, k, i, t, best, tied
+        cdef int tiles[4]
+        cdef int seat[4]
+        cdef int leader, lightest, seats, k, i, tied
         if not self.g.need_deal:
             raise ValueError("no hand waits for its deal")
         seats = hand_lot(&self.g, r, self.g.hand_no + 1, &leader, &lightest)
@@ -1658,16 +1667,9 @@ cdef class NativeDominoes:
             chance.next("lot", partial(_drawn_lot, who, r.top, r.ntiles, got))
             k = len(who)
             for i in range(k):
-                t = got[i]
-                keys[i] = (r.hi[t] + r.lo[t]) * 64 + (r.hi[t] if r.lot_high_end else 0)
-            best = keys[0]
-            for i in range(1, k):
-                if (keys[i] < best) if lightest else (keys[i] > best):
-                    best = keys[i]
-            tied = 0
-            for i in range(k):
-                if keys[i] == best:
-                    tied |= 1 << who[i]
+                tiles[i] = got[i]
+                seat[i] = who[i]
+            tied = lot_best(r, k, tiles, seat, lightest)
             lots.extend(got)
             seats = tied if popcount64(<uint64_t>tied) > 1 else 0
         chance.next("deal", partial(self.deal_shuffled, lots))
