@@ -63,8 +63,15 @@ class Chance:
 
     @property
     def fresh_seed(self) -> int | None:
-        """The int seed of a generator not made yet (nothing drawn from it), else None."""
-        return self._seed
+        """The int seed of a generator not made yet (nothing drawn from it), else None (also for a chance
+        that draws its own way: see :attr:`drawn_here`)."""
+        return self._seed if self.drawn_here else None
+
+    @property
+    def drawn_here(self) -> bool:
+        """Whether new outcomes are drawn by :meth:`next` as defined here, from :attr:`rng`: only then may a
+        native engine draw them itself with the same draws (a subclass with its own ``next`` is asked)."""
+        return type(self).next is Chance.next
 
     @property
     def position(self) -> int:

@@ -40,7 +40,7 @@ def lot_tied(drawn: list[Tile], seats: list[int], high_end: bool, lightest: bool
 def fresh(chance: Chance) -> bool:
     """Whether ``chance`` draws its next outcome now (no recorded one is left and it has a generator): a
     native engine may then shuffle the deal itself, exactly as :func:`draw_deal` does."""
-    return chance.rng is not None and chance.position >= len(chance.outcomes)
+    return chance.drawn_here and chance.rng is not None and chance.position >= len(chance.outcomes)
 
 
 def draw_deal(chance: Chance, tiles: list[Tile], tile_set: int, n: int, each: int

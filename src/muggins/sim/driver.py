@@ -32,18 +32,18 @@ class DealChance(Chance):
     differs (a lot redrawn in one game and not in the other does not shift later deals): the basis of
     duplicate tournaments. Records replay unchanged, as they hold the outcomes themselves."""
 
-    __slots__ = ("_counts", "_seed")
+    __slots__ = ("_counts", "_streams_seed")
 
     def __init__(self, seed: int) -> None:
         super().__init__(seed)
-        self._seed = seed
+        self._streams_seed = seed
         self._counts: dict[str, int] = {}
 
     def next(self, kind: str, make: Callable[[random.Random], Outcome]) -> Outcome:
         if self._pos >= len(self.outcomes):
             i = self._counts.get(kind, 0)
             self._counts[kind] = i + 1
-            self.rng = random.Random(f"{self._seed}:{kind}:{i}")
+            self.rng = random.Random(f"{self._streams_seed}:{kind}:{i}")
         return super().next(kind, make)
 
 
