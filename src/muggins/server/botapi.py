@@ -821,6 +821,7 @@ def add_bot_routes(app: FastAPI, bots: BotApi, body: Callable[..., Awaitable[Any
     async def resign(table_id: str, request: Request) -> dict[str, Any]:
         await body(request)
         t, seat = bots.seat_of(bots.bot_of(request), table_id)
+        await t.writes_settled()
         seating.resign(t, seat)
         return {"ok": True, "table": t.summary(), "seat": seat}
 

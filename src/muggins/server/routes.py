@@ -48,6 +48,7 @@ def add_routes(app: FastAPI, manager: TableManager, body: Callable[..., Awaitabl
         """Leave the seat: open again before the first move, resigned after it."""
         await body(request)
         t, seat = seat_of(table_id, request)
+        await t.writes_settled()
         outcome = seating.leave(t, seat)
         return {"table": t.summary(), "seat": seat, "outcome": outcome}
 
@@ -55,6 +56,7 @@ def add_routes(app: FastAPI, manager: TableManager, body: Callable[..., Awaitabl
     async def resign(table_id: str, request: Request) -> dict[str, Any]:
         await body(request)
         t, seat = seat_of(table_id, request)
+        await t.writes_settled()
         seating.resign(t, seat)
         return {"table": t.summary(), "seat": seat}
 

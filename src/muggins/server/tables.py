@@ -589,6 +589,13 @@ class GameTable(HandPauses):
         if self.saving.locked():
             raise TableError("a move of this table is being saved; try again in a moment", 409)
 
+    async def writes_settled(self) -> None:
+        """Returns once no action of the table waits for its commit, so that what follows at once (a resign,
+        a leave) comes after it rather than being refused by :meth:`check_no_write`."""
+        while self.saving.locked():
+            async with self.saving:
+                pass
+
     async def _apply_async(self, seat: int, action: Action) -> int:
         """Apply ``action`` once the store's writer thread has committed it; the caller holds :attr:`saving`."""
         staged = self._stage(seat, action)
