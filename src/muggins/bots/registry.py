@@ -84,8 +84,8 @@ SKILLS: dict[str, BotKind] = {
     "heuristic": BotKind(lambda o: HeuristicPolicy(), description="per-game judgement, one move ahead"),
     "search": BotKind(_search("search"), description="information-set Monte Carlo tree search"),
     "learned": BotKind(lambda o: LearnedPolicy(),
-                       description="a small network trained with PPO against greedy (2-player "
-                                   "domino muggins, card muggins, cribbage)"),
+                       description="a small network trained with PPO against greedy (2-player games "
+                                   "with shipped weights)"),
     "omniscient": BotKind(_search("omniscient", omniscient=True), offered=False,
                           description="search that sees every hand: a measuring ceiling only"),
 }

@@ -343,7 +343,7 @@ def parser(prog: str, doc: str, game: str | None = None) -> argparse.ArgumentPar
     """The training command's options (``game``: fixed by the command, no ``--game``)."""
     p = argparse.ArgumentParser(prog=prog, description=doc.split("\n\n")[0])
     if game is None:
-        p.add_argument("--game", required=True, help="a registered game (dominoes, card-muggins, cribbage)")
+        p.add_argument("--game", required=True, help="a registered game (see 'muggins rules')")
         p.add_argument("--preset", default=None, help="its preset (the game's default)")
         p.add_argument("--players", type=int, default=2)
         p.add_argument("--backend", default="auto", choices=("auto", "python"),
