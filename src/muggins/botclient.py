@@ -139,7 +139,11 @@ class BotClient:
             self.stop.set()
             for t in list(self.playing.values()):
                 t.join(timeout=JOIN_SECONDS)
-            self.http.close()
+            # closed aside, its wait bounded: a Ctrl-C that lands inside the connection pool can leave the
+            # pool's lock held, and closing would then wait for it forever
+            closer = threading.Thread(target=self.http.close, daemon=True, name="close")
+            closer.start()
+            closer.join(timeout=JOIN_SECONDS)
         return self.finished
 
     def on_event(self, event: dict[str, Any]) -> bool:
