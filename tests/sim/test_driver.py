@@ -74,6 +74,28 @@ def test_same_seed_same_deals_whatever_the_play() -> None:
     assert next(o for o in other.chance.outcomes if o["kind"] == "deal") != deals_a[0]
 
 
+@pytest.mark.parametrize("game", ["dominoes", "card-muggins", "cribbage"])
+def test_duplicate_deals_hold_on_the_default_engine_of_every_game(game: str) -> None:
+    """The default (native where built) states draw a DealChance's outcomes through its own streams: the
+    n-th outcome of each kind is the same whatever the play, and another seed deals otherwise."""
+    spec = get_game(game)
+
+    def outcomes(seed: int, bots: tuple[str, str]) -> dict[str, list[object]]:
+        st = spec.new(spec.rules(None), 2, chance=DealChance(seed))
+        run(st, [make_bot(bots[0], 1), make_bot(bots[1], 2)], seed)
+        by_kind: dict[str, list[object]] = {}
+        for o in st.chance.outcomes:
+            by_kind.setdefault(o["kind"], []).append(o)
+        return by_kind
+
+    a, b = outcomes(42, ("random", "greedy")), outcomes(42, ("greedy", "random"))
+    for kind in a.keys() & b.keys():
+        k = min(len(a[kind]), len(b[kind]))
+        assert k >= 1 and a[kind][:k] == b[kind][:k], kind
+    other = outcomes(43, ("random", "greedy"))
+    assert any(other[kind][0] != a[kind][0] for kind in a.keys() & other.keys())
+
+
 def test_duplicate_chance_streams_are_per_kind() -> None:
     c1, c2 = DealChance(7), DealChance(7)
     c1.next("lot", lambda r: {"x": r.random()})
