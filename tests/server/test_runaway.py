@@ -155,6 +155,7 @@ def test_a_game_of_bots_plays_only_while_watched(tmp_path: Path) -> None:
                 break
         assert len(t.state.history) >= 5 and t.summary()["paused"] is False
         t.detach(conn)
+        await t.writes_settled()  # a bot's move already being committed lands; no other begins
         played = len(t.state.history)
         await asyncio.sleep(0.05)
         assert len(t.state.history) == played and not t.bot_tasks  # stopped while nobody watches
