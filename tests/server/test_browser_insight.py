@@ -49,7 +49,9 @@ def test_hints_then_the_analysis_of_the_finished_game(quick_server: tuple[str, A
 
     # the seat to act sees the count and the bot's move, one of its own legal moves
     page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Your turn')")
-    page.wait_for_function("() => document.querySelector('#hint-box').textContent.includes('the bot would play')")
+    # the hint is a search run in a thread: on a loaded machine it can take more than the default 30 s
+    page.wait_for_function("() => document.querySelector('#hint-box').textContent.includes('the bot would play')",
+                           timeout=120_000)
     hint = page.inner_text("#hint-box")
     assert "count of the ends" in hint, hint
     legal = page.evaluate("muggins.state.last.view.legal")
