@@ -188,6 +188,7 @@ cdef class NativeDominoes:
     cdef _apply(self, object seat, object i, bint protocol)
     cdef _do(self, int seat, int i)
     cdef void _order(self, int node, int bit, int pk, int nid) noexcept
+    cdef _start_fed(self, int* feed, int given)
     cdef void _order_play(self, int t, int k, int node, int bit, int pk, int nid) noexcept
     cdef void _fresh_places(self, int node) noexcept
     cdef list _offer(self, int seat)

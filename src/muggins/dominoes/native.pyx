@@ -1637,15 +1637,7 @@ cdef class NativeDominoes:
             raise MemoryError("no memory for a deal")
         for i in range(room):
             feed[i] = tiles[i] if i < k else 0
-        self.g.feed = feed
-        self.g.nfeed = 0
-        start_hand(&self.g, r)
-        self.g.feed = NULL
-        free(feed)
-        if self.ord_on:
-            self._order(-1, 0, 0, -1)
-        if self.g.nfeed != k:  # pragma: no cover - lots out of step with lot_seats
-            raise RuntimeError(f"the lots and deal used {self.g.nfeed} tiles of the {k} given")
+        self._start_fed(feed, k)
 
     def deal_fresh(self, chance: object) -> None:
         """Deal the hand that waits for its deal from the generator of ``chance``, which has no recorded
@@ -1710,16 +1702,21 @@ cdef class NativeDominoes:
             feed[k + i] = perm[i]
         for i in range(cut, n):  # the boneyard's last tile is drawn first
             feed[k + i] = perm[n - 1 - (i - cut)]
+        self._start_fed(feed, k + n)
+        return {"hands": hands, "boneyard": bone}
+
+    cdef _start_fed(self, int* feed, int given):
+        """Start the hand that waits for its deal from ``feed`` (its lots, then the set in deal order), which
+        this frees; ``given`` is how many tiles of it the lots and the deal are to use."""
         self.g.feed = feed
         self.g.nfeed = 0
-        start_hand(&self.g, r)
+        start_hand(&self.g, &self.box.r)
         self.g.feed = NULL
         free(feed)
         if self.ord_on:
             self._order(-1, 0, 0, -1)
-        if self.g.nfeed != k + n:  # pragma: no cover - lots out of step with lot_seats
-            raise RuntimeError(f"the lots and deal used {self.g.nfeed} tiles of the {k + n} given")
-        return {"hands": hands, "boneyard": bone}
+        if self.g.nfeed != given:  # pragma: no cover - lots out of step with lot_seats
+            raise RuntimeError(f"the lots and deal used {self.g.nfeed} tiles of the {given} given")
 
     # --- the pure engine's orders, and the protocol's Actions -----------------------------------------
     cdef void _order(self, int node, int bit, int pk, int nid) noexcept:
