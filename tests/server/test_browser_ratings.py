@@ -104,6 +104,13 @@ def test_two_accounts_play_a_rated_game_and_the_leaderboard_and_profiles_show_it
     assert [r[:3] for r in rows] == expected
     ann.screenshot(path=str(shots / "ratings-leaderboard.png"), full_page=True)
     assert serious_violations(ann) == []
+    # the same board opened at its address: titled, with its tabs, as when reached from the lobby
+    ann.goto(base + "/leaderboard/card-muggins")
+    ann.wait_for_selector("#leaderboard")
+    assert ann.inner_text("#players h2") == f"{get_game('card-muggins').title} leaderboard"
+    games = ann.evaluate("() => fetch('/api/games').then((r) => r.json()).then((c) => c.games.length)")
+    assert ann.locator("nav.board-tabs a").count() == games
+    assert [r[:3] for r in ann.eval_on_selector_all("#leaderboard tbody tr", CELLS)] == expected
 
     for page, name, p in zip(pages, NAMES, profiles, strict=True):
         page.goto(base + "/")

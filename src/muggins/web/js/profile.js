@@ -105,7 +105,8 @@ export async function showProfile(name) {
 /** @param {string} game */
 export async function showLeaderboard(game) {
   showPlayers();
-  game = game || Object.keys(await families())[0];
+  const titles = await families();  // also when the page is opened at a game's board: titles and tabs
+  game = game || Object.keys(titles)[0];
   const box = $("players");
   const tabs = el("nav", { class: "board-tabs", "aria-label": "Leaderboards" }, ...Object.keys(FAMILIES).map((f) =>
     el("a", { href: `/leaderboard/${f}`, "aria-current": f === game ? "page" : null }, FAMILIES[f])));
