@@ -106,6 +106,38 @@ def test_a_persons_move_not_stored_is_refused_and_changes_nothing(tmp_path: Path
             cm.__exit__(None, None, None)
 
 
+def test_a_resign_not_stored_is_refused_and_the_game_goes_on(tmp_path: Path) -> None:
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'r.db'}", rate=1e6, burst=1e6, time_scale=0.0)) as c:
+        store: Store = c.app.state.store  # type: ignore[attr-defined]
+        store.retry_after = 0.0
+        t = new_table(c, seats=[None, "beginner"])
+        tok = sit(c, t["id"], 0)
+        table: Any = c.app.state.manager.get(t["id"])  # type: ignore[attr-defined]
+        resign = f"/api/tables/{t['id']}/resign"
+        auth = {"authorization": f"Bearer {tok}"}
+
+        def play_until(actions: int) -> None:
+            """Ann plays her first legal move whenever it is hers, until the table has made ``actions``."""
+            while len(table.state.history) < actions:
+                msg = ws.receive_json()
+                view = msg.get("view") or {}
+                if msg.get("type") == "state" and view.get("legal"):
+                    ws.send_json({"type": "act", "move": view["legal"][0], "at": msg["table"]["actions"]})
+
+        with table_socket(c, t["id"], tok) as ws:
+            play_until(1)  # the game has begun: leaving now would resign
+            store.fault = Failing(2)
+            r = c.post(resign, headers=auth)
+            assert r.status_code == 503 and "resignation was not saved" in r.json()["error"], r.text
+            assert table.status == "playing" and table.resigned is None
+            assert store.load_one(t["id"]).status == "playing"  # type: ignore[union-attr]
+            play_until(len(table.state.history) + 2)  # the game goes on, bot and person
+            r = c.post(resign, headers=auth)
+            assert r.status_code == 200, r.text
+            assert table.status == "resigned" and table.resigned == 0
+            assert store.load_one(t["id"]).status == "resigned"  # type: ignore[union-attr]
+
+
 def test_creating_a_table_while_the_store_is_down_is_a_clear_503(tmp_path: Path) -> None:
     down = tmp_path / "down"
     down.touch()

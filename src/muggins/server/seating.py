@@ -88,10 +88,15 @@ def resign(t: GameTable, seat: int) -> None:
         raise _error(f"the game {why}; it cannot be resigned", 409)
     t.check_no_write()
     ended = time.time()
-    t.resigned = seat
+    t.resigned = seat  # the result read for the store names the resigner
+    try:
+        with t._storing("the resignation"):
+            t.manager.store.end_table(t.id, "resigned", t.result(), ended)
+    except BaseException:
+        t.resigned = None  # not stored: the game goes on as it was
+        raise
     t.stop_pause()
     t._stop_bots()
-    t.manager.store.end_table(t.id, "resigned", t.result(), ended)
     t.ended = ended
     t.manager.table_ended(t)
     t.changed()

@@ -627,13 +627,13 @@ class GameTable(HandPauses):
         return Staged(before, after, mark, seat, action, write)
 
     @contextlib.contextmanager
-    def _storing(self) -> Iterator[None]:
+    def _storing(self, what: str = "that move") -> Iterator[None]:
         """Around a staged action's write: a write not stored changes nothing and is a TableError."""
         try:
             yield
         except StoreUnavailable:
             self.manager.metrics.store_failed()
-            raise TableError(f"that move was not saved: {NOT_SAVED}", 503) from None
+            raise TableError(f"{what} was not saved: {NOT_SAVED}", 503) from None
         except StoreConflict:  # another process played this table meanwhile: this copy is stale
             self.manager.stale(self)
             raise TableError("this table moved on elsewhere; it is being reloaded, reconnect in a moment", 409) \
