@@ -5,6 +5,7 @@ table waits behind it (and is checked against the position it leaves), and a wri
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 from collections.abc import Callable, Coroutine
 from pathlib import Path
@@ -125,6 +126,33 @@ def test_a_held_write_holds_its_own_table_only(tmp_path: Path) -> None:
         found = store.load_one(slow.id)
         assert found is not None and len(found.actions) == n + 1
         assert [i for t, i in store.stored if t == slow.id] == [n]
+
+    run_on(store, run)
+
+
+def test_a_move_whose_socket_goes_while_it_is_committed_is_still_applied(tmp_path: Path) -> None:
+    store = HeldStore(f"sqlite:///{tmp_path / 'gone.db'}")
+
+    async def run(manager: TableManager) -> None:
+        t = two_people(manager)
+        store.held = t.id
+        n = len(t.state.history)
+        watcher = watching(t)
+        conn, raw = act_message(t, 1)
+        handler = asyncio.create_task(handle_message(t, conn, raw, RateLimiter(100, 100)))
+        assert await asyncio.to_thread(store.reached.wait, 60)
+        handler.cancel()  # the socket closed: its handler is cancelled while the move is being committed
+        with contextlib.suppress(asyncio.CancelledError):
+            await handler
+        assert len(t.state.history) == n  # not yet stored, so not yet applied
+        store.go.set()
+        await t.writes_settled()
+        assert (t.id, n) in store.stored
+        assert len(t.state.history) == n + 1 and not watcher.queue.empty()  # applied and shown once stored
+        seat, move, claim = a_move(t)  # the table goes on from there: its next move is stored after it
+        assert await t.act_async(seat, move, claim, n + 1) == n + 1
+        found = store.load_one(t.id)
+        assert found is not None and len(found.actions) == n + 2
 
     run_on(store, run)
 

@@ -255,6 +255,13 @@ class Staged:
     write: tuple[Any, ...]  # Store.append_action's arguments
 
 
+def _quietly(task: asyncio.Task[Any]) -> None:
+    """Read the outcome of a task whose caller may be gone, so that its refusal is not reported as an
+    exception never retrieved."""
+    if not task.cancelled():
+        task.exception()
+
+
 class GameTable(HandPauses):
     """One table: a game in progress (or waiting for players, or over, or abandoned)."""
 
@@ -539,13 +546,20 @@ class GameTable(HandPauses):
     async def act_async(self, seat: int, move: Any, claim: Any, at: Any = None) -> int:
         """:meth:`act` with the commit made on the store's writer threads while the event loop goes on;
         the table's actions are validated, stored and applied one at a time, in the order they came.
-        ``at``: the position the move was chosen in (None: not checked), checked when its turn comes."""
-        async with self.saving:
-            if at is not None:
-                stale = self.position_error(at)
-                if stale is not None:
-                    raise TableError(stale, 409)
-            return await self._apply_async(seat, self._action_of(seat, move, claim))
+        ``at``: the position the move was chosen in (None: not checked), checked when its turn comes.
+        Once begun it runs to its end even if the caller is cancelled (a socket closing): a move committed
+        is always applied, so the table in memory never falls behind the database."""
+        async def in_turn() -> int:
+            async with self.saving:
+                if at is not None:
+                    stale = self.position_error(at)
+                    if stale is not None:
+                        raise TableError(stale, 409)
+                return await self._apply_async(seat, self._action_of(seat, move, claim))
+
+        task = asyncio.get_running_loop().create_task(in_turn())
+        task.add_done_callback(_quietly)  # its error, when nobody is left to hear it
+        return await asyncio.shield(task)
 
     def _action_of(self, seat: int, move: Any, claim: Any) -> Action:
         """The action ``move`` (with ``claim``) of ``seat``, if the table takes it now; else TableError or
