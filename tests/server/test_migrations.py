@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from alembic.script import ScriptDirectory
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, inspect, text
+from typer.testing import CliRunner
 
+from muggins.cli.main import app as cli
 from muggins.server import migrations
 from muggins.server.app import create_app
 from muggins.server.store import Store
@@ -133,3 +136,22 @@ def test_the_migrations_make_exactly_the_tables_the_code_declares(db_url: str) -
 
 def test_on_postgres_the_migrations_make_exactly_the_tables_the_code_declares(pg_schema_url: str) -> None:
     assert schema_differences(pg_schema_url) == []
+
+
+def test_a_database_marked_newer_than_its_tables_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
+    """A database whose revision says more than its tables hold (a table dropped, a column lost) is not
+    opened: the server says what is missing instead of failing on its first request, and changes nothing."""
+    url = f"sqlite:///{tmp_path / 'odd.db'}"
+    Store(url).close()
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(text("DROP TABLE challenges"))
+        conn.execute(text("ALTER TABLE game_tables DROP COLUMN meta"))
+    before = sorted(inspect(engine).get_table_names())
+    with pytest.raises(migrations.SchemaMismatch) as e:
+        Store(url)
+    assert f"revision {HEAD}" in str(e.value)
+    assert "the table challenges" in str(e.value) and "the column game_tables.meta" in str(e.value)
+    assert sorted(inspect(engine).get_table_names()) == before
+    result = CliRunner().invoke(cli, ["serve", "--port", "18602", "--db", url])
+    assert result.exit_code == 2 and "lacks the table challenges" in result.output, result.output

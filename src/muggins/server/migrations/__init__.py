@@ -38,6 +38,29 @@ def upgrade(engine: Engine) -> None:
         if MigrationContext.configure(conn).get_current_revision() is None and inspect(conn).has_table("game_tables"):
             command.stamp(cfg, BASELINE)
         command.upgrade(cfg, "head")
+        missing = missing_parts(conn)
+        if missing:
+            revision = MigrationContext.configure(conn).get_current_revision()
+            raise SchemaMismatch(f"it is marked as revision {revision} but lacks {'; '.join(missing)}: it was "
+                                 "not made by this program's migrations. Nothing was changed; use another "
+                                 "database, or restore this one from a copy")
+
+
+class SchemaMismatch(Exception):
+    """The database says it is at a revision whose tables or columns it does not have."""
+
+
+def missing_parts(conn: Any) -> list[str]:
+    """What the code declares and the database lacks: whole tables, then columns of the tables it has."""
+    from muggins.server.store import metadata
+
+    seen = inspect(conn)
+    have = set(seen.get_table_names())
+    out = [f"the table {name}" for name in sorted(set(metadata.tables) - have)]
+    for name in sorted(set(metadata.tables) & have):
+        columns = {c["name"] for c in seen.get_columns(name)}
+        out += [f"the column {name}.{c.name}" for c in metadata.tables[name].columns if c.name not in columns]
+    return out
 
 
 def drop_all(engine: Engine) -> None:
