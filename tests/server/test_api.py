@@ -163,17 +163,19 @@ def test_rate_limit_answers_with_an_error_and_keeps_the_connection(db_url: str) 
             assert [r["ref"] for r in replies] == list(range(6))
 
 
-def play_out(ws: Any, seat: int, limit: int = 5000) -> dict[str, Any]:
-    """Play the first legal move whenever this seat is waited for, until the game ends. After each move
-    it reads up to the answer: the last state before an ack already shows the move."""
+def play_out(ws: Any, seat: int, limit: int = 5000, calls: bool = True) -> dict[str, Any]:
+    """Play the first legal move whenever this seat is waited for, until the game ends; without ``calls``
+    never a Muggins! call (with several bots at once a call races them all). After each move it reads up to
+    the answer: the last state before an ack already shows the move."""
     m = next_state(ws)
     errors = 0
     for _ in range(limit):
         view = m["view"]
         if view["over"]:
             return m
-        if seat in view.get("waiting_for", view["to_act"]) and view["legal"]:
-            ws.send_json({"type": "act", "move": view["legal"][0], "at": m["table"]["actions"], "ref": "x"})
+        legal = [x for x in view["legal"] if calls or x != "muggins"]
+        if seat in view.get("waiting_for", view["to_act"]) and legal:
+            ws.send_json({"type": "act", "move": legal[0], "at": m["table"]["actions"], "ref": "x"})
             while True:
                 r = ws.receive_json()
                 if r["type"] == "state":

@@ -21,6 +21,7 @@ import pytest
 websockets = pytest.importorskip("websockets", reason="the failover test needs websockets")
 redis = pytest.importorskip("redis", reason="the failover test needs redis-py")
 
+from muggins.core.engine import ENGINE_ENV  # noqa: E402
 from muggins.core.records import apply_record_action, start_from_record  # noqa: E402
 from tests.server.test_restart import free_port, get, post, start  # noqa: E402
 from tests.server.test_secrecy import checked_text, hidden_in, norm, tokens  # noqa: E402
@@ -162,7 +163,8 @@ def servers(redis_url: str, tmp_path: Path, count: int = 3) -> tuple[str, dict[i
 
 
 def serve(db: str, port: int, redis_url: str, tmp_path: Path) -> subprocess.Popen[bytes]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MUGGINS_")}
+    # the test's own settings stay out of the servers; the engine in force goes on to them
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MUGGINS_") or k == ENGINE_ENV}
     return start(db, port, "--redis", redis_url, env=env, log=tmp_path / f"serve-{port}.log")
 
 

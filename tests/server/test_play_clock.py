@@ -48,7 +48,9 @@ def test_a_seat_out_of_time_gets_the_default_move_and_loses_after_three(client: 
     t = table_of(client, mine["table"])
     me = mine["seat"]
     assert t.meta["clock"] == {"move": 0.05, "bank": 0.1}
-    wait_for(lambda: t.status == "resigned")  # the person never moves
+    # the person never moves; the table says "resigned" from the first line of the resignation, which then
+    # stores the end and stops the clocks in the server's thread: the test waits for all of it
+    wait_for(lambda: t.status == "resigned" and t.ended is not None and not t.clock.since)
     assert t.resigned == me and t.clock.timeouts[me] == TIMEOUT_LIMIT and t.clock.banks[me] == 0.0
     public = t.clock.public()
     assert public["seats"][1 - me] is None and public["running"] == []  # bots have no clock

@@ -148,9 +148,12 @@ def test_init_is_quiet_and_local_by_default() -> None:
 
 def test_a_cluster_brings_its_cpus_and_gets_the_game_settings(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MUGGINS_GAMES", "my_games.toy")
+    monkeypatch.setenv("MUGGINS_ENGINE", "pure")
+    monkeypatch.delenv("MUGGINS_PURE_PYTHON", raising=False)
     kw = init_kwargs("auto", None)
     assert kw["address"] == "auto" and "num_cpus" not in kw and kw["log_to_driver"] is False
-    assert kw["runtime_env"]["env_vars"]["MUGGINS_GAMES"] == "my_games.toy"
+    # the workers deal and play on the engine this process asked for
+    assert kw["runtime_env"]["env_vars"] == {"MUGGINS_GAMES": "my_games.toy", "MUGGINS_ENGINE": "pure"}
     # the workers play this process's own code, not whatever version the nodes have installed
     assert kw["runtime_env"]["py_modules"] == [os.path.dirname(muggins.__file__)]
     with pytest.raises(BackendError, match="brings its own"):

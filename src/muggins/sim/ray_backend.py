@@ -29,6 +29,7 @@ from typing import Any
 
 import muggins
 from muggins.bots.base import BotError
+from muggins.core.engine import ENGINE_ENV
 from muggins.core.errors import MugginsError
 from muggins.sim.driver import GameResult
 from muggins.sim.tournament import BackendError, Task, run_task
@@ -37,8 +38,9 @@ INSTALL_HINT = "pip install 'muggins[ray]'"
 CHUNKS_PER_CPU = 4
 MAX_CHUNK = 64
 # Settings of the driver that the workers of a remote cluster must share (a locally started Ray inherits
-# the whole environment): extra game modules and the choice of the pure-Python build.
-FORWARDED_ENV = ("MUGGINS_GAMES", "MUGGINS_PURE_PYTHON")
+# the whole environment): extra game modules, the choice of the pure-Python build and the engine behind
+# ``spec.new`` (MUGGINS_ENGINE).
+FORWARDED_ENV = ("MUGGINS_GAMES", "MUGGINS_PURE_PYTHON", ENGINE_ENV)
 
 
 class RayRunError(MugginsError):
