@@ -48,3 +48,12 @@ def both_engines(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
     where they play its rules, and the pure reference. Use it with ``pytest.mark.usefixtures``."""
     monkeypatch.setenv("MUGGINS_ENGINE", request.param)
     return str(request.param)
+
+
+@pytest.fixture
+def native_allowed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """For tests of the native engines themselves (their rollouts and searches): a whole run under
+    MUGGINS_ENGINE=pure or MUGGINS_PURE_PYTHON still checks them, with the switches cleared here. Use it
+    with ``pytest.mark.usefixtures`` (the tests of what the switches do set them again)."""
+    monkeypatch.delenv("MUGGINS_PURE_PYTHON", raising=False)
+    monkeypatch.delenv("MUGGINS_ENGINE", raising=False)

@@ -24,11 +24,7 @@ CASES = [("dominoes", "muggins", 2, "muggins.dominoes.native"),
          ("cribbage", "cribbage", 2, "muggins.cards.cribbage.native")]
 
 
-@pytest.fixture(autouse=True)
-def _native_allowed(monkeypatch: pytest.MonkeyPatch) -> None:
-    """These tests are about the native rollouts: a run with MUGGINS_PURE_PYTHON set still checks them
-    (one test below checks what the variable does)."""
-    monkeypatch.delenv("MUGGINS_PURE_PYTHON", raising=False)
+pytestmark = pytest.mark.usefixtures("native_allowed")  # these tests are of the native rollouts
 
 
 def test_pure_python_turns_the_native_rollouts_off(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -198,6 +194,12 @@ def test_falls_back_to_the_pure_rollout(monkeypatch: pytest.MonkeyPatch) -> None
     assert mod is None and why is not None and "not built" in why
     assert policy.choose(state, seat, acts, random.Random(0)) in acts
     assert policy.native_rollouts == 0 and policy.total_iterations == 40
+    monkeypatch.undo()
+
+    monkeypatch.setenv("MUGGINS_ENGINE", "pure")  # the switch that forces the reference forces its rollouts too
+    forced = SearchPolicy(iterations=40, time_limit=60.0)
+    assert forced.native_engine(state) == (None, "MUGGINS_ENGINE=pure: the reference engine alone runs")
+    assert forced.choose(state, seat, acts, random.Random(0)) in acts and forced.native_rollouts == 0
     monkeypatch.undo()
 
     off = SearchPolicy(iterations=40, time_limit=60.0, native=False)

@@ -27,7 +27,8 @@ from muggins.core.chance import Chance
 from muggins.core.errors import GameOver, RulesError
 
 native, WHY = load_native("muggins.cards.muggins31.native")
-pytestmark = pytest.mark.skipif(native is None, reason=f"the native card Muggins module: {WHY}")
+pytestmark = [pytest.mark.skipif(native is None, reason=f"the native card Muggins module: {WHY}"),
+              pytest.mark.usefixtures("native_allowed")]  # tests of the native search, under any engine
 
 
 def _positions(preset: str, games: int, seed: int, players: int = 2) -> list[tuple[CardMugginsState, int]]:

@@ -18,6 +18,8 @@ from muggins.sim.driver import play_game
 from tests.dominoes.test_native_search import _fits, _positions
 from tests.helpers import domino_state
 
+pytestmark = pytest.mark.usefixtures("native_allowed")  # tests of the native search, under any engine
+
 native, WHY = load_native("muggins.dominoes.native")
 if native is None:
     pytest.skip(f"the native domino engine is not usable: {WHY}", allow_module_level=True)

@@ -20,6 +20,8 @@ from muggins.bots.search import SearchPolicy
 from muggins.core.rules import get_game
 from muggins.dominoes.state import DominoState
 
+pytestmark = pytest.mark.usefixtures("native_allowed")  # tests of the native search, under any engine
+
 native, WHY = load_native("muggins.dominoes.native")
 if native is None:
     pytest.skip(f"the native domino engine is not usable: {WHY}", allow_module_level=True)

@@ -44,6 +44,7 @@ from muggins.bots.base import (
     with_true_claim,
 )
 from muggins.bots.policies import GreedyPolicy
+from muggins.core.engine import ENGINE_ENV, engine_choice
 from muggins.core.errors import RecordError, RulesError
 from muggins.core.protocol import Action, GameState
 
@@ -135,6 +136,8 @@ class SearchPolicy:
             return None, "native rollouts turned off"
         if os.environ.get("MUGGINS_PURE_PYTHON", "") not in ("", "0"):
             return None, "MUGGINS_PURE_PYTHON is set: the sources alone run"
+        if engine_choice() == "pure":
+            return None, f"{ENGINE_ENV}=pure: the reference engine alone runs"
         key = (state.game, state.num_players)
         hit = self._engines.get(key)
         if hit is not None and hit[0] is state.rules:
