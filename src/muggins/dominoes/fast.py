@@ -9,14 +9,16 @@ protocols go straight to C: the integer ids (``legal_action_ids`` / ``apply_acti
 an offered one applied by its id. Every hand's lots and deal are drawn from the state's
 :class:`~muggins.core.chance.Chance` as the pure engine draws them (:mod:`muggins.dominoes.deals`; a fresh
 draw from its generator is made in C with the same draws, ``NativeDominoes.deal_fresh``).
-:meth:`NativeDominoState.to_pure` gives the equal pure :class:`~muggins.dominoes.state.DominoState` (the same
-deals, the same moves), the reference for everything else (views, sampling, notation).
+The views (:meth:`NativeDominoState.view`) are made from the C data too (hand sizes, the seat's own tiles, the
+layout's geometry, the window). :meth:`NativeDominoState.to_pure` gives the equal pure
+:class:`~muggins.dominoes.state.DominoState` (the same deals, the same moves), the reference for everything
+else (sampling, notation).
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 
 from muggins.core.action_ids import space_of
 from muggins.core.chance import Chance
@@ -26,7 +28,7 @@ from muggins.core.protocol import Event, check_action, check_seat
 from muggins.dominoes.deals import draw_deal, draw_lot, fresh, lot_tied
 from muggins.dominoes.rules import DominoRules
 from muggins.dominoes.tiles import Tile, full_set, pips
-from muggins.dominoes.views import DominoView
+from muggins.dominoes.views import DominoView, LayoutTile, OpenEnd, move_text
 
 # the native log's record codes and the names its small ints stand for (native.pyx, "event log")
 (EV_ACT, EV_LOT, EV_DEAL, EV_PLAY, EV_DRAW, EV_PASS, EV_CLAIM, EV_OVER, EV_SCORE, EV_VOID, EV_MISSED, EV_MUGGINS,
@@ -282,11 +284,11 @@ class NativeDominoState:
 
     The moves (:meth:`legal_action_ids`, :meth:`apply_action_id`, :meth:`legal_actions`, :meth:`apply`,
     :meth:`waiting_for`, :meth:`is_over`) call the C engine directly; :attr:`log` and the scores are made from
-    its C data at this edge. Every hand's lots and deal are drawn from :attr:`chance`
-    by the same code as the pure engine's (:mod:`muggins.dominoes.deals`), so a seed or a record deals the
-    same tiles on both. What else the protocol offers (views, history, notation, sampling frames, the hands
-    and layout as tiles) is read from the equal pure :class:`~muggins.dominoes.state.DominoState`, kept in
-    step with the native game move by move only once asked for (:meth:`to_pure`); a sampled world
+    its C data at this edge, and so are the views (:meth:`view`). Every hand's lots and deal are drawn from
+    :attr:`chance` by the same code as the pure engine's (:mod:`muggins.dominoes.deals`), so a seed or a
+    record deals the same tiles on both. What else the protocol offers (history, notation, sampling frames,
+    the hands and layout as tiles) is read from the equal pure :class:`~muggins.dominoes.state.DominoState`,
+    kept in step with the native game move by move only once asked for (:meth:`to_pure`); a sampled world
     (:meth:`sample_hidden`) and an undone game are native states again."""
 
     game = "dominoes"
@@ -344,6 +346,8 @@ class NativeDominoState:
         #: where the lots and deals come from (None: a game dealt by the native engine's generator)
         self.chance = chance
         self._twin: Any = None
+        #: the layout's view entries this hand: (hand number, entries, their tiles, their kinds)
+        self._lay: tuple[int, list[dict[str, Any]], list[int], list[int]] | None = None
         self._twin_at = 0  # the native log's size the twin has caught up with
         self._twin_moves = 0  # the native history the twin has played
         if chance is not None:
@@ -544,9 +548,62 @@ class NativeDominoState:
         return NativeDominoState.from_pure(self.to_pure().sample_hidden(seat, rng))
 
     def view(self, seat: int | None) -> DominoView:
-        """What ``seat`` may see (``DominoState.view``, of the equal pure state)."""
-        seen: DominoView = self.to_pure().view(seat)
-        return seen
+        """What ``seat`` may see (None: a spectator), equal to ``DominoState.view`` of the equal pure state,
+        made from the native game's C data: the seat's own tiles, the others' as counts, the boneyard as a
+        count. NoSuchSeat for a seat the game does not have."""
+        nat, r = self._nat, self.rules
+        if seat is not None:
+            check_seat(seat, self.num_players)
+        sizes, nbone, scores, turn, lead, count, hand, nnodes, over, won, w = nat.table()
+        tiles = self._tiles
+        window: Any = None
+        if w is not None:
+            window = {"scorer": w[0], "claimed": None if w[1] < 0 else w[1], "reason": _REASONS[w[2]],
+                      "scorer_may_claim": w[3]}
+        return DominoView(
+            game=self.game, preset=r.preset, seat=seat, players=self.num_players, sides=list(self._side),
+            scores=scores, target=r.target, hand=hand, turn=None if over else turn,
+            phase="lead" if lead else "play", to_act=nat.to_act(), layout=self._layout(hand, nnodes),
+            open_ends=self._open_ends(), hand_sizes=list(sizes), boneyard=nbone,
+            drawable=max(0, nbone - r.boneyard_reserve) if r.draw != "none" else 0, claims=r.claims,
+            window=window, over=over, winners=[x for x in range(self.num_players) if won >> self._side[x] & 1],
+            count=count if r.claims == "auto" else None,
+            my_hand=None if seat is None else [tiles[t].text for t in nat.hand_of(seat)],
+            legal=None if seat is None else [_text(a) for a in nat.offered(seat)],
+        )
+
+    def _layout(self, hand: int, nnodes: int) -> list[LayoutTile]:
+        """The view's layout (``DominoState.layout``): each placed tile's entry is made once a hand, from
+        the native geometry, and copied into every view."""
+        lay = self._lay
+        if lay is None or lay[0] != hand or len(lay[1]) > nnodes:
+            lay = self._lay = (hand, [], [], [])
+        _, entries, ids, kinds = lay
+        tiles = self._tiles
+        for t, parent, slot, kind, v0 in self._nat.layout_tiles(len(entries)):
+            tile = tiles[t]
+            entry: dict[str, Any]
+            if parent < 0:
+                entry = {"tile": tile.text, "on": None, "double": tile.double}
+            else:
+                entry = {"tile": tile.touch[v0], "on": tiles[ids[parent]].text, "double": tile.double,
+                         "part": "half" if kinds[parent] == _NONDOUBLE else "end" if slot >= 4 else "side",
+                         "slot": slot.bit_length() - 1}
+            entry["spinner"] = kind == _SPINNER
+            entry["inline"] = False
+            entry["stub"] = False
+            entries.append(entry)
+            ids.append(t)
+            kinds.append(kind)
+        return [cast("LayoutTile", dict(e)) for e in entries]
+
+    def _open_ends(self) -> list[OpenEnd]:
+        """The view's open ends (``DominoState.open_ends``): every free place, by layout tile then slot."""
+        assert self._lay is not None  # made by _layout first
+        ids, kinds, tiles = self._lay[2], self._lay[3], self._tiles
+        return [{"on": tiles[ids[node]].text,
+                 "part": "half" if kinds[node] == _NONDOUBLE else "end" if bit >= 4 else "side", "value": v}
+                for node, bit, v in self._nat.places()]
 
     def history_ids(self) -> list[tuple[int, int]]:
         """Every action applied to the native game: (seat, action id)."""
@@ -590,7 +647,19 @@ class NativeDominoState:
 
 #: the attributes a native state keeps itself (never read from its twin, even before they are set)
 _OWN = frozenset(("_nat", "_twin", "_twin_at", "_twin_moves", "_start", "chance", "_side", "_space", "rules",
-                  "num_players"))
+                  "num_players", "_lay", "_tiles"))
+#: the text of each move offered (Actions are made once and shared: see ``NativeDominoes.legal_actions``)
+_TEXTS: dict[Any, str] = {}
+
+
+def _text(action: Any) -> str:
+    """``move_text`` of ``action``, kept."""
+    text = _TEXTS.get(action)
+    if text is None:
+        if len(_TEXTS) > 65536:
+            _TEXTS.clear()
+        text = _TEXTS[action] = move_text(action)
+    return text
 
 
 def _unused(rng: random.Random) -> dict[str, Any]:  # pragma: no cover - every outcome is recorded
