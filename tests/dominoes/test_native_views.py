@@ -18,7 +18,7 @@ import pytest
 
 from muggins._accel import load_native
 from muggins.core.chance import Chance
-from muggins.core.errors import NoSuchSeat
+from muggins.core.errors import IllegalAction, NoSuchSeat
 from muggins.dominoes.rules import PRESETS
 from muggins.dominoes.state import DominoState
 
@@ -146,6 +146,64 @@ def test_a_native_game_read_from_a_pure_one_views_alike() -> None:
     fast = NativeDominoState.from_pure(pure)
     same_views(pure, fast)
     while not pure.is_over():
+        seat, action = choose(pure, rng, 0.5)
+        fast.apply(seat, action)
+        pure.apply(seat, action)
+        same_views(pure, fast)
+
+
+@pytest.mark.parametrize(("preset", "players"), [("muggins", 2), ("all-fives", 3), ("seven-rocks", 4),
+                                                ("five-up", 2), ("merry-go-round", 3)])
+def test_undo_replays_natively_and_views_alike(preset: str, players: int) -> None:
+    """``undo`` of a game dealt from a chance is played again by its action ids on the native engine: the
+    same views and events as the pure engine undone, with no pure twin built."""
+    rules = SPEC.rules(preset, {"claims": "manual", "claim_timing": "lenient"})
+    rng = random.Random(players)
+    fast = NativeDominoState.new(rules, players, Chance(11))
+    pure = DominoState.new(rules, players, Chance(11))
+    for _round in range(6):
+        for _ in range(rng.randrange(5, 40)):
+            if pure.is_over():
+                break
+            seat, action = choose(pure, rng, 0.5)
+            fast.apply_action_id(seat, pure.action_id(action))
+            pure.apply(seat, action)
+        steps = rng.randrange(0, 9)
+        fast.undo(steps)
+        pure.undo(steps)
+        same_views(pure, fast)
+        assert [e.to_dict("all") for e in fast.log] == [e.to_dict("all") for e in pure.log]
+        assert len(fast.history_ids()) == len(pure.history)
+    assert fast._twin is None
+    with pytest.raises(IllegalAction):
+        fast.undo(len(pure.history) + 1)
+    with pytest.raises(IllegalAction):
+        fast.undo(-1)
+    assert len(fast.history_ids()) == len(pure.history)
+
+
+def test_undo_of_a_native_game_read_from_a_pure_one() -> None:
+    """A game read from a pure one (``from_pure``): undone natively within its own moves, on the pure
+    engine past them; the same views as the pure game undone either way."""
+    rules = SPEC.rules("muggins", {"claim_timing": "lenient"})
+    rng = random.Random(5)
+    pure = DominoState.new(rules, 2, Chance(21))
+    for _ in range(8):
+        seat, action = choose(pure, rng, 0.5)
+        pure.apply(seat, action)
+    fast = NativeDominoState.from_pure(pure)
+    for _ in range(20):
+        if pure.is_over():
+            break
+        seat, action = choose(pure, rng, 0.5)
+        fast.apply(seat, action)
+        pure.apply(seat, action)
+    for steps in (3, 0, 19):  # the last goes back past the native game's first move
+        fast.undo(steps)
+        pure.undo(steps)
+        same_views(pure, fast)
+        assert [e.to_dict("all") for e in fast.log] == [e.to_dict("all") for e in pure.log]
+    while not pure.is_over():  # the same deals afterwards
         seat, action = choose(pure, rng, 0.5)
         fast.apply(seat, action)
         pure.apply(seat, action)

@@ -524,18 +524,23 @@ class NativeDominoState:
 
     def undo(self, steps: object = 1) -> None:
         """Take back the last ``steps`` actions: the game played again from its start with the same chance
-        (``GameState.undo``)."""
-        made = len(self.history)
+        (``GameState.undo``), natively by its action ids; only a game dealt by the native generator, or one
+        read from a pure game undone past that point, is undone on the pure twin and read natively again."""
+        ids = self._nat.history_ids()
+        made = len(ids) + (len(self._start.history) if self._start is not None else 0)
         if type(steps) is not int or not 0 <= steps <= made:
             raise IllegalAction(f"cannot undo {shown(steps)} action(s); {made} made")
-        if self._start is not None or self.chance is None:  # the pure game undone, read natively again
+        if self.chance is not None and steps <= len(ids):
+            fresh = (NativeDominoState.new(self.rules, self.num_players, self.chance.rewound())
+                     if self._start is None else NativeDominoState.from_pure(self._start))
+            for seat, i in ids[:len(ids) - steps]:
+                fresh._nat.apply_id(seat, i)
+        else:
             pure = self.to_pure()
             pure.undo(steps)
+            if self.chance is not None:  # deals past the recorded ones come from this game's generator
+                pure.chance.rng = self.chance.copy().rng
             fresh = NativeDominoState.from_pure(pure)
-        else:
-            fresh = NativeDominoState.new(self.rules, self.num_players, self.chance.rewound())
-            for seat, i in self._nat.history_ids()[:made - steps]:
-                fresh._nat.apply_id(seat, i)
         self.__dict__.clear()
         self.__dict__.update(fresh.__dict__)
         self._nat.on_other = self._apply_other
