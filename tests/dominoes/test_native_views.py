@@ -75,7 +75,7 @@ GAMES = 3
 def test_native_views_equal_the_pure_views_after_every_move(preset: str, players: int) -> None:
     for seed in range(GAMES):
         fast = play_game(preset, players, seed)
-        assert fast._twin is None  # the views were made from the C data, not from a replayed pure game
+        assert fast._twin_cache is None  # the views were made from the C data, not from a replayed pure game
 
 
 @pytest.mark.slow
@@ -91,7 +91,7 @@ def test_option_families_views_equal_the_pure_views(preset: str, players: int, o
     """Knocks, muggable bonus windows, voluntary draws, kept turns, the spinner filled first, partnerships."""
     for seed in range(2):
         fast = play_game(preset, players, 17 * players + seed, options, by_action=0.3)
-        assert fast._twin is None
+        assert fast._twin_cache is None
 
 
 @pytest.mark.slow
@@ -120,7 +120,7 @@ def test_a_view_leaves_the_offered_actions_to_apply() -> None:
         fast.apply(seat, offered[-1])
         pure.apply(seat, offered[-1])
         same_views(pure, fast)
-    assert fast._twin is None and len(fast.history_ids()) == len(pure.history)
+    assert fast._twin_cache is None and len(fast.history_ids()) == len(pure.history)
     assert [e.to_dict("all") for e in fast.log] == [e.to_dict("all") for e in pure.log]
 
 
@@ -174,7 +174,7 @@ def test_undo_replays_natively_and_views_alike(preset: str, players: int) -> Non
         same_views(pure, fast)
         assert [e.to_dict("all") for e in fast.log] == [e.to_dict("all") for e in pure.log]
         assert len(fast.history_ids()) == len(pure.history)
-    assert fast._twin is None
+    assert fast._twin_cache is None
     with pytest.raises(IllegalAction):
         fast.undo(len(pure.history) + 1)
     with pytest.raises(IllegalAction):

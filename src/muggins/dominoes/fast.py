@@ -345,11 +345,11 @@ class NativeDominoState:
         self._start = start
         #: where the lots and deals come from (None: a game dealt by the native engine's generator)
         self.chance = chance
-        self._twin: Any = None
+        self._twin_cache: Any = None
         #: the layout's view entries this hand: (hand number, entries, their tiles, their kinds)
-        self._lay: tuple[int, list[dict[str, Any]], list[int], list[int]] | None = None
-        self._twin_at = 0  # the native log's size the twin has caught up with
-        self._twin_moves = 0  # the native history the twin has played
+        self._layout_cache: tuple[int, list[dict[str, Any]], list[int], list[int]] | None = None
+        self._twin_at_cache = 0  # the native log's size the twin has caught up with
+        self._twin_moves_cache = 0  # the native history the twin has played
         if chance is not None:
             nat.on_deal = self._deal
         nat.on_other = self._apply_other
@@ -518,8 +518,9 @@ class NativeDominoState:
         c = NativeDominoState.__new__(NativeDominoState)
         c._setup(self._nat.clone(log=True), self.rules, self.num_players, self._start,
                  self.chance.copy() if self.chance is not None else None)
-        if self._twin is not None and self._twin_at == self._nat.log_size:
-            c._twin, c._twin_at, c._twin_moves = self._twin.clone(), self._twin_at, self._twin_moves
+        if self._twin_cache is not None and self._twin_at_cache == self._nat.log_size:
+            c._twin_cache, c._twin_at_cache = self._twin_cache.clone(), self._twin_at_cache
+            c._twin_moves_cache = self._twin_moves_cache
         return c
 
     def undo(self, steps: object = 1) -> None:
@@ -580,9 +581,9 @@ class NativeDominoState:
     def _layout(self, hand: int, nnodes: int) -> list[LayoutTile]:
         """The view's layout (``DominoState.layout``): each placed tile's entry is made once a hand, from
         the native geometry, and copied into every view."""
-        lay = self._lay
+        lay = self._layout_cache
         if lay is None or lay[0] != hand or len(lay[1]) > nnodes:
-            lay = self._lay = (hand, [], [], [])
+            lay = self._layout_cache = (hand, [], [], [])
         _, entries, ids, kinds = lay
         tiles = self._tiles
         for t, parent, slot, kind, v0 in self._nat.layout_tiles(len(entries)):
@@ -604,8 +605,8 @@ class NativeDominoState:
 
     def _open_ends(self) -> list[OpenEnd]:
         """The view's open ends (``DominoState.open_ends``): every free place, by layout tile then slot."""
-        assert self._lay is not None  # made by _layout first
-        ids, kinds, tiles = self._lay[2], self._lay[3], self._tiles
+        assert self._layout_cache is not None  # made by _layout first
+        ids, kinds, tiles = self._layout_cache[2], self._layout_cache[3], self._tiles
         return [{"on": tiles[ids[node]].text,
                  "part": "half" if kinds[node] == _NONDOUBLE else "end" if bit >= 4 else "side", "value": v}
                 for node, bit, v in self._nat.places()]
@@ -620,8 +621,8 @@ class NativeDominoState:
         Read it, do not change it (:meth:`clone` it first)."""
         nat = self._nat
         size = nat.log_size
-        twin = self._twin
-        if twin is not None and self._twin_at == size:
+        twin = self._twin_cache
+        if twin is not None and self._twin_at_cache == size:
             return twin
         outcomes = self._outcomes()
         if twin is None:
@@ -633,14 +634,14 @@ class NativeDominoState:
                 twin = self._start.clone()
                 twin.chance = twin.chance.fork()
                 twin.chance.rng = None
-            self._twin, self._twin_moves = twin, 0
+            self._twin_cache, self._twin_moves_cache = twin, 0
         known = twin.chance.outcomes
         known.extend(outcomes[len(known):])
         history = nat.history_ids()
-        for seat, i in history[self._twin_moves:]:
+        for seat, i in history[self._twin_moves_cache:]:
             twin.apply_action_id(seat, i)
-        self._twin_moves = len(history)
-        self._twin_at = size
+        self._twin_moves_cache = len(history)
+        self._twin_at_cache = size
         return twin
 
     def __getattr__(self, name: str) -> Any:
@@ -651,8 +652,8 @@ class NativeDominoState:
 
 
 #: the attributes a native state keeps itself (never read from its twin, even before they are set)
-_OWN = frozenset(("_nat", "_twin", "_twin_at", "_twin_moves", "_start", "chance", "_side", "_space", "rules",
-                  "num_players", "_lay", "_tiles"))
+_OWN = frozenset(("_nat", "_twin_cache", "_twin_at_cache", "_twin_moves_cache", "_start", "chance", "_side",
+                  "_space", "rules", "num_players", "_layout_cache", "_tiles"))
 #: the text of each move offered (Actions are made once and shared: see ``NativeDominoes.legal_actions``)
 _TEXTS: dict[Any, str] = {}
 
