@@ -65,6 +65,11 @@ def play_game(preset: str, players: int, seed: int, family: dict[str, object] | 
             fast.apply_action_id(seat, pure.action_id(action))
         pure.apply(seat, action)
         same_views(pure, fast)
+        if moves % 37 == 0:
+            assert fast.history == pure.history
+    assert fast.history == pure.history  # read from the native log, as the pure engine keeps it
+    for seat, action in pure.history[-20:]:
+        assert fast.action_to_json(seat, action) == pure.action_to_json(seat, action)
     return fast
 
 
@@ -75,7 +80,8 @@ GAMES = 3
 def test_native_views_equal_the_pure_views_after_every_move(preset: str, players: int) -> None:
     for seed in range(GAMES):
         fast = play_game(preset, players, seed)
-        assert fast._twin_cache is None  # the views were made from the C data, not from a replayed pure game
+        # the views and the history were made from the C data, not from a replayed pure game
+        assert fast._twin_cache is None
 
 
 @pytest.mark.slow
@@ -150,6 +156,7 @@ def test_a_native_game_read_from_a_pure_one_views_alike() -> None:
         fast.apply(seat, action)
         pure.apply(seat, action)
         same_views(pure, fast)
+    assert fast.history == pure.history  # the pure start's, then the native game's
 
 
 @pytest.mark.parametrize(("preset", "players"), [("muggins", 2), ("all-fives", 3), ("seven-rocks", 4),

@@ -24,7 +24,7 @@ from muggins.core.action_ids import space_of
 from muggins.core.chance import Chance
 from muggins.core.claims import check_points
 from muggins.core.errors import ClaimError, GameOver, IllegalAction, NotYourTurn, RecordError, shown
-from muggins.core.protocol import Event, check_action, check_seat
+from muggins.core.protocol import Action, Event, check_action, check_seat
 from muggins.dominoes.deals import draw_deal, draw_lot, fresh, lot_tied
 from muggins.dominoes.rules import DominoRules
 from muggins.dominoes.tiles import Tile, full_set, pips
@@ -41,6 +41,8 @@ _WHAT = ("play", "play and its domino bonus")
 _OUTCOMES = ("steal", "forfeit", "steal_and_deduct", "false_call")
 _NONDOUBLE, _CROSS, _SPINNER = 0, 2, 3  # the layout tile kinds of the native scope (state.py's numbers)
 _DRAW_SECRET = ("tile", "forced")
+_MOVES = (Action("draw"), Action("pass"), Action("knock"))  # the moves numbered after the plays, in order
+_new_tuple = tuple.__new__
 
 #: where a native log starts: hands (tile indices in hand order), layout tiles, their (kind, v0, v1), masks,
 #: free places in the pure engine's order as (node, slot bit, value), the spinner, the hand number
@@ -74,6 +76,17 @@ class LogDecoder:
         self.pos = 0  # ints decoded
         self.evs: list[Event] = []
         self.hist: list[tuple[int, int]] = []
+        #: the actions applied, as the pure engine's history keeps them (a play's place is known from its
+        #: play record, which follows its action record)
+        self.acts: list[tuple[int, Action]] = []
+        self._play_claim: int | None = None
+        space = space_of("muggins.dominoes.action_ids", rules, n)
+        play = space.by_kind["play"]
+        self._width, self._play_stop = play.width, play.stop
+        mug = space.by_kind.get("muggins")
+        self._mug = mug.start if mug is not None else space.size
+        claim = space.by_kind.get("claim")
+        self._claim = claim.start if claim is not None else space.size
         self.outcomes: list[dict[str, Any]] = []
         if start is None:
             start = ([[] for _ in range(n)], [], [], [], [], -1, 0)
@@ -192,6 +205,7 @@ class LogDecoder:
             b = ints[i + 2] if code != EV_PASS and code != EV_TIE else 0
             if code == EV_ACT:
                 self.hist.append((a, b))
+                self._act(a, b)
             elif code == EV_PLAY:
                 t = tiles[b]
                 self.hands[a].remove(b)
@@ -203,6 +217,9 @@ class LogDecoder:
                 if not self.manual:
                     data["count"] = ints[i + 4]
                 evs.append(Event("play", a, data))
+                self.acts.append((a, _new_tuple(Action, (
+                    "play", t, None if where is None else tiles[self.ltile[where[0]]],
+                    "end" if where is not None and where[1] >= 4 else None, self._play_claim))))
             elif code == EV_DRAW:
                 self.hands[a].append(b)
                 evs.append(Event("draw", a, {"tile": tiles[b].text, "ends": self.open_values(),
@@ -252,6 +269,19 @@ class LogDecoder:
                 raise RuntimeError(f"unknown native log record {code} at int {self.pos + i}")
             i += _LENGTH[code]
         self.pos += end
+
+    def _act(self, seat: int, i: int) -> None:
+        """Action ``i`` of ``seat`` into the history (a play when its play record is decoded)."""
+        if i < self._play_stop:
+            code = i % self._width
+            self._play_claim = code - 1 if code else None
+        elif i < self._mug:
+            self.acts.append((seat, _MOVES[i - self._play_stop]))
+        elif i < self._claim:
+            code = i - self._mug
+            self.acts.append((seat, Action("muggins", claim=code - 1 if code else None)))
+        else:
+            self.acts.append((seat, Action("claim", claim=i - self._claim)))
 
     def events(self, ints: list[int], start: int = 0) -> list[Event]:
         """Decode ``ints`` (the log from :attr:`pos` on) and give the events from ``start``."""
@@ -614,6 +644,26 @@ class NativeDominoState:
     def history_ids(self) -> list[tuple[int, int]]:
         """Every action applied to the native game: (seat, action id)."""
         return list(self._nat.history_ids())
+
+    @property
+    def history(self) -> list[tuple[int, Action]]:
+        """Every action applied, as (seat, Action) (``GameState.history``): the pure start's, then the native
+        game's, read from its log (a new list)."""
+        nat = self._nat
+        nat.history_ids()  # decodes the log so far
+        acts: list[tuple[int, Action]] = nat.decoder().acts
+        return list(self._start.history) + acts if self._start is not None else list(acts)
+
+    def format_action(self, action: Action) -> str:
+        """How ``action`` is written (``DominoState.format_action``)."""
+        return move_text(action)
+
+    def action_to_json(self, seat: int, action: Action) -> dict[str, Any]:
+        """``action`` of ``seat`` as JSON (``GameState.action_to_json``)."""
+        d: dict[str, Any] = {"seat": seat, "move": move_text(action)}
+        if action.claim is not None:
+            d["claim"] = action.claim
+        return d
 
     def to_pure(self) -> Any:
         """The equal pure ``DominoState``, kept in step with the native game: its chance outcomes and every
