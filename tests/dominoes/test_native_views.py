@@ -39,6 +39,24 @@ def same_views(pure: DominoState, fast: NativeDominoState) -> None:
         assert a.to_json() == b.to_json(), (seat, {k: (a[k], b.get(k)) for k in a if a[k] != b.get(k)})
 
 
+def same_answers(pure: DominoState, fast: NativeDominoState) -> None:
+    """What bots and the server ask on every move: the points of each legal move, its id, the move read
+    back from its text, what a call would take."""
+    for seat in range(pure.num_players):
+        assert fast.muggable(seat) == pure.muggable(seat)
+    for seat in pure.to_act():
+        for a in pure.legal_actions(seat):
+            points = pure.claim_for(seat, a)
+            assert fast.claim_for(seat, a) == points, (seat, a)
+            assert fast.action_id(a) == pure.action_id(a), a
+            if a.kind not in ("muggins", "claim"):
+                text = pure.format_action(a)
+                assert fast.parse_action(text, seat) == pure.parse_action(text, seat) == a
+            if pure.rules.claims == "manual" and a.kind in ("play", "muggins"):
+                b = a.with_claim(points)
+                assert fast.action_id(b) == pure.action_id(b), b
+
+
 def play_game(preset: str, players: int, seed: int, family: dict[str, object] | None = None,
               by_action: float = 0.0) -> NativeDominoState:
     """One game, views compared after every move; ``by_action``: how often a move goes in as an Action
@@ -67,6 +85,8 @@ def play_game(preset: str, players: int, seed: int, family: dict[str, object] | 
         same_views(pure, fast)
         if moves % 37 == 0:
             assert fast.history == pure.history
+        if moves % 3 == 0:
+            same_answers(pure, fast)
     assert fast.history == pure.history  # read from the native log, as the pure engine keeps it
     for seat, action in pure.history[-20:]:
         assert fast.action_to_json(seat, action) == pure.action_to_json(seat, action)

@@ -654,6 +654,59 @@ class NativeDominoState:
         acts: list[tuple[int, Action]] = nat.decoder().acts
         return list(self._start.history) + acts if self._start is not None else list(acts)
 
+    # the questions bots and the server ask on every move, answered from the C data; anything else (a move
+    # not offered now, text in another spelling) is left to the pure twin, whose answer or error is the
+    # reference
+    def claim_for(self, seat: int, action: Action) -> int:
+        """The points ``action`` would score for ``seat`` now (``GameState.claim_for``)."""
+        nat = self._nat
+        if nat.is_over():
+            return 0
+        if type(seat) is int and 0 <= seat < self.num_players and isinstance(action, Action):
+            kind = action.kind
+            if kind == "claim":
+                ids = nat.legal_action_ids(seat)
+                return ids[-1] - self._claim if ids and ids[-1] >= self._claim else 0
+            if kind != "play":
+                return 0
+            i = nat.offered_id(seat, action if action.claim is None else action._replace(claim=None))
+            if i >= 0:
+                return int(nat.points_of(i))
+        return int(self.to_pure().claim_for(seat, action))
+
+    def muggable(self, seat: int) -> int:
+        """Points ``seat`` could take by calling muggins now (``GameState.muggable``)."""
+        check_seat(seat, self.num_players)
+        w = self._nat.window()
+        if w is None or self._nat.is_over() or self._side[seat] == self._side[w[0]]:
+            return 0
+        return int(w[1])
+
+    def action_id(self, action: Action) -> int:
+        """The id of ``action`` (``GameState.action_id``)."""
+        nat, space = self._nat, self._space
+        if isinstance(action, Action) and isinstance(action.kind, str) and not nat.is_over():
+            kind = action.kind
+            if kind == "muggins" or kind == "claim":
+                block = space.by_kind.get(kind)
+                if block is not None and action.subject is None and action.target is None and action.part is None:
+                    return int(block.start + space._code(block, action.claim))
+            else:
+                i = nat.offered_id(nat.to_move(), action if action.claim is None else action._replace(claim=None))
+                if i >= 0:
+                    return int(i + space._code(space.by_kind[kind], action.claim))
+        return int(self.to_pure().action_id(action))
+
+    def parse_action(self, text: object, seat: int | None = None) -> Action:
+        """The move ``text`` names (``DominoState.parse_action``): a move of ``seat`` written as the view's
+        ``legal`` writes it is read here."""
+        if type(text) is str and type(seat) is int and 0 <= seat < self.num_players:
+            for a in self._nat.offered(seat):
+                if a.kind != "muggins" and a.kind != "claim" and _text(a) == text:
+                    return cast("Action", a)
+        parsed: Action = self.to_pure().parse_action(text, seat)
+        return parsed
+
     def format_action(self, action: Action) -> str:
         """How ``action`` is written (``DominoState.format_action``)."""
         return move_text(action)
