@@ -161,15 +161,20 @@ def test_a_view_of_a_seat_the_game_does_not_have_is_refused() -> None:
     assert "my_hand" not in fast.view(None) and "legal" not in fast.view(None)
 
 
-def test_a_native_game_read_from_a_pure_one_views_alike() -> None:
-    """``from_pure`` mid-game (the layout's geometry comes from the pure state), then played on."""
-    rules = SPEC.rules("muggins-spinner", {"claim_timing": "lenient"})
-    rng = random.Random(3)
-    pure = DominoState.new(rules, 3, Chance(8))
-    for _ in range(12):
+def read_from_pure(preset: str, players: int, seed: int, moves: int,
+                   rng: random.Random) -> tuple[DominoState, NativeDominoState]:
+    """A pure game played ``moves`` moves, and the native game read from it."""
+    pure = DominoState.new(SPEC.rules(preset, {"claim_timing": "lenient"}), players, Chance(seed))
+    for _ in range(moves):
         seat, action = choose(pure, rng, 0.5)
         pure.apply(seat, action)
-    fast = NativeDominoState.from_pure(pure)
+    return pure, NativeDominoState.from_pure(pure)
+
+
+def test_a_native_game_read_from_a_pure_one_views_alike() -> None:
+    """``from_pure`` mid-game (the layout's geometry comes from the pure state), then played on."""
+    rng = random.Random(3)
+    pure, fast = read_from_pure("muggins-spinner", 3, 8, 12, rng)
     same_views(pure, fast)
     while not pure.is_over():
         seat, action = choose(pure, rng, 0.5)
@@ -212,13 +217,8 @@ def test_undo_replays_natively_and_views_alike(preset: str, players: int) -> Non
 def test_undo_of_a_native_game_read_from_a_pure_one() -> None:
     """A game read from a pure one (``from_pure``): undone natively within its own moves, on the pure
     engine past them; the same views as the pure game undone either way."""
-    rules = SPEC.rules("muggins", {"claim_timing": "lenient"})
     rng = random.Random(5)
-    pure = DominoState.new(rules, 2, Chance(21))
-    for _ in range(8):
-        seat, action = choose(pure, rng, 0.5)
-        pure.apply(seat, action)
-    fast = NativeDominoState.from_pure(pure)
+    pure, fast = read_from_pure("muggins", 2, 21, 8, rng)
     for _ in range(20):
         if pure.is_over():
             break
