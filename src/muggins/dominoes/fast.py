@@ -9,24 +9,26 @@ protocols go straight to C: the integer ids (``legal_action_ids`` / ``apply_acti
 an offered one applied by its id. Every hand's lots and deal are drawn from the state's
 :class:`~muggins.core.chance.Chance` as the pure engine draws them (:mod:`muggins.dominoes.deals`; a fresh
 draw from its generator is made in C with the same draws, ``NativeDominoes.deal_fresh``).
-:meth:`NativeDominoState.to_pure` gives the equal pure :class:`~muggins.dominoes.state.DominoState` (the same
-deals, the same moves), the reference for everything else (views, sampling, notation).
+The views (:meth:`NativeDominoState.view`) are made from the C data too (hand sizes, the seat's own tiles, the
+layout's geometry, the window). :meth:`NativeDominoState.to_pure` gives the equal pure
+:class:`~muggins.dominoes.state.DominoState` (the same deals, the same moves), the reference for everything
+else (sampling, notation).
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 
 from muggins.core.action_ids import space_of
 from muggins.core.chance import Chance
 from muggins.core.claims import check_points
 from muggins.core.errors import ClaimError, GameOver, IllegalAction, NotYourTurn, RecordError, shown
-from muggins.core.protocol import Event, check_action, check_seat
+from muggins.core.protocol import Action, Event, check_action, check_seat
 from muggins.dominoes.deals import draw_deal, draw_lot, fresh, lot_tied
 from muggins.dominoes.rules import DominoRules
 from muggins.dominoes.tiles import Tile, full_set, pips
-from muggins.dominoes.views import DominoView
+from muggins.dominoes.views import DominoView, LayoutTile, OpenEnd, move_text
 
 # the native log's record codes and the names its small ints stand for (native.pyx, "event log")
 (EV_ACT, EV_LOT, EV_DEAL, EV_PLAY, EV_DRAW, EV_PASS, EV_CLAIM, EV_OVER, EV_SCORE, EV_VOID, EV_MISSED, EV_MUGGINS,
@@ -39,6 +41,8 @@ _WHAT = ("play", "play and its domino bonus")
 _OUTCOMES = ("steal", "forfeit", "steal_and_deduct", "false_call")
 _NONDOUBLE, _CROSS, _SPINNER = 0, 2, 3  # the layout tile kinds of the native scope (state.py's numbers)
 _DRAW_SECRET = ("tile", "forced")
+_MOVES = (Action("draw"), Action("pass"), Action("knock"))  # the moves numbered after the plays, in order
+_new_tuple = tuple.__new__
 
 #: where a native log starts: hands (tile indices in hand order), layout tiles, their (kind, v0, v1), masks,
 #: free places in the pure engine's order as (node, slot bit, value), the spinner, the hand number
@@ -72,6 +76,17 @@ class LogDecoder:
         self.pos = 0  # ints decoded
         self.evs: list[Event] = []
         self.hist: list[tuple[int, int]] = []
+        #: the actions applied, as the pure engine's history keeps them (a play's place is known from its
+        #: play record, which follows its action record)
+        self.acts: list[tuple[int, Action]] = []
+        self._play_claim: int | None = None
+        space = space_of("muggins.dominoes.action_ids", rules, n)
+        play = space.by_kind["play"]
+        self._width, self._play_stop = play.width, play.stop
+        mug = space.by_kind.get("muggins")
+        self._mug = mug.start if mug is not None else space.size
+        claim = space.by_kind.get("claim")
+        self._claim = claim.start if claim is not None else space.size
         self.outcomes: list[dict[str, Any]] = []
         if start is None:
             start = ([[] for _ in range(n)], [], [], [], [], -1, 0)
@@ -190,6 +205,7 @@ class LogDecoder:
             b = ints[i + 2] if code != EV_PASS and code != EV_TIE else 0
             if code == EV_ACT:
                 self.hist.append((a, b))
+                self._act(a, b)
             elif code == EV_PLAY:
                 t = tiles[b]
                 self.hands[a].remove(b)
@@ -201,6 +217,9 @@ class LogDecoder:
                 if not self.manual:
                     data["count"] = ints[i + 4]
                 evs.append(Event("play", a, data))
+                self.acts.append((a, _new_tuple(Action, (
+                    "play", t, None if where is None else tiles[self.ltile[where[0]]],
+                    "end" if where is not None and where[1] >= 4 else None, self._play_claim))))
             elif code == EV_DRAW:
                 self.hands[a].append(b)
                 evs.append(Event("draw", a, {"tile": tiles[b].text, "ends": self.open_values(),
@@ -251,6 +270,19 @@ class LogDecoder:
             i += _LENGTH[code]
         self.pos += end
 
+    def _act(self, seat: int, i: int) -> None:
+        """Action ``i`` of ``seat`` into the history (a play when its play record is decoded)."""
+        if i < self._play_stop:
+            code = i % self._width
+            self._play_claim = code - 1 if code else None
+        elif i < self._mug:
+            self.acts.append((seat, _MOVES[i - self._play_stop]))
+        elif i < self._claim:
+            code = i - self._mug
+            self.acts.append((seat, Action("muggins", claim=code - 1 if code else None)))
+        else:
+            self.acts.append((seat, Action("claim", claim=i - self._claim)))
+
     def events(self, ints: list[int], start: int = 0) -> list[Event]:
         """Decode ``ints`` (the log from :attr:`pos` on) and give the events from ``start``."""
         if ints:
@@ -282,11 +314,11 @@ class NativeDominoState:
 
     The moves (:meth:`legal_action_ids`, :meth:`apply_action_id`, :meth:`legal_actions`, :meth:`apply`,
     :meth:`waiting_for`, :meth:`is_over`) call the C engine directly; :attr:`log` and the scores are made from
-    its C data at this edge. Every hand's lots and deal are drawn from :attr:`chance`
-    by the same code as the pure engine's (:mod:`muggins.dominoes.deals`), so a seed or a record deals the
-    same tiles on both. What else the protocol offers (views, history, notation, sampling frames, the hands
-    and layout as tiles) is read from the equal pure :class:`~muggins.dominoes.state.DominoState`, kept in
-    step with the native game move by move only once asked for (:meth:`to_pure`); a sampled world
+    its C data at this edge, and so are the views (:meth:`view`). Every hand's lots and deal are drawn from
+    :attr:`chance` by the same code as the pure engine's (:mod:`muggins.dominoes.deals`), so a seed or a
+    record deals the same tiles on both. What else the protocol offers (history, notation, sampling frames,
+    the hands and layout as tiles) is read from the equal pure :class:`~muggins.dominoes.state.DominoState`,
+    kept in step with the native game move by move only once asked for (:meth:`to_pure`); a sampled world
     (:meth:`sample_hidden`) and an undone game are native states again."""
 
     game = "dominoes"
@@ -343,9 +375,11 @@ class NativeDominoState:
         self._start = start
         #: where the lots and deals come from (None: a game dealt by the native engine's generator)
         self.chance = chance
-        self._twin: Any = None
-        self._twin_at = 0  # the native log's size the twin has caught up with
-        self._twin_moves = 0  # the native history the twin has played
+        self._twin_cache: Any = None
+        #: the layout's view entries this hand: (hand number, entries, their tiles, their kinds)
+        self._layout_cache: tuple[int, list[dict[str, Any]], list[int], list[int]] | None = None
+        self._twin_at_cache = 0  # the native log's size the twin has caught up with
+        self._twin_moves_cache = 0  # the native history the twin has played
         if chance is not None:
             nat.on_deal = self._deal
         nat.on_other = self._apply_other
@@ -514,24 +548,30 @@ class NativeDominoState:
         c = NativeDominoState.__new__(NativeDominoState)
         c._setup(self._nat.clone(log=True), self.rules, self.num_players, self._start,
                  self.chance.copy() if self.chance is not None else None)
-        if self._twin is not None and self._twin_at == self._nat.log_size:
-            c._twin, c._twin_at, c._twin_moves = self._twin.clone(), self._twin_at, self._twin_moves
+        if self._twin_cache is not None and self._twin_at_cache == self._nat.log_size:
+            c._twin_cache, c._twin_at_cache = self._twin_cache.clone(), self._twin_at_cache
+            c._twin_moves_cache = self._twin_moves_cache
         return c
 
     def undo(self, steps: object = 1) -> None:
         """Take back the last ``steps`` actions: the game played again from its start with the same chance
-        (``GameState.undo``)."""
-        made = len(self.history)
+        (``GameState.undo``), natively by its action ids; only a game dealt by the native generator, or one
+        read from a pure game undone past that point, is undone on the pure twin and read natively again."""
+        ids = self._nat.history_ids()
+        made = len(ids) + (len(self._start.history) if self._start is not None else 0)
         if type(steps) is not int or not 0 <= steps <= made:
             raise IllegalAction(f"cannot undo {shown(steps)} action(s); {made} made")
-        if self._start is not None or self.chance is None:  # the pure game undone, read natively again
+        if self.chance is not None and steps <= len(ids):
+            fresh = (NativeDominoState.new(self.rules, self.num_players, self.chance.rewound())
+                     if self._start is None else NativeDominoState.from_pure(self._start))
+            for seat, i in ids[:len(ids) - steps]:
+                fresh._nat.apply_id(seat, i)
+        else:
             pure = self.to_pure()
             pure.undo(steps)
+            if self.chance is not None:  # deals past the recorded ones come from this game's generator
+                pure.chance.rng = self.chance.copy().rng
             fresh = NativeDominoState.from_pure(pure)
-        else:
-            fresh = NativeDominoState.new(self.rules, self.num_players, self.chance.rewound())
-            for seat, i in self._nat.history_ids()[:made - steps]:
-                fresh._nat.apply_id(seat, i)
         self.__dict__.clear()
         self.__dict__.update(fresh.__dict__)
         self._nat.on_other = self._apply_other
@@ -544,13 +584,139 @@ class NativeDominoState:
         return NativeDominoState.from_pure(self.to_pure().sample_hidden(seat, rng))
 
     def view(self, seat: int | None) -> DominoView:
-        """What ``seat`` may see (``DominoState.view``, of the equal pure state)."""
-        seen: DominoView = self.to_pure().view(seat)
-        return seen
+        """What ``seat`` may see (None: a spectator), equal to ``DominoState.view`` of the equal pure state,
+        made from the native game's C data: the seat's own tiles, the others' as counts, the boneyard as a
+        count. NoSuchSeat for a seat the game does not have."""
+        nat, r = self._nat, self.rules
+        if seat is not None:
+            check_seat(seat, self.num_players)
+        sizes, nbone, scores, turn, lead, count, hand, nnodes, over, won, w = nat.table()
+        tiles = self._tiles
+        window: Any = None
+        if w is not None:
+            window = {"scorer": w[0], "claimed": None if w[1] < 0 else w[1], "reason": _REASONS[w[2]],
+                      "scorer_may_claim": w[3]}
+        return DominoView(
+            game=self.game, preset=r.preset, seat=seat, players=self.num_players, sides=list(self._side),
+            scores=scores, target=r.target, hand=hand, turn=None if over else turn,
+            phase="lead" if lead else "play", to_act=nat.to_act(), layout=self._layout(hand, nnodes),
+            open_ends=self._open_ends(), hand_sizes=list(sizes), boneyard=nbone,
+            drawable=max(0, nbone - r.boneyard_reserve) if r.draw != "none" else 0, claims=r.claims,
+            window=window, over=over, winners=[x for x in range(self.num_players) if won >> self._side[x] & 1],
+            count=count if r.claims == "auto" else None,
+            my_hand=None if seat is None else [tiles[t].text for t in nat.hand_of(seat)],
+            legal=None if seat is None else [_text(a) for a in nat.offered(seat)],
+        )
+
+    def _layout(self, hand: int, nnodes: int) -> list[LayoutTile]:
+        """The view's layout (``DominoState.layout``): each placed tile's entry is made once a hand, from
+        the native geometry, and copied into every view."""
+        lay = self._layout_cache
+        if lay is None or lay[0] != hand or len(lay[1]) > nnodes:
+            lay = self._layout_cache = (hand, [], [], [])
+        _, entries, ids, kinds = lay
+        tiles = self._tiles
+        for t, parent, slot, kind, v0 in self._nat.layout_tiles(len(entries)):
+            tile = tiles[t]
+            entry: dict[str, Any]
+            if parent < 0:
+                entry = {"tile": tile.text, "on": None, "double": tile.double}
+            else:
+                entry = {"tile": tile.touch[v0], "on": tiles[ids[parent]].text, "double": tile.double,
+                         "part": "half" if kinds[parent] == _NONDOUBLE else "end" if slot >= 4 else "side",
+                         "slot": slot.bit_length() - 1}
+            entry["spinner"] = kind == _SPINNER
+            entry["inline"] = False
+            entry["stub"] = False
+            entries.append(entry)
+            ids.append(t)
+            kinds.append(kind)
+        return [cast("LayoutTile", dict(e)) for e in entries]
+
+    def _open_ends(self) -> list[OpenEnd]:
+        """The view's open ends (``DominoState.open_ends``): every free place, by layout tile then slot."""
+        assert self._layout_cache is not None  # made by _layout first
+        ids, kinds, tiles = self._layout_cache[2], self._layout_cache[3], self._tiles
+        return [{"on": tiles[ids[node]].text,
+                 "part": "half" if kinds[node] == _NONDOUBLE else "end" if bit >= 4 else "side", "value": v}
+                for node, bit, v in self._nat.places()]
 
     def history_ids(self) -> list[tuple[int, int]]:
         """Every action applied to the native game: (seat, action id)."""
         return list(self._nat.history_ids())
+
+    @property
+    def history(self) -> list[tuple[int, Action]]:
+        """Every action applied, as (seat, Action) (``GameState.history``): the pure start's, then the native
+        game's, read from its log (a new list)."""
+        nat = self._nat
+        nat.history_ids()  # decodes the log so far
+        acts: list[tuple[int, Action]] = nat.decoder().acts
+        return list(self._start.history) + acts if self._start is not None else list(acts)
+
+    # the questions bots and the server ask on every move, answered from the C data; anything else (a move
+    # not offered now, text in another spelling) is left to the pure twin, whose answer or error is the
+    # reference
+    def claim_for(self, seat: int, action: Action) -> int:
+        """The points ``action`` would score for ``seat`` now (``GameState.claim_for``)."""
+        nat = self._nat
+        if nat.is_over():
+            return 0
+        if type(seat) is int and 0 <= seat < self.num_players and isinstance(action, Action):
+            kind = action.kind
+            if kind == "claim":
+                ids = nat.legal_action_ids(seat)
+                return ids[-1] - self._claim if ids and ids[-1] >= self._claim else 0
+            if kind != "play":
+                return 0
+            i = nat.offered_id(seat, action if action.claim is None else action._replace(claim=None))
+            if i >= 0:
+                return int(nat.points_of(i))
+        return int(self.to_pure().claim_for(seat, action))
+
+    def muggable(self, seat: int) -> int:
+        """Points ``seat`` could take by calling muggins now (``GameState.muggable``)."""
+        check_seat(seat, self.num_players)
+        w = self._nat.window()
+        if w is None or self._nat.is_over() or self._side[seat] == self._side[w[0]]:
+            return 0
+        return int(w[1])
+
+    def action_id(self, action: Action) -> int:
+        """The id of ``action`` (``GameState.action_id``)."""
+        nat, space = self._nat, self._space
+        if isinstance(action, Action) and isinstance(action.kind, str) and not nat.is_over():
+            kind = action.kind
+            if kind == "muggins" or kind == "claim":
+                block = space.by_kind.get(kind)
+                if block is not None and action.subject is None and action.target is None and action.part is None:
+                    return int(block.start + space._code(block, action.claim))
+            else:
+                i = nat.offered_id(nat.to_move(), action if action.claim is None else action._replace(claim=None))
+                if i >= 0:
+                    return int(i + space._code(space.by_kind[kind], action.claim))
+        return int(self.to_pure().action_id(action))
+
+    def parse_action(self, text: object, seat: int | None = None) -> Action:
+        """The move ``text`` names (``DominoState.parse_action``): a move of ``seat`` written as the view's
+        ``legal`` writes it is read here."""
+        if type(text) is str and type(seat) is int and 0 <= seat < self.num_players:
+            for a in self._nat.offered(seat):
+                if a.kind != "muggins" and a.kind != "claim" and _text(a) == text:
+                    return cast("Action", a)
+        parsed: Action = self.to_pure().parse_action(text, seat)
+        return parsed
+
+    def format_action(self, action: Action) -> str:
+        """How ``action`` is written (``DominoState.format_action``)."""
+        return move_text(action)
+
+    def action_to_json(self, seat: int, action: Action) -> dict[str, Any]:
+        """``action`` of ``seat`` as JSON (``GameState.action_to_json``)."""
+        d: dict[str, Any] = {"seat": seat, "move": move_text(action)}
+        if action.claim is not None:
+            d["claim"] = action.claim
+        return d
 
     def to_pure(self) -> Any:
         """The equal pure ``DominoState``, kept in step with the native game: its chance outcomes and every
@@ -558,8 +724,8 @@ class NativeDominoState:
         Read it, do not change it (:meth:`clone` it first)."""
         nat = self._nat
         size = nat.log_size
-        twin = self._twin
-        if twin is not None and self._twin_at == size:
+        twin = self._twin_cache
+        if twin is not None and self._twin_at_cache == size:
             return twin
         outcomes = self._outcomes()
         if twin is None:
@@ -571,14 +737,14 @@ class NativeDominoState:
                 twin = self._start.clone()
                 twin.chance = twin.chance.fork()
                 twin.chance.rng = None
-            self._twin, self._twin_moves = twin, 0
+            self._twin_cache, self._twin_moves_cache = twin, 0
         known = twin.chance.outcomes
         known.extend(outcomes[len(known):])
         history = nat.history_ids()
-        for seat, i in history[self._twin_moves:]:
+        for seat, i in history[self._twin_moves_cache:]:
             twin.apply_action_id(seat, i)
-        self._twin_moves = len(history)
-        self._twin_at = size
+        self._twin_moves_cache = len(history)
+        self._twin_at_cache = size
         return twin
 
     def __getattr__(self, name: str) -> Any:
@@ -589,8 +755,20 @@ class NativeDominoState:
 
 
 #: the attributes a native state keeps itself (never read from its twin, even before they are set)
-_OWN = frozenset(("_nat", "_twin", "_twin_at", "_twin_moves", "_start", "chance", "_side", "_space", "rules",
-                  "num_players"))
+_OWN = frozenset(("_nat", "_twin_cache", "_twin_at_cache", "_twin_moves_cache", "_start", "chance", "_side",
+                  "_space", "rules", "num_players", "_layout_cache", "_tiles"))
+#: the text of each move offered (Actions are made once and shared: see ``NativeDominoes.legal_actions``)
+_TEXTS: dict[Any, str] = {}
+
+
+def _text(action: Any) -> str:
+    """``move_text`` of ``action``, kept."""
+    text = _TEXTS.get(action)
+    if text is None:
+        if len(_TEXTS) > 65536:
+            _TEXTS.clear()
+        text = _TEXTS[action] = move_text(action)
+    return text
 
 
 def _unused(rng: random.Random) -> dict[str, Any]:  # pragma: no cover - every outcome is recorded

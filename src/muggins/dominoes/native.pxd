@@ -97,7 +97,8 @@ cdef struct Game:
     int pbit[MAXPLACES]
     int pval[MAXPLACES]
     int w_open, w_scorer, w_missed, w_may, w_late
-    int w_claimed            # the scorer announced with his move or late (the view's "claimed")
+    int w_claimed            # what the scorer announced with his move or late, + 1 (0: nothing; the view's
+                             # "claimed")
     uint64_t rng
     int knock, knocker
     int* ev                  # the event log (see log_put), NULL until something is logged
@@ -178,6 +179,10 @@ cdef class NativeDominoes:
     cdef int hseq[MAXTILES]
     cdef int pseq[MAXTILES * 4]
     cdef int ntile[MAXTILES]
+    # where each layout tile sits (the views' geometry): the layout tile it was laid on (-1: the lead) and
+    # the slot bit of that tile it took
+    cdef int nparent[MAXTILES]
+    cdef int nslot[MAXTILES]
     cdef list acts      # the play Actions of this tile set by key (shared: see ``_actions_of``)
     # the Actions the last legal_actions offered (each kept alive by a shared cache) and their ids
     cdef int offer_at, offer_seat, noffer

@@ -566,7 +566,7 @@ cdef void open_window(Game* g, Rules* r, int seat, int missed, int claim) noexce
     g.w_missed = missed
     g.w_may = 1 if claim < 0 and r.lenient else 0
     g.w_late = missed if g.w_may else 0
-    g.w_claimed = claim >= 0
+    g.w_claimed = claim + 1
 
 
 cdef void score_step(Game* g, Rules* r, int seat, int pts, int claim, int down) noexcept nogil:
@@ -1094,7 +1094,7 @@ cdef void late_claim(Game* g, Rules* r, int seat, int amount) noexcept nogil:
     cdef int may = min(g.w_missed, g.w_late) if g.w_may else 0
     g.w_may = 0
     g.w_late = 0
-    g.w_claimed = 1
+    g.w_claimed = amount + 1
     log_claim(g, seat, amount, 1)
     if amount <= may:
         g.w_missed -= amount
@@ -1556,7 +1556,7 @@ cdef class NativeDominoes:
             g.w_missed = w.missed
             g.w_may = bool(w.may_claim)
             g.w_late = w.late
-            g.w_claimed = w.claimed is not None
+            g.w_claimed = 0 if w.claimed is None else w.claimed + 1
             log_window(g, R_DOMINO if w.reason == "domino" else R_PLAY)
         if log:
             from muggins.dominoes.fast import log_start
@@ -1575,6 +1575,8 @@ cdef class NativeDominoes:
             s.pseqn = len(posall)
             for j, t in enumerate(state._ltile):
                 s.ntile[j] = t.index
+                s.nparent[j] = linfo[j][3]
+                s.nslot[j] = linfo[j][4] if linfo[j][3] >= 0 else 0
         return s
 
     def clone(self, log: bool = False) -> NativeDominoes:
@@ -1602,6 +1604,8 @@ cdef class NativeDominoes:
                 c.hseq = self.hseq
                 c.pseq = self.pseq
                 c.ntile = self.ntile
+                c.nparent = self.nparent
+                c.nslot = self.nslot
         return c
 
     # --- external deals ------------------------------------------------------------------------------
@@ -1751,6 +1755,8 @@ cdef class NativeDominoes:
         """Tile ``t`` laid on free place ``k`` (-1: the lead), as ``LogDecoder._place`` keeps the places."""
         cdef Rules* r = &self.box.r
         self.ntile[nid] = t
+        self.nparent[nid] = node if k >= 0 else -1
+        self.nslot[nid] = bit if k >= 0 else 0
         if k >= 0:
             if pk == K_NONDOUBLE and r.hi[t] != r.lo[t] and not r.fill_first:  # the line grows in place
                 self.pseq[nid * 4 + 1] = self.pseq[node * 4 + bit_slot(bit)]
@@ -2008,6 +2014,66 @@ cdef class NativeDominoes:
         if not self.g.w_open:
             return None
         return (self.g.w_scorer, self.g.w_missed, bool(self.g.w_may))
+
+    # --- what the views read (small ints and tuples, made here; ``NativeDominoState.view``) -------------
+    def table(self) -> tuple:
+        """What every seat may see, in small ints: (each seat's hand size, the boneyard's size, each side's
+        score, the seat to move (-1 once over), whether the hand waits for its lead, the count, the hand
+        number, the layout tiles, whether the game is over, the winning sides as a mask, the open window as
+        (scorer, what he announced or -1, its reason: 0 a play, 1 a play and its domino bonus, whether he
+        may still claim) or None)."""
+        cdef Game* g = &self.g
+        cdef Rules* r = &self.box.r
+        w = None
+        if g.w_open:
+            w = (g.w_scorer, g.w_claimed - 1, g.w_reason, bool(g.w_may))
+        return (tuple([popcount64(g.hand[s]) for s in range(r.n)]), g.nbone,
+                [g.scores[s] for s in range(r.nsides)], -1 if g.over else g.turn, bool(g.lead_phase), g.count,
+                g.hand_no, g.nnodes, bool(g.over), g.winners, w)
+
+    def hand_of(self, seat: int) -> list[int]:
+        """``seat``'s tiles by index, ascending."""
+        if type(seat) is not int or not 0 <= seat < self.box.r.n:
+            raise NoSuchSeat(f"there is no seat {seat!r}; seats are 0 to {self.box.r.n - 1}")
+        cdef uint64_t m = self.g.hand[seat]
+        cdef int t
+        out = []
+        while m:
+            t = lowbit(m)
+            m &= m - 1
+            out.append(t)
+        return out
+
+    def layout_tiles(self, start: int = 0) -> list[tuple[int, int, int, int, int]]:
+        """The layout tiles from number ``start`` on, each as (tile, the layout tile it was laid on or -1 for
+        the lead, the slot bit of it that it took, its kind, the value it touches there). Needs the log
+        (``log=True``)."""
+        if not self.ord_on:
+            raise ValueError("this game keeps no layout geometry (make it with log=True)")
+        cdef Game* g = &self.g
+        return [(self.ntile[i], self.nparent[i], self.nslot[i], g.kind[i], g.v0[i])
+                for i in range(max(0, start), g.nnodes)]
+
+    def places(self) -> list[tuple[int, int, int]]:
+        """The layout's free places as (layout tile, slot bit, value), by layout tile, then slot bit."""
+        cdef Game* g = &self.g
+        return sorted([(g.pnode[k], g.pbit[k], g.pval[k]) for k in range(g.nplaces)])
+
+    def offered(self, seat: int) -> list:
+        """:meth:`legal_actions` of ``seat`` for reading only: the offer :meth:`apply` knows is left as it
+        was (a view asks this of every seat between the moves)."""
+        cdef int at = self.offer_at, who = self.offer_seat, k = self.noffer, j
+        cdef void* ptr[MAXMOVES + 2]
+        cdef int ids[MAXMOVES + 2]
+        for j in range(k):
+            ptr[j] = self.offer_ptr[j]
+            ids[j] = self.offer_ids[j]
+        out = self.legal_actions(seat)
+        for j in range(k):
+            self.offer_ptr[j] = ptr[j]
+            self.offer_ids[j] = ids[j]
+        self.offer_at, self.offer_seat, self.noffer = at, who, k
+        return out
 
     def points_of(self, i: int) -> int:
         """The points the play numbered ``i`` makes now (0 for another move)."""

@@ -36,7 +36,7 @@ from muggins.dominoes.deals import draw_deal, draw_lot, lot_tied
 from muggins.dominoes.rules import DominoRules
 from muggins.dominoes.scoring import per_unit, prime_at_most, round_nearest, score_table
 from muggins.dominoes.tiles import Tile, full_set, parse_tile, pips, tile_weight
-from muggins.dominoes.views import DominoView, LayoutTile, OpenEnd
+from muggins.dominoes.views import DominoView, LayoutTile, OpenEnd, move_text
 
 Position = tuple[Tile, str | None, int, "list[Action]", int, int]  # target, part, value, row, node, slot bit
 #: A hand's sampling frame: slots (seat, j) -> [forbidden tiles, tile], each seat's slots, the seat's own
@@ -1255,17 +1255,7 @@ class DominoState(GameState):
 
     # -------------------------------------------------------------------------------- notation ----
     def format_action(self, action: Action) -> str:
-        k = action.kind
-        if k != "play":
-            return k
-        t: Tile = action.subject
-        target: Tile | None = action.target
-        if target is None:
-            text = t.text
-        else:
-            v = target.hi if t.has(target.hi) else target.lo
-            text = f"{t.touching(v)} on {target.text}"
-        return f"{text} {action.part}" if action.part else text
+        return move_text(action)
 
     def parse_action(self, text: object, seat: int | None = None) -> Action:
         words = [w.lower() for w in self._words(text)]

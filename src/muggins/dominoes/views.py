@@ -2,11 +2,27 @@
 
 # No ``from __future__ import annotations``: TypedDict must see NotRequired[...] as a type, not a string.
 from dataclasses import dataclass
-from typing import ClassVar, NotRequired, TypedDict
+from typing import Any, ClassVar, NotRequired, TypedDict
 
 from muggins.core.views import ClaimMode, View, WindowView
 
-__all__ = ["DominoView", "LayoutTile", "OpenEnd"]
+__all__ = ["DominoView", "LayoutTile", "OpenEnd", "move_text"]
+
+
+def move_text(action: Any) -> str:
+    """How a move is written (``DominoState.format_action``, the view's ``legal``): a play as its tile with
+    the half it lays against first, ``on`` the tile it touches, and the part it takes (``6-5 on 5-5 end``)."""
+    k = action.kind
+    if k != "play":
+        return str(k)
+    t = action.subject
+    target = action.target
+    if target is None:
+        text = str(t.text)
+    else:
+        v = target.hi if t.has(target.hi) else target.lo
+        text = f"{t.touching(v)} on {target.text}"
+    return f"{text} {action.part}" if action.part else text
 
 
 class LayoutTile(TypedDict):
