@@ -87,3 +87,17 @@ def test_views_and_events_name_no_secret_piece(case: Case) -> None:
         seat, action = choose(state, rng)
         state.apply(seat, action)
     assert checked or not pieces(case.new(SEED)), "no secret piece was ever checked"
+
+
+@pytest.mark.parametrize("case", params())
+@pytest.mark.usefixtures("both_engines")
+def test_a_view_of_a_seat_the_game_does_not_have_is_refused(case: Case) -> None:
+    """-1 is not the last seat, and neither a bool nor a float is a seat: a view for them is refused (on
+    both engines) rather than showing some seat's hand."""
+    from muggins.core.errors import NoSuchSeat
+
+    state = case.new(seed=SEED)
+    for seat in (-1, case.players, True, 1.0, "0"):
+        with pytest.raises(NoSuchSeat):
+            state.view(seat)  # type: ignore[arg-type]
+    assert state.view(None).seat is None and state.view(case.players - 1).seat == case.players - 1

@@ -126,6 +126,8 @@ class ToyState(GameState):
 
     # -- information ------------------------------------------------------------------------------
     def view(self, seat: int | None) -> ToyView:
+        if seat is not None:
+            check_seat(seat, self.num_players)
         w = self._window
         return ToyView(
             game=self.game, preset=self.rules.preset, seat=seat, players=self.num_players,

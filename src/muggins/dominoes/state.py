@@ -1326,6 +1326,8 @@ class DominoState(GameState):
                 for node in sorted({x[4] for x in self._posall}) for p, _, v in self._positions(node)]
 
     def view(self, seat: int | None) -> DominoView:
+        if seat is not None:
+            check_seat(seat, self.num_players)  # -1 would read another seat's hand
         r = self.rules
         return DominoView(
             game=self.game, preset=r.preset, seat=seat, players=self.num_players,

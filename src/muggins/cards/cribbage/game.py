@@ -45,7 +45,7 @@ from muggins.core.errors import (
     shown,
 )
 from muggins.core.fields import LIST, LISTS, SHARED, StateField
-from muggins.core.protocol import Action, Event, GameState
+from muggins.core.protocol import Action, Event, GameState, check_seat
 from muggins.core.views import WindowView
 
 __all__ = ["COUNT_CRIB", "COUNT_HAND", "GO", "CribbageState", "ShowExplanation", "discard_action",
@@ -851,6 +851,8 @@ class CribbageState(GameState):
         return v
 
     def view(self, seat: int | None) -> CribbageView:
+        if seat is not None:
+            check_seat(seat, self.num_players)  # -1 would read another seat's hand
         r = self.rules
         n = self.num_players
         w = self._window

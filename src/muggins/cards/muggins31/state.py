@@ -497,6 +497,8 @@ class CardMugginsState(GameState):
 
     # ------------------------------------------------------------------------------------ views ----
     def view(self, seat: int | None) -> Muggins31View:
+        if seat is not None:
+            check_seat(seat, self.num_players)  # -1 would read another seat's hand
         r = self.rules
         w = self._window
         return Muggins31View(
