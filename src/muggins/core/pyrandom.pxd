@@ -235,20 +235,35 @@ cdef inline void mt_shuffle(MT* m, int* deck, int n) noexcept nogil:
 
 
 cdef inline void mt_sort_shuffle(MT* m, int* deck) noexcept nogil:
-    """``sorted(range(52), key=lambda _: rng.random())``: 52 keys in order, a stable sort by them."""
-    cdef double key[52]
-    cdef double kv
-    cdef int i, j, c
+    """``sorted(range(52), key=lambda _: rng.random())``: 52 keys in order, a stable sort by them. A key here is
+    the 53-bit integer ``random()`` scales to its double (the same order), shifted over the card's index, so no
+    two are equal and their order is the stable one: a counting pass by the top bits places them nearly in
+    order, an insertion sort finishes."""
+    cdef uint64_t key[52]
+    cdef uint64_t out[52]
+    cdef int start[65]
+    cdef uint64_t k, a, b
+    cdef int i, j
+    for i in range(65):
+        start[i] = 0
     for i in range(52):
-        key[i] = mt_random(m)
-        deck[i] = i
-    for i in range(1, 52):  # insertion sort: stable
-        c = deck[i]
-        kv = key[i]
+        a = mt_next(m) >> 5  # random(): (a * 2**26 + b) / 2**53
+        b = mt_next(m) >> 6
+        k = (((a << 26) | b) << 6) | <uint64_t>i
+        key[i] = k
+        start[(k >> 53) + 1] += 1  # (59 bits: the top six pick one of 64 buckets)
+    for i in range(1, 65):
+        start[i] += start[i - 1]
+    for i in range(52):
+        j = <int>(key[i] >> 53)
+        out[start[j]] = key[i]
+        start[j] += 1
+    for i in range(1, 52):
+        k = out[i]
         j = i
-        while j > 0 and key[j - 1] > kv:
-            key[j] = key[j - 1]
-            deck[j] = deck[j - 1]
+        while j > 0 and out[j - 1] > k:
+            out[j] = out[j - 1]
             j -= 1
-        key[j] = kv
-        deck[j] = c
+        out[j] = k
+    for i in range(52):
+        deck[i] = <int>(out[i] & 63)

@@ -26,12 +26,16 @@ never during a playout; :meth:`NativeCribbage.events` builds the ``Event`` objec
 
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memcpy
 
 from muggins.core.idlog cimport IdLog, idlog_copy, idlog_free, idlog_init, idlog_list, idlog_push
 from muggins.core.splitmix cimport splitmix_next, splitmix_unit
 from muggins.core.pyrandom cimport (DRAW_CUT, DRAW_DEAL, DRAW_WIDTH, MT, DrawLog, draw_copy, draw_push, draw_take, mt_below,
                                     mt_cut_for_deal, mt_load, mt_seed, mt_sort_shuffle, mt_state)
 from libc.time cimport clock, clock_t, CLOCKS_PER_SEC
+from cpython.long cimport PyLong_AsLongAndOverflow
+from cpython.ref cimport PyObject
+from cpython.tuple cimport PyTuple_GET_ITEM
 
 import dataclasses
 
@@ -1159,6 +1163,26 @@ cdef int _policy(object policy) except -1:
     raise ValueError(f"policy is 0 (random) or 1 (greedy), not {policy!r}")
 
 
+#: the int object of each id below N_IDS_CACHED, made once: a list of legal ids takes them, allocating none
+cdef enum:
+    N_IDS_CACHED = 4096
+    MAX_OFFER = 64   # the most Actions of a seat's own moves an offer keeps (a power of two)
+    MAX_HELD = 11    # the most cards held while discarding for which the discards are offered (55 pairs)
+
+cdef tuple _INTS = tuple(range(N_IDS_CACHED))
+
+
+cdef inline object _int(int i):
+    return <object>PyTuple_GET_ITEM(_INTS, i) if 0 <= i < N_IDS_CACHED else i
+
+
+cdef inline long _small(object x) noexcept:
+    """The value of the int ``x`` (an exact int), or -1 when it is negative or does not fit a C long."""
+    cdef int overflow
+    cdef long v = PyLong_AsLongAndOverflow(x, &overflow)
+    return -1 if overflow or v < 0 else v
+
+
 #: every set of seats, by its bit mask (who waits, who may act: no set is built per call)
 cdef tuple _SEATS = tuple(frozenset(s for s in range(4) if (m >> s) & 1) for m in range(16))
 
@@ -1192,6 +1216,8 @@ cdef class NativeCribbage:
     cdef dict act_ids
     cdef object act_window
     cdef object act_slow
+    cdef int offer[MAX_OFFER]  # the internal ids of the Actions legal_actions offered last (apply_action
+    cdef int noffer            # finds an offered Action there by its identity)
 
     cdef int layout(self, object rules) except -1:
         from math import comb
@@ -1219,6 +1245,7 @@ cdef class NativeCribbage:
         self.drawn.buf = NULL
         self.drawn.n = 0
         self.drawn.cap = 0
+        self.noffer = 0
 
     def __dealloc__(self) -> None:
         free(self.evlog.buf)
@@ -1561,15 +1588,15 @@ cdef class NativeCribbage:
                     while rest:
                         a = lowbit(rest)
                         rest &= rest - 1
-                        out.append(a + b * (b - 1) // 2)
+                        out.append(_int(a + b * (b - 1) // 2))
         elif seat == g.turn:
             if g.phase == PH_PLAY:
                 fit = fitting(g.held[seat], g.count)
                 if w == 1:
                     if not fit:
-                        return [self.id_go]
+                        return [_int(self.id_go)]
                     while fit:
-                        out.append(self.id_play + lowbit(fit))
+                        out.append(_int(self.id_play + lowbit(fit)))
                         fit &= fit - 1
                     return out
                 if not fit:
@@ -1581,7 +1608,7 @@ cdef class NativeCribbage:
             else:
                 start = self.id_count + (w if g.show_i == g.nplayers else 0)
                 if w == 1:
-                    return [start]
+                    return [_int(start)]
                 out.extend(range(start, start + w))
         if g.w_open:
             if side_of(g, seat) != g.w_side:
@@ -1599,20 +1626,36 @@ cdef class NativeCribbage:
         self.act_ids = ids
         self.act_window = window
         self.act_slow = slow
+        self.noffer = 0
 
     def legal_actions(self, seat: object) -> list:
         """As the pure state's ``legal_actions`` (see :meth:`bind_actions`)."""
         cdef Game* g = &self.g
         if type(seat) is not int or not 0 <= seat < g.nplayers:
             seat = check_seat(seat, g.nplayers)
-        out = self.actions_of(seat, self.act_table)
+        out = self.actions_of(seat, self.act_table, 1)
         if g.w_open and not g.phase == PH_OVER:
             out.extend(self.act_window(seat))
         return out
 
     def apply_action(self, seat: object, action: object) -> None:
-        """As the pure state's ``apply``: an Action of the table by its id, anything else (and a refusal)
-        by the owner's apply."""
+        """As the pure state's ``apply``: an Action of the table by its id (one :meth:`legal_actions` just
+        offered is found by its identity among those offered, checked in C and applied), anything else (and a
+        refusal) by the owner's apply."""
+        cdef Game* g = &self.g
+        cdef PyObject* p = <PyObject*>action
+        cdef int j, k
+        cdef long s
+        if self.noffer and type(seat) is int:
+            s = _small(seat)
+            if 0 <= s < g.nplayers:
+                for j in range(self.noffer):
+                    k = self.offer[j]
+                    if PyTuple_GET_ITEM(self.act_table, k) == p:
+                        if legal_check(g, s, k) == 0:
+                            self.do_move(s, k, CLAIM_NONE, self.external_id(k))
+                            return
+                        break
         i = self.act_ids.get(id(action))
         if i is None or type(seat) is not int:
             self.act_slow(seat, action)
@@ -1627,42 +1670,62 @@ cdef class NativeCribbage:
         (``CribbageState._regular``: discards as combinations of the sorted hand, plays by card, else go, the
         next count): ``table`` holds the Action of each internal id (a discard's id, ``1326 + card``, go 1378,
         count hand 1379, count crib 1380)."""
-        return self.actions_of(seat, table)
+        return self.actions_of(seat, table, 0)
 
-    cdef list actions_of(self, int seat, tuple table):
+    cdef list actions_of(self, int seat, tuple table, bint offer):
+        """The Actions of ``seat``'s own moves now; ``offer``: their internal ids kept as the offer
+        :meth:`apply_action` knows (``table`` is then the bound one)."""
         cdef Game* g = &self.g
         cdef uint64_t fit, m, rest
-        cdef int a, b
+        cdef int a, b, n = 0
+        cdef int ids[MAX_OFFER]
         out = []
+        if offer:
+            self.noffer = 0
         if not 0 <= seat < g.nplayers or g.phase == PH_OVER or len(table) != N_IDS:
             return out
         if g.phase == PH_DISCARD:
             if not (g.to_discard >> seat) & 1:
                 return out
             m = g.held[seat]
+            if popcount(m) > MAX_HELD:  # (no deal holds so many: a position made by hand, listed, not offered)
+                offer = 0
             while m:
                 a = lowbit(m)
                 m &= m - 1
                 if g.discard_each == 1:
-                    out.append(table[a])
+                    ids[n] = a  # (at most 52)
+                    n += 1
                     continue
                 rest = m
                 while rest:
                     b = lowbit(rest)
                     rest &= rest - 1
-                    out.append(table[a + b * (b - 1) // 2])
+                    if offer:
+                        ids[n] = a + b * (b - 1) // 2
+                        n += 1
+                    else:
+                        out.append(table[a + b * (b - 1) // 2])
+        elif seat != g.turn:
             return out
-        if seat != g.turn:
-            return out
-        if g.phase == PH_PLAY:
+        elif g.phase == PH_PLAY:
             fit = fitting(g.held[seat], g.count)
             if not fit:
-                return [table[ID_GO]]
+                ids[0] = ID_GO
+                n = 1
             while fit:
-                out.append(table[ID_PLAY + lowbit(fit)])
+                ids[n] = ID_PLAY + lowbit(fit)
+                n += 1
                 fit &= fit - 1
-            return out
-        return [table[ID_COUNT_CRIB if g.show_i == g.nplayers else ID_COUNT_HAND]]
+        else:
+            ids[0] = ID_COUNT_CRIB if g.show_i == g.nplayers else ID_COUNT_HAND
+            n = 1
+        for a in range(n):
+            out.append(<object>PyTuple_GET_ITEM(table, ids[a]))
+        if offer:
+            memcpy(self.offer, ids, n * sizeof(int))
+            self.noffer = n
+        return out
 
     def legal_action_ids(self, seat: object) -> list:
         """As ``GameState.legal_action_ids``: one id per legal action, ascending (each move claiming nothing, a
@@ -1686,6 +1749,13 @@ cdef class NativeCribbage:
         """As ``GameState.apply_action_id``: NoSuchSeat, GameOver, UnknownAction (no such id), IllegalAction (not
         legal for ``seat`` now; a subclass names why), the game unchanged."""
         cdef Game* g = &self.g
+        cdef long s, k
+        if type(seat) is int and type(i) is int and g.phase != PH_OVER:
+            s = _small(seat)
+            k = _small(i)
+            if 0 <= s < g.nplayers and 0 <= k < self.id_size:
+                self.apply_int(s, k)
+                return
         if type(seat) is not int or not 0 <= seat < g.nplayers:
             check_seat(seat, g.nplayers)
         if g.phase == PH_OVER:
@@ -1744,6 +1814,11 @@ cdef class NativeCribbage:
             raise NotYourTurn(f"seat {seat} has no move now (to move: seat {to_move(g)})")
         if why == 3:
             raise IllegalAction(f"id {i} is not a legal move of seat {seat} now")
+        return self.do_move(seat, internal, claim, i)
+
+    cdef int do_move(self, int seat, int internal, int claim, int i) except -1:
+        """Apply the legal internal move ``internal`` of ``seat`` announcing ``claim``; ``i`` its id."""
+        cdef Game* g = &self.g
         g.claim = claim
         apply_legal(g, seat, internal)
         g.claim = CLAIM_NONE
@@ -1751,6 +1826,16 @@ cdef class NativeCribbage:
         if g.pending:
             self.resume()
         return 0
+
+    cdef inline int external_id(self, int internal) noexcept:
+        """The id under these rules of the internal move ``internal`` claiming nothing."""
+        if internal < ID_PLAY:
+            return internal
+        if internal < ID_GO:
+            return self.id_play + (internal - ID_PLAY) * self.width
+        if internal == ID_GO:
+            return self.id_go
+        return self.id_count + (internal - ID_COUNT_HAND) * self.width
 
     def window(self) -> tuple | None:
         """(scorer, missed, claimed or None, reason, may claim, late) of the open window, or None."""
