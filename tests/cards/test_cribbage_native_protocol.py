@@ -6,7 +6,9 @@ foreign offers included, and the refusals are the pure engine's, the game unchan
 
 from __future__ import annotations
 
+import gc
 import random
+import weakref
 from typing import Any
 
 import pytest
@@ -136,3 +138,25 @@ def test_an_offered_action_is_applied_in_c() -> None:
     assert slow == [(seat, copy)]
     _same_now(pure, nat, "after 41 moves")
     assert _log(nat) == _log(pure)
+
+
+@pytest.mark.parametrize("game", ["cribbage", "card-muggins"])
+def test_a_dropped_state_is_freed_at_once_and_its_engine_says_so(game: str) -> None:
+    """The engine calls its state back through a weak reference: no cycle keeps a finished game for the
+    garbage collector, and an engine kept past its state refuses what needs the state with a clear error."""
+    spec = get_game(game)
+    state = spec.new(spec.rules(spec.default_preset), 2, seed=4)
+    seat = min(state.waiting_for())
+    state.apply(seat, state.legal_actions(seat)[0])
+    engine = state.native
+    gone = weakref.ref(state)
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        del state
+        assert gone() is None
+    finally:
+        if enabled:
+            gc.enable()
+    with pytest.raises(ReferenceError, match="gone"):
+        engine.apply_action(0, "not an action")  # only the state's own apply could refuse this
