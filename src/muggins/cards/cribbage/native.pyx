@@ -34,7 +34,8 @@ from muggins.core.pyrandom cimport (DRAW_CUT, DRAW_DEAL, DRAW_WIDTH, MT, DrawLog
                                     mt_cut_for_deal, mt_load, mt_seed, mt_sort_shuffle, mt_state)
 from libc.time cimport clock, clock_t, CLOCKS_PER_SEC
 from cpython.long cimport PyLong_AsLongAndOverflow
-from cpython.ref cimport PyObject
+from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.ref cimport PyObject, Py_INCREF
 from cpython.tuple cimport PyTuple_GET_ITEM
 
 import dataclasses
@@ -1166,14 +1167,24 @@ cdef int _policy(object policy) except -1:
 #: the int object of each id below N_IDS_CACHED, made once: a list of legal ids takes them, allocating none
 cdef enum:
     N_IDS_CACHED = 4096
-    MAX_OFFER = 64   # the most Actions of a seat's own moves an offer keeps (a power of two)
-    MAX_HELD = 11    # the most cards held while discarding for which the discards are offered (55 pairs)
+    MAX_OFFER = 64   # the most Actions of a seat's own moves an offer keeps (six cards held: 15 discards)
 
 cdef tuple _INTS = tuple(range(N_IDS_CACHED))
 
 
 cdef inline object _int(int i):
     return <object>PyTuple_GET_ITEM(_INTS, i) if 0 <= i < N_IDS_CACHED else i
+
+
+cdef list _int_list(const int* ids, int n):
+    """A new list of the ints ``ids[:n]``."""
+    cdef list out = PyList_New(n)
+    cdef int k
+    for k in range(n):
+        o = _int(ids[k])
+        Py_INCREF(o)
+        PyList_SET_ITEM(out, k, o)
+    return out
 
 
 cdef inline long _small(object x) noexcept:
@@ -1568,10 +1579,66 @@ cdef class NativeCribbage:
         move with every claim code, then a muggins call or a late claim while the window allows it."""
         return self.legal_list(seat)
 
+    cdef int moves_of(self, int seat, int* ids, bint by_id) noexcept:
+        """The internal ids of ``seat``'s own moves now into ``ids`` (room for N_IDS), their number: discards
+        by id (``by_id``) or as combinations of the sorted hand (the pure engine's order), plays by card, else
+        go, the next count."""
+        cdef Game* g = &self.g
+        cdef uint64_t fit, m, rest, held
+        cdef int a, b, n = 0
+        if not 0 <= seat < g.nplayers or g.phase == PH_OVER:
+            return 0
+        if g.phase == PH_DISCARD:
+            if not (g.to_discard >> seat) & 1:
+                return 0
+            held = g.held[seat]
+            m = held
+            while m:
+                a = lowbit(m)
+                m &= m - 1
+                if g.discard_each == 1:
+                    ids[n] = a
+                    n += 1
+                elif by_id:  # ids a + b (b - 1) / 2 ascend with b, then a (here a is the higher card)
+                    rest = held & ((<uint64_t>1 << a) - 1)
+                    while rest:
+                        b = lowbit(rest)
+                        rest &= rest - 1
+                        ids[n] = b + a * (a - 1) // 2
+                        n += 1
+                else:
+                    rest = m
+                    while rest:
+                        b = lowbit(rest)
+                        rest &= rest - 1
+                        ids[n] = a + b * (b - 1) // 2
+                        n += 1
+            return n
+        if seat != g.turn:
+            return 0
+        if g.phase == PH_PLAY:
+            fit = fitting(g.held[seat], g.count)
+            if not fit:
+                ids[0] = ID_GO
+                return 1
+            while fit:
+                ids[n] = ID_PLAY + lowbit(fit)
+                n += 1
+                fit &= fit - 1
+            return n
+        ids[0] = ID_COUNT_CRIB if g.show_i == g.nplayers else ID_COUNT_HAND
+        return 1
+
     cdef list legal_list(self, int seat):
         cdef Game* g = &self.g
         cdef uint64_t held, fit, m, rest
-        cdef int a, b, w = self.width, start
+        cdef int a, b, w = self.width, start, n
+        cdef int ids[N_IDS]
+        if w == 1 and not g.w_open:  # the automatic game: the ids of the own moves, made into a list at once
+            n = self.moves_of(seat, ids, 1)
+            for a in range(n):
+                ids[a] = self.external_id(ids[a])
+            return _int_list(ids, n)
         out = []
         if not 0 <= seat < g.nplayers or g.phase == PH_OVER:
             return out
@@ -1675,54 +1742,20 @@ cdef class NativeCribbage:
     cdef list actions_of(self, int seat, tuple table, bint offer):
         """The Actions of ``seat``'s own moves now; ``offer``: their internal ids kept as the offer
         :meth:`apply_action` knows (``table`` is then the bound one)."""
-        cdef Game* g = &self.g
-        cdef uint64_t fit, m, rest
-        cdef int a, b, n = 0
-        cdef int ids[MAX_OFFER]
-        out = []
+        cdef int ids[N_IDS]
+        cdef int n, k
+        cdef PyObject* item
         if offer:
             self.noffer = 0
-        if not 0 <= seat < g.nplayers or g.phase == PH_OVER or len(table) != N_IDS:
-            return out
-        if g.phase == PH_DISCARD:
-            if not (g.to_discard >> seat) & 1:
-                return out
-            m = g.held[seat]
-            if popcount(m) > MAX_HELD:  # (no deal holds so many: a position made by hand, listed, not offered)
-                offer = 0
-            while m:
-                a = lowbit(m)
-                m &= m - 1
-                if g.discard_each == 1:
-                    ids[n] = a  # (at most 52)
-                    n += 1
-                    continue
-                rest = m
-                while rest:
-                    b = lowbit(rest)
-                    rest &= rest - 1
-                    if offer:
-                        ids[n] = a + b * (b - 1) // 2
-                        n += 1
-                    else:
-                        out.append(table[a + b * (b - 1) // 2])
-        elif seat != g.turn:
-            return out
-        elif g.phase == PH_PLAY:
-            fit = fitting(g.held[seat], g.count)
-            if not fit:
-                ids[0] = ID_GO
-                n = 1
-            while fit:
-                ids[n] = ID_PLAY + lowbit(fit)
-                n += 1
-                fit &= fit - 1
-        else:
-            ids[0] = ID_COUNT_CRIB if g.show_i == g.nplayers else ID_COUNT_HAND
-            n = 1
-        for a in range(n):
-            out.append(<object>PyTuple_GET_ITEM(table, ids[a]))
-        if offer:
+        if len(table) != N_IDS:
+            return []
+        n = self.moves_of(seat, ids, 0)
+        out = PyList_New(n)
+        for k in range(n):
+            item = PyTuple_GET_ITEM(table, ids[k])
+            Py_INCREF(<object>item)
+            PyList_SET_ITEM(out, k, <object>item)
+        if offer and n <= MAX_OFFER:
             memcpy(self.offer, ids, n * sizeof(int))
             self.noffer = n
         return out
