@@ -160,3 +160,19 @@ def test_a_dropped_state_is_freed_at_once_and_its_engine_says_so(game: str) -> N
             gc.enable()
     with pytest.raises(ReferenceError, match="gone"):
         engine.apply_action(0, "not an action")  # only the state's own apply could refuse this
+
+
+@pytest.mark.parametrize("seed", [2**63 - 1, -(2**63), 2**63, -(2**32), 2**32 + 1, 0])
+def test_seeds_at_the_edges_of_a_c_long_long_deal_as_python(seed: int) -> None:
+    """A seed that fits a C ``long long`` is split into words in C, a wider one in Python: both seed the
+    generator as ``random.Random(seed)`` does (the same deals and cuts as the pure engine)."""
+    pure, nat = _pair("cribbage", "cribbage", {"claims": "auto"}, 2, seed)
+    rng = random.Random(seed)
+    for _ in range(30):
+        seat = min(pure.waiting_for())
+        i = rng.choice(pure.legal_action_ids(seat))
+        pure.apply_action_id(seat, i)
+        nat.apply_action_id(seat, i)
+    assert _log(nat) == _log(pure)
+    assert nat.chance.outcomes == pure.chance.outcomes
+    assert nat.chance.rng.getstate() == pure.chance.rng.getstate()

@@ -100,7 +100,7 @@ class NativeCardState:
                     s._start = None
                     s._start_len = nat.num_drawn()
                     s._start_pos = chance.position + s._start_len
-                    s._chance = chance
+                    nat.chance = chance  # (the _chance property, set without its frame)
                     chance.rng = _stand_in()
                     s.rules = rules
                     s.num_players = num_players

@@ -20,7 +20,7 @@ from muggins.cards.cribbage.game import (
 )
 from muggins.cards.cribbage.views import CribbageView
 from muggins.cards.dealing import DECK
-from muggins.cards.native_state import NativeCardState
+from muggins.cards.native_state import NativeCardState, _engine
 from muggins.core.protocol import Action
 
 _TEXT = tuple(c.text for c in DECK)
@@ -53,8 +53,6 @@ class NativeCribbageState(NativeCardState):
 
     @classmethod
     def _start_native(cls, rules: Any, num_players: int, seed: int | None, state: Any) -> Any:
-        from muggins.cards.native_state import _engine
-
         if num_players != rules.players:  # the pure engine refuses it
             raise NotImplementedError(f"{num_players} players for a game of {rules.players}")
         return _engine(cls.engine).NativeCribbage.start(rules, seed, state)

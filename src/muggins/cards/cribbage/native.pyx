@@ -28,7 +28,7 @@ from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy
 
-from muggins.core.idlog cimport IdLog, idlog_copy, idlog_free, idlog_init, idlog_list, idlog_push
+from muggins.core.idlog cimport IdLog, idlog_copy, idlog_init, idlog_list, idlog_push
 from muggins.core.splitmix cimport splitmix_next, splitmix_unit
 from muggins.core.pyrandom cimport (DRAW_CUT, DRAW_DEAL, DRAW_WIDTH, MT, DrawLog, draw_copy, draw_push, draw_take, mt_below,
                                     mt_cut_for_deal, mt_load, mt_seed, mt_sort_shuffle, mt_state)
@@ -1207,6 +1207,33 @@ cdef inline int waiting_mask(Game* g) noexcept nogil:
     return 1 << g.turn
 
 
+cdef struct Spare:
+    int* buf        # the log memory of a game freed, kept for the next new game (NULL: none)
+    long cap
+
+
+cdef Spare SPARE_EV, SPARE_DRAWN, SPARE_HIST
+SPARE_EV.buf = SPARE_DRAWN.buf = SPARE_HIST.buf = NULL
+
+
+cdef inline void keep_spare(Spare* spare, int* buf, long cap) noexcept:
+    """Keep ``buf`` (``cap`` ints; freed by its game) for the next game when none is kept and it is not large;
+    else free it."""
+    if spare.buf == NULL and 0 < cap <= 1 << 16:
+        spare.buf = buf
+        spare.cap = cap
+    else:
+        free(buf)
+
+
+cdef inline int* take_spare(Spare* spare, long* cap) noexcept:
+    """The memory kept by :func:`keep_spare` (its size in ``cap``), or NULL (``cap`` 0)."""
+    cdef int* buf = spare.buf
+    cap[0] = spare.cap if buf != NULL else 0
+    spare.buf = NULL
+    return buf
+
+
 cdef class NativeCribbage:
     """One two-player cribbage game in C data; integer ids in and out (see the module docstring)."""
 
@@ -1259,9 +1286,9 @@ cdef class NativeCribbage:
         self.noffer = 0
 
     def __dealloc__(self) -> None:
-        free(self.evlog.buf)
-        free(self.drawn.buf)
-        idlog_free(&self.hist)
+        keep_spare(&SPARE_EV, self.evlog.buf, self.evlog.cap)
+        keep_spare(&SPARE_DRAWN, self.drawn.buf, self.drawn.cap)
+        keep_spare(&SPARE_HIST, self.hist.buf, self.hist.cap)
 
     cdef int record(self, int seat, int i) except -1:
         if self.keep_hist:
@@ -1366,10 +1393,13 @@ cdef class NativeCribbage:
         n.id_muggins, n.id_claim, n.id_size, n.width = proto.id_muggins, proto.id_claim, proto.id_size, proto.width
         seed_game(g, 0)
         n.take_rng(seed, state)
+        n.drawn.buf = take_spare(&SPARE_DRAWN, &n.drawn.cap)
         dealer = mt_cut_for_deal(&n.mt, &n.drawn, g.nplayers, rules.first_dealer_by != "high")
         g.log = &n.evlog
         g.external = 1
         n.keep_hist = 1
+        n.evlog.buf = take_spare(&SPARE_EV, &n.evlog.cap)  # (a new game's logs reuse a finished game's memory)
+        n.hist.buf = take_spare(&SPARE_HIST, &n.hist.cap)
         new_game(g, rules.target, dealer)
         n.resume()
         n.evlog.n = 0
