@@ -33,8 +33,8 @@ from muggins.core.splitmix cimport splitmix_next, splitmix_unit
 from muggins.core.pyrandom cimport (DRAW_CUT, DRAW_DEAL, DRAW_WIDTH, MT, DrawLog, draw_copy, draw_push, draw_take, mt_below,
                                     mt_cut_for_deal, mt_load, mt_seed, mt_sort_shuffle, mt_state)
 from libc.time cimport clock, clock_t, CLOCKS_PER_SEC
-from cpython.long cimport PyLong_AsLongAndOverflow
 from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.long cimport PyLong_AsLongAndOverflow
 from cpython.ref cimport PyObject, Py_INCREF
 from cpython.tuple cimport PyTuple_GET_ITEM
 
@@ -1242,6 +1242,7 @@ cdef class NativeCribbage:
     cdef object rules
     # the numbering of docs/actions.md under these rules: where each block starts, claim codes per move
     cdef int id_play, id_go, id_count, id_muggins, id_claim, id_size, width
+    cdef bint same_ids    # the ids of these rules are the internal ones (two players, automatic scoring)
     cdef object deal_fn   # the owner's chance, see follow_chance
     cdef object cut_fn
     cdef IdLog hist       # (seat, id) of every move applied by apply_id while the history is kept
@@ -1269,6 +1270,8 @@ cdef class NativeCribbage:
         self.id_muggins = self.id_count + 2 * self.width
         self.id_claim = self.id_muggins + (rules.max_step_points + 2)
         self.id_size = self.id_claim + rules.max_step_points + 1 if self.width > 1 else self.id_muggins
+        self.same_ids = self.width == 1 and self.id_play == ID_PLAY and self.id_go == ID_GO and \
+            self.id_count == ID_COUNT_HAND
         return 0
 
     def __cinit__(self) -> None:
@@ -1391,6 +1394,7 @@ cdef class NativeCribbage:
         n.rules = rules
         n.id_play, n.id_go, n.id_count = proto.id_play, proto.id_go, proto.id_count
         n.id_muggins, n.id_claim, n.id_size, n.width = proto.id_muggins, proto.id_claim, proto.id_size, proto.width
+        n.same_ids = proto.same_ids
         seed_game(g, 0)
         n.take_rng(seed, state)
         n.drawn.buf = take_spare(&SPARE_DRAWN, &n.drawn.cap)
@@ -1600,6 +1604,7 @@ cdef class NativeCribbage:
         draw_copy(&c.drawn, &self.drawn)
         c.id_play, c.id_go, c.id_count = self.id_play, self.id_go, self.id_count
         c.id_muggins, c.id_claim, c.id_size, c.width = self.id_muggins, self.id_claim, self.id_size, self.width
+        c.same_ids = self.same_ids
         if logging(&self.g):
             c.copy_log(self.evlog)
         return c
@@ -1666,8 +1671,9 @@ cdef class NativeCribbage:
         cdef int ids[N_IDS]
         if w == 1 and not g.w_open:  # the automatic game: the ids of the own moves, made into a list at once
             n = self.moves_of(seat, ids, 1)
-            for a in range(n):
-                ids[a] = self.external_id(ids[a])
+            if not self.same_ids:
+                for a in range(n):
+                    ids[a] = self.external_id(ids[a])
             return _int_list(ids, n)
         out = []
         if not 0 <= seat < g.nplayers or g.phase == PH_OVER:
