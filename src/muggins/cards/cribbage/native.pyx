@@ -1194,6 +1194,14 @@ cdef inline long _small(object x) noexcept:
     return -1 if overflow or v < 0 else v
 
 
+cdef inline int seat_arg(object seat, int n) except -1:
+    """``seat`` as a C int when it is a seat of ``n`` players (a plain int), else NoSuchSeat (``check_seat``)."""
+    cdef long s = _small(seat) if type(seat) is int else -1
+    if s < n:
+        return <int>s if s >= 0 else check_seat(seat, n)
+    return check_seat(seat, n)
+
+
 #: every set of seats, by its bit mask (who waits, who may act: no set is built per call)
 cdef tuple _SEATS = tuple(frozenset(s for s in range(4) if (m >> s) & 1) for m in range(16))
 
@@ -1734,11 +1742,10 @@ cdef class NativeCribbage:
     def legal_actions(self, seat: object) -> list:
         """As the pure state's ``legal_actions`` (see :meth:`bind_actions`)."""
         cdef Game* g = &self.g
-        if type(seat) is not int or not 0 <= seat < g.nplayers:
-            seat = check_seat(seat, g.nplayers)
-        out = self.actions_of(seat, self.act_table, 1)
+        cdef int s = seat_arg(seat, g.nplayers)
+        out = self.actions_of(s, self.act_table, 1)
         if g.w_open and not g.phase == PH_OVER:
-            out.extend(self.act_window(seat))
+            out.extend(self.act_window(s))
         return out
 
     def apply_action(self, seat: object, action: object) -> None:
@@ -1801,12 +1808,11 @@ cdef class NativeCribbage:
         muggins call naming nothing, a late claim of its true amount); NoSuchSeat for a bad seat."""
         cdef Game* g = &self.g
         cdef int w = self.width
-        if type(seat) is not int or not 0 <= seat < g.nplayers:
-            check_seat(seat, g.nplayers)
+        cdef int s = seat_arg(seat, g.nplayers)
         if w == 1:
-            return self.legal_list(seat)
+            return self.legal_list(s)
         out = []
-        for i in self.legal_list(seat):
+        for i in self.legal_list(s):
             if i < self.id_muggins:
                 if i < self.id_play or (i - (self.id_play if i < self.id_go else self.id_go if i < self.id_count else self.id_count)) % w == 0:
                     out.append(i)
