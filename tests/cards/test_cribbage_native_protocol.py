@@ -13,10 +13,11 @@ from typing import Any
 
 import pytest
 
+from muggins.core.chance import Chance
 from muggins.core.errors import IllegalAction, NoSuchSeat
 from muggins.core.protocol import check_seat
 from muggins.core.rules import get_game
-from tests.cards.test_native_states import BUILT, _log, _pair, _same_now
+from tests.cards.test_native_states import BUILT, NATIVE, _log, _pair, _same_now
 
 pytestmark = pytest.mark.skipif(not BUILT, reason="the native card engines are not built")
 
@@ -146,7 +147,7 @@ def test_a_dropped_state_is_freed_at_once_and_its_engine_says_so(game: str) -> N
     """The engine calls its state back through a weak reference: no cycle keeps a finished game for the
     garbage collector, and an engine kept past its state refuses what needs the state with a clear error."""
     spec = get_game(game)
-    state = spec.new(spec.rules(spec.default_preset), 2, seed=4)
+    state = NATIVE[game].new(spec.rules(spec.default_preset), 2, Chance(4))
     seat = min(state.waiting_for())
     state.apply(seat, state.legal_actions(seat)[0])
     engine = state.native
