@@ -916,6 +916,56 @@ cdef int legal_check(Game* g, int seat, int i) noexcept nogil:
     return 3
 
 
+cdef int own_moves(Game* g, int seat, int* ids, bint by_id, int cap) noexcept nogil:
+    """The internal ids of ``seat``'s own moves now into ``ids`` (at most ``cap`` of them), their number:
+    discards by id (``by_id``) or as combinations of the sorted hand (the pure engine's order), plays by
+    card, else go, the next count."""
+    cdef uint64_t fit, m, rest, held
+    cdef int a, b, n = 0
+    if not 0 <= seat < g.nplayers or g.phase == PH_OVER:
+        return 0
+    if g.phase == PH_DISCARD:
+        if not (g.to_discard >> seat) & 1:
+            return 0
+        held = g.held[seat]
+        m = held
+        while m and n < cap:
+            a = lowbit(m)
+            m &= m - 1
+            if g.discard_each == 1:
+                ids[n] = a
+                n += 1
+            elif by_id:  # ids a + b (b - 1) / 2 ascend with b, then a (here a is the higher card)
+                rest = held & ((<uint64_t>1 << a) - 1)
+                while rest and n < cap:
+                    b = lowbit(rest)
+                    rest &= rest - 1
+                    ids[n] = b + a * (a - 1) // 2
+                    n += 1
+            else:
+                rest = m
+                while rest and n < cap:
+                    b = lowbit(rest)
+                    rest &= rest - 1
+                    ids[n] = a + b * (b - 1) // 2
+                    n += 1
+        return n
+    if seat != g.turn:
+        return 0
+    if g.phase == PH_PLAY:
+        fit = fitting(g.held[seat], g.count)
+        if not fit:
+            ids[0] = ID_GO
+            return 1
+        while fit and n < cap:
+            ids[n] = ID_PLAY + lowbit(fit)
+            n += 1
+            fit &= fit - 1
+        return n
+    ids[0] = ID_COUNT_CRIB if g.show_i == g.nplayers else ID_COUNT_HAND
+    return 1
+
+
 cdef void apply_legal(Game* g, int seat, int i) noexcept nogil:
     cdef int a, b
     if g.w_open:  # every move closes the muggins window (a show still untold has one open)
@@ -1622,63 +1672,13 @@ cdef class NativeCribbage:
         move with every claim code, then a muggins call or a late claim while the window allows it."""
         return self.legal_list(seat)
 
-    cdef int moves_of(self, int seat, int* ids, bint by_id) noexcept:
-        """The internal ids of ``seat``'s own moves now into ``ids`` (room for N_IDS), their number: discards
-        by id (``by_id``) or as combinations of the sorted hand (the pure engine's order), plays by card, else
-        go, the next count."""
-        cdef Game* g = &self.g
-        cdef uint64_t fit, m, rest, held
-        cdef int a, b, n = 0
-        if not 0 <= seat < g.nplayers or g.phase == PH_OVER:
-            return 0
-        if g.phase == PH_DISCARD:
-            if not (g.to_discard >> seat) & 1:
-                return 0
-            held = g.held[seat]
-            m = held
-            while m:
-                a = lowbit(m)
-                m &= m - 1
-                if g.discard_each == 1:
-                    ids[n] = a
-                    n += 1
-                elif by_id:  # ids a + b (b - 1) / 2 ascend with b, then a (here a is the higher card)
-                    rest = held & ((<uint64_t>1 << a) - 1)
-                    while rest:
-                        b = lowbit(rest)
-                        rest &= rest - 1
-                        ids[n] = b + a * (a - 1) // 2
-                        n += 1
-                else:
-                    rest = m
-                    while rest:
-                        b = lowbit(rest)
-                        rest &= rest - 1
-                        ids[n] = a + b * (b - 1) // 2
-                        n += 1
-            return n
-        if seat != g.turn:
-            return 0
-        if g.phase == PH_PLAY:
-            fit = fitting(g.held[seat], g.count)
-            if not fit:
-                ids[0] = ID_GO
-                return 1
-            while fit:
-                ids[n] = ID_PLAY + lowbit(fit)
-                n += 1
-                fit &= fit - 1
-            return n
-        ids[0] = ID_COUNT_CRIB if g.show_i == g.nplayers else ID_COUNT_HAND
-        return 1
-
     cdef list legal_list(self, int seat):
         cdef Game* g = &self.g
         cdef uint64_t held, fit, m, rest
         cdef int a, b, w = self.width, start, n
         cdef int ids[N_IDS]
         if w == 1 and not g.w_open:  # the automatic game: the ids of the own moves, made into a list at once
-            n = self.moves_of(seat, ids, 1)
+            n = own_moves(g, seat, ids, 1, N_IDS)
             if not self.same_ids:
                 for a in range(n):
                     ids[a] = self.external_id(ids[a])
@@ -1792,7 +1792,7 @@ cdef class NativeCribbage:
             self.noffer = 0
         if len(table) != N_IDS:
             return []
-        n = self.moves_of(seat, ids, 0)
+        n = own_moves(&self.g, seat, ids, 0, N_IDS)
         out = PyList_New(n)
         for k in range(n):
             item = PyTuple_GET_ITEM(table, ids[k])
@@ -2363,40 +2363,8 @@ cdef int draw_world(const Frame* f, Game* w, uint64_t* rng) noexcept nogil:
 
 
 cdef int legal_list(Game* g, int seat, int* out) noexcept nogil:
-    """The ids ``seat`` may use now, ascending (as ``NativeCribbage.legal_ids``)."""
-    cdef uint64_t held, fit, m, rest
-    cdef int a, b, n = 0
-    if g.phase == PH_OVER or seat < 0:
-        return 0
-    if g.phase == PH_DISCARD:
-        if not (g.to_discard >> seat) & 1:
-            return 0
-        held = g.held[seat]
-        m = held
-        while m:
-            b = lowbit(m)
-            m &= m - 1
-            rest = held & ((<uint64_t>1 << b) - 1)
-            while rest and n < MAX_ACTS:
-                a = lowbit(rest)
-                rest &= rest - 1
-                out[n] = a + b * (b - 1) // 2
-                n += 1
-        return n
-    if seat != g.turn:
-        return 0
-    if g.phase == PH_PLAY:
-        fit = fitting(g.held[seat], g.count)
-        if not fit:
-            out[0] = ID_GO
-            return 1
-        while fit and n < MAX_ACTS:
-            out[n] = ID_PLAY + lowbit(fit)
-            fit &= fit - 1
-            n += 1
-        return n
-    out[0] = ID_COUNT_CRIB if g.show_i == 2 else ID_COUNT_HAND
-    return 1
+    """The ids ``seat`` may use now, ascending (as ``NativeCribbage.legal_ids``), at most MAX_ACTS."""
+    return own_moves(g, seat, out, 1, MAX_ACTS)
 
 
 cdef struct Tree:
