@@ -27,7 +27,10 @@ build, or rules out of the engine's scope make ``spec.new`` give the pure state.
 from __future__ import annotations
 
 import random
+import weakref
+from collections.abc import Callable
 from contextlib import suppress
+from functools import partial
 from typing import Any, ClassVar, Self
 
 from muggins.core.action_ids import ActionSpace, space_of
@@ -97,7 +100,7 @@ class NativeCardState:
                     s._start = None
                     s._start_len = nat.num_drawn()
                     s._start_pos = chance.position + s._start_len
-                    s._chance = chance
+                    nat.chance = chance  # (the _chance property, set without its frame)
                     chance.rng = _stand_in()
                     s.rules = rules
                     s.num_players = num_players
@@ -149,8 +152,13 @@ class NativeCardState:
                 _PREPARED.clear()
             hit = _PREPARED[key] = (self.rules, space, *_decoded(space), table, _fast_ids(space, table, self))
         _, self._space, self._action_cache, self._id_cache, self._table, self._fast_ids = hit
-        nat.bind_actions(self._table, self._fast_ids, self._window_actions, self._apply)
+        nat.bind_actions(self._table, self._fast_ids, self._hook("_window_actions"), self._hook("_apply"))
         self._follow(nat)
+
+    def _hook(self, name: str) -> Callable[..., Any]:
+        """This state's method ``name`` for the engine to call back, holding the state weakly: the engine and its
+        state make no reference cycle, so a state dropped is freed at once (not by the garbage collector)."""
+        return partial(_call_back, weakref.ref(self), name)
 
     @classmethod
     def _table_for(cls, rules: Any) -> tuple[Action, ...]:
@@ -491,6 +499,14 @@ def _decoded(space: ActionSpace) -> tuple[dict[int, Action], dict[Action, int]]:
             _DECODED.clear()
         hit = _DECODED[id(space)] = (space, {}, {})
     return hit[1], hit[2]
+
+
+def _call_back(state: weakref.ref[NativeCardState], name: str, *args: Any) -> Any:
+    """Call the method ``name`` of the state ``state`` refers to (see :meth:`NativeCardState._hook`)."""
+    owner = state()
+    if owner is None:
+        raise ReferenceError("the state this native game belonged to is gone")
+    return getattr(owner, name)(*args)
 
 
 def _stand_in() -> random.Random:

@@ -3,8 +3,18 @@
 # native engine draws the very numbers a ``random.Random`` in the same state would, with no Python call.
 # Inline C only (cimported by the .pyx engines; nothing of it exists at run time). A native engine keeps the
 # outcomes it draws as int records (``DrawLog``) that its Python face turns into the chance's outcome dicts.
+from cpython.long cimport PyLong_AsLongLongAndOverflow
 from libc.stdint cimport uint32_t, uint64_t
 from libc.stdlib cimport free, realloc
+from libc.string cimport memcpy
+
+cdef extern from *:
+    """
+    static uint32_t muggins_mt_base[624];  /* init_genrand(19650218), where every int seeding starts */
+    static int muggins_mt_base_ready = 0;
+    """
+    uint32_t mt_base "muggins_mt_base"[624]
+    int mt_base_ready "muggins_mt_base_ready"
 
 cdef enum:
     MT_N = 624
@@ -38,7 +48,14 @@ cdef inline void mt_init_by_array(MT* m, const uint32_t* key, size_t n) noexcept
     """CPython's ``init_by_array`` (what ``random.seed(int)`` calls with the int's 32-bit words)."""
     cdef size_t i = 1, j = 0, k
     cdef uint32_t* s = m.state
-    mt_init_genrand(m, <uint32_t>19650218)
+    global mt_base_ready
+    if mt_base_ready:  # the same start for every seed: made once
+        memcpy(s, mt_base, MT_N * sizeof(uint32_t))
+        m.index = MT_N
+    else:
+        mt_init_genrand(m, <uint32_t>19650218)
+        memcpy(mt_base, s, MT_N * sizeof(uint32_t))
+        mt_base_ready = 1
     k = MT_N if MT_N > n else n
     while k:
         s[i] = <uint32_t>((s[i] ^ ((s[i - 1] ^ (s[i - 1] >> 30)) * <uint32_t>1664525)) + key[j] + <uint32_t>j)
@@ -65,6 +82,17 @@ cdef inline int mt_seed(MT* m, object seed) except -1:
     """``random.Random(seed)`` for an int ``seed`` (its absolute value's 32-bit words, low first)."""
     cdef uint32_t key[64]
     cdef size_t n = 0
+    cdef int overflow = 0
+    cdef long long small
+    cdef unsigned long long u
+    if type(seed) is int:  # a seed of a C long long: its words in C
+        small = PyLong_AsLongLongAndOverflow(seed, &overflow)
+        if not overflow:
+            u = <unsigned long long>small if small >= 0 else -<unsigned long long>small
+            key[0] = <uint32_t>(u & 0xFFFFFFFF)
+            key[1] = <uint32_t>(u >> 32)
+            mt_init_by_array(m, key, 2 if key[1] else 1)
+            return 0
     v = abs(seed)
     if v >> (32 * 64):
         raise ValueError("seeds of more than 2048 bits are drawn in Python")
@@ -235,20 +263,35 @@ cdef inline void mt_shuffle(MT* m, int* deck, int n) noexcept nogil:
 
 
 cdef inline void mt_sort_shuffle(MT* m, int* deck) noexcept nogil:
-    """``sorted(range(52), key=lambda _: rng.random())``: 52 keys in order, a stable sort by them."""
-    cdef double key[52]
-    cdef double kv
-    cdef int i, j, c
+    """``sorted(range(52), key=lambda _: rng.random())``: 52 keys in order, a stable sort by them. A key here is
+    the 53-bit integer ``random()`` scales to its double (the same order), shifted over the card's index, so no
+    two are equal and their order is the stable one: a counting pass by the top bits places them nearly in
+    order, an insertion sort finishes."""
+    cdef uint64_t key[52]
+    cdef uint64_t out[52]
+    cdef int start[65]
+    cdef uint64_t k, a, b
+    cdef int i, j
+    for i in range(65):
+        start[i] = 0
     for i in range(52):
-        key[i] = mt_random(m)
-        deck[i] = i
-    for i in range(1, 52):  # insertion sort: stable
-        c = deck[i]
-        kv = key[i]
+        a = mt_next(m) >> 5  # random(): (a * 2**26 + b) / 2**53
+        b = mt_next(m) >> 6
+        k = (((a << 26) | b) << 6) | <uint64_t>i
+        key[i] = k
+        start[(k >> 53) + 1] += 1  # (59 bits: the top six pick one of 64 buckets)
+    for i in range(1, 65):
+        start[i] += start[i - 1]
+    for i in range(52):
+        j = <int>(key[i] >> 53)
+        out[start[j]] = key[i]
+        start[j] += 1
+    for i in range(1, 52):
+        k = out[i]
         j = i
-        while j > 0 and key[j - 1] > kv:
-            key[j] = key[j - 1]
-            deck[j] = deck[j - 1]
+        while j > 0 and out[j - 1] > k:
+            out[j] = out[j - 1]
             j -= 1
-        key[j] = kv
-        deck[j] = c
+        out[j] = k
+    for i in range(52):
+        deck[i] = <int>(out[i] & 63)

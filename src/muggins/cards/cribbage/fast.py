@@ -20,7 +20,7 @@ from muggins.cards.cribbage.game import (
 )
 from muggins.cards.cribbage.views import CribbageView
 from muggins.cards.dealing import DECK
-from muggins.cards.native_state import NativeCardState
+from muggins.cards.native_state import NativeCardState, _engine
 from muggins.core.protocol import Action
 
 _TEXT = tuple(c.text for c in DECK)
@@ -53,14 +53,12 @@ class NativeCribbageState(NativeCardState):
 
     @classmethod
     def _start_native(cls, rules: Any, num_players: int, seed: int | None, state: Any) -> Any:
-        from muggins.cards.native_state import _engine
-
         if num_players != rules.players:  # the pure engine refuses it
             raise NotImplementedError(f"{num_players} players for a game of {rules.players}")
         return _engine(cls.engine).NativeCribbage.start(rules, seed, state)
 
     def _follow(self, nat: Any) -> None:
-        nat.follow_chance(self._draw_deal, self._draw_cut)
+        nat.follow_chance(self._hook("_draw_deal"), self._hook("_draw_cut"))
 
     def _draw_deal(self, dealer: int) -> tuple[list[list[int]], list[int], list[int]] | None:
         """The next deal of the chance, read and checked by the pure engine's ``draw_deal``: the hands, the

@@ -26,12 +26,17 @@ never during a playout; :meth:`NativeCribbage.events` builds the ``Event`` objec
 
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memcpy
 
-from muggins.core.idlog cimport IdLog, idlog_copy, idlog_free, idlog_init, idlog_list, idlog_push
+from muggins.core.idlog cimport IdLog, idlog_copy, idlog_init, idlog_list, idlog_push
 from muggins.core.splitmix cimport splitmix_next, splitmix_unit
 from muggins.core.pyrandom cimport (DRAW_CUT, DRAW_DEAL, DRAW_WIDTH, MT, DrawLog, draw_copy, draw_push, draw_take, mt_below,
                                     mt_cut_for_deal, mt_load, mt_seed, mt_sort_shuffle, mt_state)
 from libc.time cimport clock, clock_t, CLOCKS_PER_SEC
+from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.long cimport PyLong_AsLongAndOverflow
+from cpython.ref cimport PyObject, Py_INCREF
+from cpython.tuple cimport PyTuple_GET_ITEM
 
 import dataclasses
 
@@ -911,6 +916,56 @@ cdef int legal_check(Game* g, int seat, int i) noexcept nogil:
     return 3
 
 
+cdef int own_moves(Game* g, int seat, int* ids, bint by_id, int cap) noexcept nogil:
+    """The internal ids of ``seat``'s own moves now into ``ids`` (at most ``cap`` of them), their number:
+    discards by id (``by_id``) or as combinations of the sorted hand (the pure engine's order), plays by
+    card, else go, the next count."""
+    cdef uint64_t fit, m, rest, held
+    cdef int a, b, n = 0
+    if not 0 <= seat < g.nplayers or g.phase == PH_OVER:
+        return 0
+    if g.phase == PH_DISCARD:
+        if not (g.to_discard >> seat) & 1:
+            return 0
+        held = g.held[seat]
+        m = held
+        while m and n < cap:
+            a = lowbit(m)
+            m &= m - 1
+            if g.discard_each == 1:
+                ids[n] = a
+                n += 1
+            elif by_id:  # ids a + b (b - 1) / 2 ascend with b, then a (here a is the higher card)
+                rest = held & ((<uint64_t>1 << a) - 1)
+                while rest and n < cap:
+                    b = lowbit(rest)
+                    rest &= rest - 1
+                    ids[n] = b + a * (a - 1) // 2
+                    n += 1
+            else:
+                rest = m
+                while rest and n < cap:
+                    b = lowbit(rest)
+                    rest &= rest - 1
+                    ids[n] = a + b * (b - 1) // 2
+                    n += 1
+        return n
+    if seat != g.turn:
+        return 0
+    if g.phase == PH_PLAY:
+        fit = fitting(g.held[seat], g.count)
+        if not fit:
+            ids[0] = ID_GO
+            return 1
+        while fit and n < cap:
+            ids[n] = ID_PLAY + lowbit(fit)
+            n += 1
+            fit &= fit - 1
+        return n
+    ids[0] = ID_COUNT_CRIB if g.show_i == g.nplayers else ID_COUNT_HAND
+    return 1
+
+
 cdef void apply_legal(Game* g, int seat, int i) noexcept nogil:
     cdef int a, b
     if g.w_open:  # every move closes the muggins window (a show still untold has one open)
@@ -1159,6 +1214,44 @@ cdef int _policy(object policy) except -1:
     raise ValueError(f"policy is 0 (random) or 1 (greedy), not {policy!r}")
 
 
+#: the int object of each id below N_IDS_CACHED, made once: a list of legal ids takes them, allocating none
+cdef enum:
+    N_IDS_CACHED = 4096
+    MAX_OFFER = 64   # the most Actions of a seat's own moves an offer keeps (six cards held: 15 discards)
+
+cdef tuple _INTS = tuple(range(N_IDS_CACHED))
+
+
+cdef inline object _int(int i):
+    return <object>PyTuple_GET_ITEM(_INTS, i) if 0 <= i < N_IDS_CACHED else i
+
+
+cdef list _int_list(const int* ids, int n):
+    """A new list of the ints ``ids[:n]``."""
+    cdef list out = PyList_New(n)
+    cdef int k
+    for k in range(n):
+        o = _int(ids[k])
+        Py_INCREF(o)
+        PyList_SET_ITEM(out, k, o)
+    return out
+
+
+cdef inline long _small(object x) noexcept:
+    """The value of the int ``x`` (an exact int), or -1 when it is negative or does not fit a C long."""
+    cdef int overflow
+    cdef long v = PyLong_AsLongAndOverflow(x, &overflow)
+    return -1 if overflow or v < 0 else v
+
+
+cdef inline int seat_arg(object seat, int n) except -1:
+    """``seat`` as a C int when it is a seat of ``n`` players (a plain int), else NoSuchSeat (``check_seat``)."""
+    cdef long s = _small(seat) if type(seat) is int else -1
+    if s < n:
+        return <int>s if s >= 0 else check_seat(seat, n)
+    return check_seat(seat, n)
+
+
 #: every set of seats, by its bit mask (who waits, who may act: no set is built per call)
 cdef tuple _SEATS = tuple(frozenset(s for s in range(4) if (m >> s) & 1) for m in range(16))
 
@@ -1172,6 +1265,33 @@ cdef inline int waiting_mask(Game* g) noexcept nogil:
     return 1 << g.turn
 
 
+cdef struct Spare:
+    int* buf        # the log memory of a game freed, kept for the next new game (NULL: none)
+    long cap
+
+
+cdef Spare SPARE_EV, SPARE_DRAWN, SPARE_HIST
+SPARE_EV.buf = SPARE_DRAWN.buf = SPARE_HIST.buf = NULL
+
+
+cdef inline void keep_spare(Spare* spare, int* buf, long cap) noexcept:
+    """Keep ``buf`` (``cap`` ints; freed by its game) for the next game when none is kept and it is not large;
+    else free it."""
+    if spare.buf == NULL and 0 < cap <= 1 << 16:
+        spare.buf = buf
+        spare.cap = cap
+    else:
+        free(buf)
+
+
+cdef inline int* take_spare(Spare* spare, long* cap) noexcept:
+    """The memory kept by :func:`keep_spare` (its size in ``cap``), or NULL (``cap`` 0)."""
+    cdef int* buf = spare.buf
+    cap[0] = spare.cap if buf != NULL else 0
+    spare.buf = NULL
+    return buf
+
+
 cdef class NativeCribbage:
     """One two-player cribbage game in C data; integer ids in and out (see the module docstring)."""
 
@@ -1180,6 +1300,7 @@ cdef class NativeCribbage:
     cdef object rules
     # the numbering of docs/actions.md under these rules: where each block starts, claim codes per move
     cdef int id_play, id_go, id_count, id_muggins, id_claim, id_size, width
+    cdef bint same_ids    # the ids of these rules are the internal ones (two players, automatic scoring)
     cdef object deal_fn   # the owner's chance, see follow_chance
     cdef object cut_fn
     cdef IdLog hist       # (seat, id) of every move applied by apply_id while the history is kept
@@ -1192,6 +1313,8 @@ cdef class NativeCribbage:
     cdef dict act_ids
     cdef object act_window
     cdef object act_slow
+    cdef int offer[MAX_OFFER]  # the internal ids of the Actions legal_actions offered last (apply_action
+    cdef int noffer            # finds an offered Action there by its identity)
 
     cdef int layout(self, object rules) except -1:
         from math import comb
@@ -1205,6 +1328,8 @@ cdef class NativeCribbage:
         self.id_muggins = self.id_count + 2 * self.width
         self.id_claim = self.id_muggins + (rules.max_step_points + 2)
         self.id_size = self.id_claim + rules.max_step_points + 1 if self.width > 1 else self.id_muggins
+        self.same_ids = self.width == 1 and self.id_play == ID_PLAY and self.id_go == ID_GO and \
+            self.id_count == ID_COUNT_HAND
         return 0
 
     def __cinit__(self) -> None:
@@ -1219,11 +1344,12 @@ cdef class NativeCribbage:
         self.drawn.buf = NULL
         self.drawn.n = 0
         self.drawn.cap = 0
+        self.noffer = 0
 
     def __dealloc__(self) -> None:
-        free(self.evlog.buf)
-        free(self.drawn.buf)
-        idlog_free(&self.hist)
+        keep_spare(&SPARE_EV, self.evlog.buf, self.evlog.cap)
+        keep_spare(&SPARE_DRAWN, self.drawn.buf, self.drawn.cap)
+        keep_spare(&SPARE_HIST, self.hist.buf, self.hist.cap)
 
     cdef int record(self, int seat, int i) except -1:
         if self.keep_hist:
@@ -1326,12 +1452,16 @@ cdef class NativeCribbage:
         n.rules = rules
         n.id_play, n.id_go, n.id_count = proto.id_play, proto.id_go, proto.id_count
         n.id_muggins, n.id_claim, n.id_size, n.width = proto.id_muggins, proto.id_claim, proto.id_size, proto.width
+        n.same_ids = proto.same_ids
         seed_game(g, 0)
         n.take_rng(seed, state)
+        n.drawn.buf = take_spare(&SPARE_DRAWN, &n.drawn.cap)
         dealer = mt_cut_for_deal(&n.mt, &n.drawn, g.nplayers, rules.first_dealer_by != "high")
         g.log = &n.evlog
         g.external = 1
         n.keep_hist = 1
+        n.evlog.buf = take_spare(&SPARE_EV, &n.evlog.cap)  # (a new game's logs reuse a finished game's memory)
+        n.hist.buf = take_spare(&SPARE_HIST, &n.hist.cap)
         new_game(g, rules.target, dealer)
         n.resume()
         n.evlog.n = 0
@@ -1532,6 +1662,7 @@ cdef class NativeCribbage:
         draw_copy(&c.drawn, &self.drawn)
         c.id_play, c.id_go, c.id_count = self.id_play, self.id_go, self.id_count
         c.id_muggins, c.id_claim, c.id_size, c.width = self.id_muggins, self.id_claim, self.id_size, self.width
+        c.same_ids = self.same_ids
         if logging(&self.g):
             c.copy_log(self.evlog)
         return c
@@ -1544,7 +1675,14 @@ cdef class NativeCribbage:
     cdef list legal_list(self, int seat):
         cdef Game* g = &self.g
         cdef uint64_t held, fit, m, rest
-        cdef int a, b, w = self.width, start
+        cdef int a, b, w = self.width, start, n
+        cdef int ids[N_IDS]
+        if w == 1 and not g.w_open:  # the automatic game: the ids of the own moves, made into a list at once
+            n = own_moves(g, seat, ids, 1, N_IDS)
+            if not self.same_ids:
+                for a in range(n):
+                    ids[a] = self.external_id(ids[a])
+            return _int_list(ids, n)
         out = []
         if not 0 <= seat < g.nplayers or g.phase == PH_OVER:
             return out
@@ -1561,15 +1699,15 @@ cdef class NativeCribbage:
                     while rest:
                         a = lowbit(rest)
                         rest &= rest - 1
-                        out.append(a + b * (b - 1) // 2)
+                        out.append(_int(a + b * (b - 1) // 2))
         elif seat == g.turn:
             if g.phase == PH_PLAY:
                 fit = fitting(g.held[seat], g.count)
                 if w == 1:
                     if not fit:
-                        return [self.id_go]
+                        return [_int(self.id_go)]
                     while fit:
-                        out.append(self.id_play + lowbit(fit))
+                        out.append(_int(self.id_play + lowbit(fit)))
                         fit &= fit - 1
                     return out
                 if not fit:
@@ -1581,7 +1719,7 @@ cdef class NativeCribbage:
             else:
                 start = self.id_count + (w if g.show_i == g.nplayers else 0)
                 if w == 1:
-                    return [start]
+                    return [_int(start)]
                 out.extend(range(start, start + w))
         if g.w_open:
             if side_of(g, seat) != g.w_side:
@@ -1599,20 +1737,35 @@ cdef class NativeCribbage:
         self.act_ids = ids
         self.act_window = window
         self.act_slow = slow
+        self.noffer = 0
 
     def legal_actions(self, seat: object) -> list:
         """As the pure state's ``legal_actions`` (see :meth:`bind_actions`)."""
         cdef Game* g = &self.g
-        if type(seat) is not int or not 0 <= seat < g.nplayers:
-            seat = check_seat(seat, g.nplayers)
-        out = self.actions_of(seat, self.act_table)
+        cdef int s = seat_arg(seat, g.nplayers)
+        out = self.actions_of(s, self.act_table, 1)
         if g.w_open and not g.phase == PH_OVER:
-            out.extend(self.act_window(seat))
+            out.extend(self.act_window(s))
         return out
 
     def apply_action(self, seat: object, action: object) -> None:
-        """As the pure state's ``apply``: an Action of the table by its id, anything else (and a refusal)
-        by the owner's apply."""
+        """As the pure state's ``apply``: an Action of the table by its id (one :meth:`legal_actions` just
+        offered is found by its identity among those offered, checked in C and applied), anything else (and a
+        refusal) by the owner's apply."""
+        cdef Game* g = &self.g
+        cdef PyObject* p = <PyObject*>action
+        cdef int j, k
+        cdef long s
+        if self.noffer and type(seat) is int:
+            s = _small(seat)
+            if 0 <= s < g.nplayers:
+                for j in range(self.noffer):
+                    k = self.offer[j]
+                    if PyTuple_GET_ITEM(self.act_table, k) == p:
+                        if legal_check(g, s, k) == 0:
+                            self.do_move(s, k, CLAIM_NONE, self.external_id(k))
+                            return
+                        break
         i = self.act_ids.get(id(action))
         if i is None or type(seat) is not int:
             self.act_slow(seat, action)
@@ -1627,54 +1780,39 @@ cdef class NativeCribbage:
         (``CribbageState._regular``: discards as combinations of the sorted hand, plays by card, else go, the
         next count): ``table`` holds the Action of each internal id (a discard's id, ``1326 + card``, go 1378,
         count hand 1379, count crib 1380)."""
-        return self.actions_of(seat, table)
+        return self.actions_of(seat, table, 0)
 
-    cdef list actions_of(self, int seat, tuple table):
-        cdef Game* g = &self.g
-        cdef uint64_t fit, m, rest
-        cdef int a, b
-        out = []
-        if not 0 <= seat < g.nplayers or g.phase == PH_OVER or len(table) != N_IDS:
-            return out
-        if g.phase == PH_DISCARD:
-            if not (g.to_discard >> seat) & 1:
-                return out
-            m = g.held[seat]
-            while m:
-                a = lowbit(m)
-                m &= m - 1
-                if g.discard_each == 1:
-                    out.append(table[a])
-                    continue
-                rest = m
-                while rest:
-                    b = lowbit(rest)
-                    rest &= rest - 1
-                    out.append(table[a + b * (b - 1) // 2])
-            return out
-        if seat != g.turn:
-            return out
-        if g.phase == PH_PLAY:
-            fit = fitting(g.held[seat], g.count)
-            if not fit:
-                return [table[ID_GO]]
-            while fit:
-                out.append(table[ID_PLAY + lowbit(fit)])
-                fit &= fit - 1
-            return out
-        return [table[ID_COUNT_CRIB if g.show_i == g.nplayers else ID_COUNT_HAND]]
+    cdef list actions_of(self, int seat, tuple table, bint offer):
+        """The Actions of ``seat``'s own moves now; ``offer``: their internal ids kept as the offer
+        :meth:`apply_action` knows (``table`` is then the bound one)."""
+        cdef int ids[N_IDS]
+        cdef int n, k
+        cdef PyObject* item
+        if offer:
+            self.noffer = 0
+        if len(table) != N_IDS:
+            return []
+        n = own_moves(&self.g, seat, ids, 0, N_IDS)
+        out = PyList_New(n)
+        for k in range(n):
+            item = PyTuple_GET_ITEM(table, ids[k])
+            Py_INCREF(<object>item)
+            PyList_SET_ITEM(out, k, <object>item)
+        if offer and n <= MAX_OFFER:
+            memcpy(self.offer, ids, n * sizeof(int))
+            self.noffer = n
+        return out
 
     def legal_action_ids(self, seat: object) -> list:
         """As ``GameState.legal_action_ids``: one id per legal action, ascending (each move claiming nothing, a
         muggins call naming nothing, a late claim of its true amount); NoSuchSeat for a bad seat."""
         cdef Game* g = &self.g
         cdef int w = self.width
-        if type(seat) is not int or not 0 <= seat < g.nplayers:
-            check_seat(seat, g.nplayers)
+        cdef int s = seat_arg(seat, g.nplayers)
         if w == 1:
-            return self.legal_list(seat)
+            return self.legal_list(s)
         out = []
-        for i in self.legal_list(seat):
+        for i in self.legal_list(s):
             if i < self.id_muggins:
                 if i < self.id_play or (i - (self.id_play if i < self.id_go else self.id_go if i < self.id_count else self.id_count)) % w == 0:
                     out.append(i)
@@ -1686,6 +1824,13 @@ cdef class NativeCribbage:
         """As ``GameState.apply_action_id``: NoSuchSeat, GameOver, UnknownAction (no such id), IllegalAction (not
         legal for ``seat`` now; a subclass names why), the game unchanged."""
         cdef Game* g = &self.g
+        cdef long s, k
+        if type(seat) is int and type(i) is int and g.phase != PH_OVER:
+            s = _small(seat)
+            k = _small(i)
+            if 0 <= s < g.nplayers and 0 <= k < self.id_size:
+                self.apply_int(s, k)
+                return
         if type(seat) is not int or not 0 <= seat < g.nplayers:
             check_seat(seat, g.nplayers)
         if g.phase == PH_OVER:
@@ -1744,6 +1889,11 @@ cdef class NativeCribbage:
             raise NotYourTurn(f"seat {seat} has no move now (to move: seat {to_move(g)})")
         if why == 3:
             raise IllegalAction(f"id {i} is not a legal move of seat {seat} now")
+        return self.do_move(seat, internal, claim, i)
+
+    cdef int do_move(self, int seat, int internal, int claim, int i) except -1:
+        """Apply the legal internal move ``internal`` of ``seat`` announcing ``claim``; ``i`` its id."""
+        cdef Game* g = &self.g
         g.claim = claim
         apply_legal(g, seat, internal)
         g.claim = CLAIM_NONE
@@ -1751,6 +1901,16 @@ cdef class NativeCribbage:
         if g.pending:
             self.resume()
         return 0
+
+    cdef inline int external_id(self, int internal) noexcept:
+        """The id under these rules of the internal move ``internal`` claiming nothing."""
+        if internal < ID_PLAY:
+            return internal
+        if internal < ID_GO:
+            return self.id_play + (internal - ID_PLAY) * self.width
+        if internal == ID_GO:
+            return self.id_go
+        return self.id_count + (internal - ID_COUNT_HAND) * self.width
 
     def window(self) -> tuple | None:
         """(scorer, missed, claimed or None, reason, may claim, late) of the open window, or None."""
@@ -2203,40 +2363,8 @@ cdef int draw_world(const Frame* f, Game* w, uint64_t* rng) noexcept nogil:
 
 
 cdef int legal_list(Game* g, int seat, int* out) noexcept nogil:
-    """The ids ``seat`` may use now, ascending (as ``NativeCribbage.legal_ids``)."""
-    cdef uint64_t held, fit, m, rest
-    cdef int a, b, n = 0
-    if g.phase == PH_OVER or seat < 0:
-        return 0
-    if g.phase == PH_DISCARD:
-        if not (g.to_discard >> seat) & 1:
-            return 0
-        held = g.held[seat]
-        m = held
-        while m:
-            b = lowbit(m)
-            m &= m - 1
-            rest = held & ((<uint64_t>1 << b) - 1)
-            while rest and n < MAX_ACTS:
-                a = lowbit(rest)
-                rest &= rest - 1
-                out[n] = a + b * (b - 1) // 2
-                n += 1
-        return n
-    if seat != g.turn:
-        return 0
-    if g.phase == PH_PLAY:
-        fit = fitting(g.held[seat], g.count)
-        if not fit:
-            out[0] = ID_GO
-            return 1
-        while fit and n < MAX_ACTS:
-            out[n] = ID_PLAY + lowbit(fit)
-            fit &= fit - 1
-            n += 1
-        return n
-    out[0] = ID_COUNT_CRIB if g.show_i == 2 else ID_COUNT_HAND
-    return 1
+    """The ids ``seat`` may use now, ascending (as ``NativeCribbage.legal_ids``), at most MAX_ACTS."""
+    return own_moves(g, seat, out, 1, MAX_ACTS)
 
 
 cdef struct Tree:
