@@ -1325,9 +1325,12 @@ class DominoState(GameState):
                  ("end" if self._linfo[node][0] in _INLINE else "side")), "value": v}
                 for node in sorted({x[4] for x in self._posall}) for p, _, v in self._positions(node)]
 
-    def view(self, seat: int | None) -> DominoView:
-        if seat is not None:
-            check_seat(seat, self.num_players)  # -1 would read another seat's hand
+    def view(self, seat: object) -> DominoView:
+        # typed object: a compiled build would make True or 1.0 a seat before the check; -1 would
+        # read the last seat's hand
+        return self._view(None if seat is None else check_seat(seat, self.num_players))
+
+    def _view(self, seat: int | None) -> DominoView:
         r = self.rules
         return DominoView(
             game=self.game, preset=r.preset, seat=seat, players=self.num_players,

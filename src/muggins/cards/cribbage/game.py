@@ -850,9 +850,12 @@ class CribbageState(GameState):
             v["explain"] = s.text
         return v
 
-    def view(self, seat: int | None) -> CribbageView:
-        if seat is not None:
-            check_seat(seat, self.num_players)  # -1 would read another seat's hand
+    def view(self, seat: object) -> CribbageView:
+        # typed object: a compiled build would make True or 1.0 a seat before the check; -1 would
+        # read the last seat's hand
+        return self._view(None if seat is None else check_seat(seat, self.num_players))
+
+    def _view(self, seat: int | None) -> CribbageView:
         r = self.rules
         n = self.num_players
         w = self._window

@@ -496,9 +496,12 @@ class CardMugginsState(GameState):
         return PLAY[parse_card(words[0]).index]
 
     # ------------------------------------------------------------------------------------ views ----
-    def view(self, seat: int | None) -> Muggins31View:
-        if seat is not None:
-            check_seat(seat, self.num_players)  # -1 would read another seat's hand
+    def view(self, seat: object) -> Muggins31View:
+        # typed object: a compiled build would make True or 1.0 a seat before the check; -1 would
+        # read the last seat's hand
+        return self._view(None if seat is None else check_seat(seat, self.num_players))
+
+    def _view(self, seat: int | None) -> Muggins31View:
         r = self.rules
         w = self._window
         return Muggins31View(
