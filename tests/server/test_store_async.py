@@ -157,6 +157,35 @@ def test_a_move_whose_socket_goes_while_it_is_committed_is_still_applied(tmp_pat
     run_on(store, run)
 
 
+def test_a_write_cancelled_while_it_waits_is_dropped_and_the_writer_goes_on(tmp_path: Path) -> None:
+    """A write whose caller is cancelled before a writer thread takes it (its event loop closed, its task
+    cancelled) is never committed, and the writer thread lives on: before, finishing that write killed the
+    only SQLite writer thread, and every later move of the server waited for ever."""
+    store = HeldStore(f"sqlite:///{tmp_path / 'cancel.db'}")
+    store.write_threads = 1
+
+    async def run(manager: TableManager) -> None:
+        held, dropped, later = two_people(manager), two_people(manager), two_people(manager)
+        store.held = held.id
+        first = asyncio.create_task(held.act_async(*a_move(held), 0))
+        assert await asyncio.to_thread(store.reached.wait, 60)  # the only writer thread is busy
+        seat, move, claim = a_move(dropped)
+        staged = dropped._stage(seat, dropped._action_of(seat, move, claim))
+        waiting = asyncio.create_task(store.append_action_async(*staged.write))
+        await asyncio.sleep(0.05)  # queued behind the held write
+        waiting.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await waiting
+        store.go.set()
+        assert await first == 0
+        assert await asyncio.wait_for(later.act_async(*a_move(later), 0), 60) == 0  # the writer thread lives
+        assert [t for t, _ in store.stored] == [held.id, later.id]  # the cancelled write was not committed
+        found = store.load_one(dropped.id)
+        assert found is not None and found.actions == []
+
+    run_on(store, run)
+
+
 def test_a_held_write_that_fails_changes_nothing(tmp_path: Path) -> None:
     store = HeldStore(f"sqlite:///{tmp_path / 'fail.db'}")
 

@@ -428,7 +428,17 @@ class Store:
                     self._queue.put(None)  # for this thread's next round
                     break
                 batch.append(more)
-            self._commit(batch)
+            # a write whose waiter was cancelled before it began is dropped, never committed: its caller
+            # was told it did not happen; the others cannot be cancelled from here on
+            batch = [w for w in batch if w.done.set_running_or_notify_cancel()]
+            try:
+                if batch:
+                    self._commit(batch)
+            except BaseException as e:  # the thread must outlive any one batch: every later write needs it
+                log.exception("a writer thread failed on %d writes; they are reported as not saved", len(batch))
+                for w in batch:
+                    if not w.done.done():
+                        w.done.set_exception(StoreUnavailable(f"the database did not take {w.what}: {e}"))
 
     def _commit(self, batch: list[QueuedWrite]) -> None:
         if len(batch) > 1 and time.monotonic() >= self._down_until:
