@@ -370,7 +370,8 @@ def final_layout(st: GameState, before: GameState, seat: int, action: Action) ->
     layout: list[dict[str, Any]] = before.view(None)["layout"]
     if action.kind != "play":
         return layout
-    copy = before.clone()
+    to_pure = getattr(before, "to_pure", None)  # a native state: the spare tile goes into a pure copy's hand
+    copy = to_pure().clone() if callable(to_pure) else before.clone()
     hands = getattr(copy, "hands", None)
     if not isinstance(hands, list) or not 0 <= seat < len(hands):
         return layout
