@@ -126,10 +126,11 @@ def test_a_resign_not_stored_is_refused_and_the_game_goes_on(tmp_path: Path) -> 
 
         with table_socket(c, t["id"], tok) as ws:
             play_until(1)  # the game has begun: leaving now would resign
-            store.fault = Failing(2)
+            store.fault = Failing(10**6)  # every write fails (a bot's move meanwhile too) until it is removed
             r = c.post(resign, headers=auth)
             assert r.status_code == 503 and "resignation was not saved" in r.json()["error"], r.text
             assert table.status == "playing" and table.resigned is None
+            store.fault = None
             assert store.load_one(t["id"]).status == "playing"  # type: ignore[union-attr]
             play_until(len(table.state.history) + 2)  # the game goes on, bot and person
             r = c.post(resign, headers=auth)
