@@ -219,7 +219,8 @@ def test_the_cribbage_board_has_its_holes_numbers_names_and_pegs(server: tuple[s
     for preset, players, target in [("cribbage", 2, 121), ("cribbage-61", 2, 61), ("four-hand", 4, 121)]:
         ctx, page, errors = new_page(browser, DESKTOP)
         sit_as_creator(page, base, "cribbage", preset, [None] + ["beginner"] * (players - 1))
-        page.evaluate(f"""() => {{ const s = {STATE};
+        # the page stops listening first: a bot's move arriving later would draw the real board over this one
+        page.evaluate(f"""() => {{ const s = {STATE}; s.ws.onmessage = null; s.ws.onclose = null;
             s.last = {{...s.last, view: {{...s.last.view, board: [{{front: 47, back: 40}}, {{front: 12, back: 0}}],
                                          scores: [47, 12]}}}}; muggins.render(); }}""")
         sides = 2
