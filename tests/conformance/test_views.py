@@ -101,3 +101,22 @@ def test_a_view_of_a_seat_the_game_does_not_have_is_refused(case: Case) -> None:
         with pytest.raises(NoSuchSeat):
             state.view(seat)  # type: ignore[arg-type]
     assert state.view(None).seat is None and state.view(case.players - 1).seat == case.players - 1
+
+
+@pytest.mark.parametrize("case", params())
+@pytest.mark.usefixtures("both_engines")
+def test_legal_actions_of_a_seat_the_game_does_not_have_are_refused(case: Case) -> None:
+    """The moves of seat -1, of a seat past the last, of a bool or a float: refused on both engines (not
+    the last seat's moves, an empty list or an overflow), also once the game is over."""
+    from muggins.core.errors import NoSuchSeat
+
+    state = case.new(seed=SEED)
+    rng = random.Random(SEED)
+    for over in (False, True):
+        for seat in (-1, case.players, 2**70, True, 1.0, "0", None):
+            with pytest.raises(NoSuchSeat):
+                state.legal_actions(seat)  # type: ignore[arg-type]
+        assert state.is_over() == over
+        while not state.is_over():
+            state.apply(*choose(state, rng))
+    assert state.legal_actions(case.players - 1) == []

@@ -206,10 +206,12 @@ class GameState:
         """Seats the game waits for; a subset of :meth:`to_act`. Others may act but need not."""
         raise NotImplementedError
 
-    def legal_actions(self, seat: int) -> list[Action]:
+    def legal_actions(self, seat: object) -> list[Action]:
         """Every legal action of ``seat``: the game's own moves, then "muggins" or "claim" while a window
         lets this seat call or claim late. Any claim on a scoring move is legal (an under- or over-claim is
-        a mistake, not an illegal move)."""
+        a mistake, not an illegal move). A seat the game does not have is refused (:class:`NoSuchSeat`)."""
+        if type(seat) is not int or not 0 <= seat < self.num_players:
+            seat = check_seat(seat, self.num_players)
         if self._over:
             return []
         out = list(self._regular(seat))
