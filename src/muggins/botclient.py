@@ -18,6 +18,7 @@ import json
 import logging
 import queue
 import random
+import re
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -37,11 +38,15 @@ JOIN_SECONDS = 10.0   # how long a stopping client waits for each game's thread
 READ_TIMEOUT = 60.0   # seconds without a byte (the server sends a newline every few) before reconnecting
 
 
+_TRY_AGAIN = re.compile(r"[;,]?\s*try again in [^;]*$")
+
+
 class _Later(Exception):
     """The server asked the client to come back (429 or 503): the same state is answered again then."""
 
     def __init__(self, r: httpx.Response) -> None:
-        super().__init__(f"{r.status_code} {_error_of(r)}")
+        # the client says when it tries again: the server's own "try again in ..." would say it twice
+        super().__init__(f"{r.status_code} {_TRY_AGAIN.sub('', _error_of(r))}")
         try:
             self.wait = min(RETRY_MOST, max(0.05, float(r.headers.get("Retry-After", RETRY_FIRST))))
         except ValueError:
