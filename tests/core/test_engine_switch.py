@@ -36,6 +36,37 @@ def test_native_class_where_in_scope_pure_elsewhere(monkeypatch: pytest.MonkeyPa
     assert SPEC.engine(rules, 2) == ("pure", "the game has no native engine")
 
 
+COUNTED: list[int] = []
+
+
+class CountingToy(ScopedToy):
+    """A toy state class that counts the times its scope is asked: it plays the default target only."""
+
+    @staticmethod
+    def unsupported(rules: Any, num_players: int) -> str | None:
+        COUNTED.append(num_players)
+        return None if rules.target == SPEC.rules().target else "another target"
+
+
+def test_the_answer_kept_for_one_rules_object_is_not_given_for_another(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The scope's answer is kept per rules object: other rules (new objects, perhaps at the address of one
+    freed) are asked again, and the switch is read on every call."""
+    monkeypatch.delenv(ENGINE_ENV, raising=False)
+    COUNTED.clear()
+    path = f"{__name__}:CountingToy"
+    rules = SPEC.rules()
+    assert native_state_type(path, rules, 2) == (CountingToy, None)
+    assert native_state_type(path, rules, 2) == (CountingToy, None) and COUNTED == [2]
+    for _ in range(3):
+        other = dataclasses.replace(rules, target=rules.target + 1)
+        assert native_state_type(path, other, 2) == (None, "another target")
+        del other
+    assert native_state_type(path, rules, 3) == (CountingToy, None)
+    assert COUNTED == [2, 2, 2, 2, 3]
+    monkeypatch.setenv(ENGINE_ENV, "pure")
+    assert native_state_type(path, rules, 2) == (None, f"{ENGINE_ENV}=pure")
+
+
 def test_pure_forces_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(ENGINE_ENV, "pure")
     rules = SCOPED.rules()

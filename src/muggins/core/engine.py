@@ -16,7 +16,10 @@ CHOICES = ("native", "pure")
 
 def engine_choice() -> str:
     """``"native"`` or ``"pure"``, from MUGGINS_ENGINE; ValueError for anything else."""
-    value = os.environ.get(ENGINE_ENV, "").strip().lower() or "native"
+    value = os.environ.get(ENGINE_ENV)
+    if value is None or value in CHOICES:  # (the usual cases first: this is read for every new game)
+        return value or "native"
+    value = value.strip().lower() or "native"
     if value not in CHOICES:
         raise ValueError(f"{ENGINE_ENV}={value!r}: choose one of {', '.join(CHOICES)}")
     return value
@@ -33,6 +36,7 @@ def native_module(name: str) -> ModuleType | None:
 
 
 _TYPES: dict[str, Any] = {}
+_SCOPE: dict[tuple[str, int, int], tuple[Any, Any, str | None]] = {}  # (path, id(rules), players): the answer
 
 
 def native_state_type(path: str | None, rules: Any, num_players: int) -> tuple[Any, str | None]:
@@ -48,12 +52,19 @@ def native_state_type(path: str | None, rules: Any, num_players: int) -> tuple[A
         return None, "the game has no native engine"
     if engine_choice() == "pure":
         return None, f"{ENGINE_ENV}=pure"
+    key = (path, id(rules), num_players)
+    hit = _SCOPE.get(key)
+    if hit is not None and hit[0] is rules:  # rules are frozen and a build does not change while it runs
+        return hit[1], hit[2]
     cls = _TYPES.get(path)
     if cls is None:
         from muggins.core.rules import load_object
 
         cls = _TYPES[path] = load_object(path)
     why: str | None = cls.unsupported(rules, num_players)
+    if len(_SCOPE) >= 256:
+        _SCOPE.clear()
+    _SCOPE[key] = (rules, cls if why is None else None, why)
     return (cls, None) if why is None else (None, why)
 
 
