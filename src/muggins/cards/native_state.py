@@ -14,11 +14,13 @@ generator back to the chance). A new game from a fresh seed is started in C too 
 first deal); the pure state it started as is rebuilt from those outcomes when first asked for.
 
 Python objects are made at the edge, only when asked for: the event log from the engine's int records, the
-history from its (seat, id) list, ``Action`` objects from ids. What is rich and rarely asked for - the views,
-sampling of the hidden cards, the notation, the inventory - comes from the pure *twin*: the pure state of the
-same game, built from the same outcomes and moves when first asked for and brought up to date (move by move)
-each time after; clones share it until one of them needs it again. :meth:`NativeCardState.to_pure` gives a copy
-of it. Any other attribute of the pure state (``hands``, ``total``, ...) is read from the twin too.
+history from its (seat, id) list, ``Action`` objects from ids. A view is made from the engine's position and,
+for what the position does not hold (closed piles, shows, back pegs), a *view tracker* fed the event log; the
+notation is the pure state's own code run on a blank pure state of the same rules. What is rarely asked for -
+the inventory, any other attribute of the pure state (``hands``, ``total``, ...) - comes from the pure *twin*:
+the pure state of the same game, built from the same outcomes and moves when first asked for and brought up to
+date (move by move) each time after; clones share it until one of them needs it again.
+:meth:`NativeCardState.to_pure` gives a copy of it.
 
 The pure engine stays the reference: ``MUGGINS_ENGINE=pure`` (:mod:`muggins.core.engine`), no build, a stale
 build, or rules out of the engine's scope make ``spec.new`` give the pure state.
@@ -37,10 +39,12 @@ from muggins.core.action_ids import ActionSpace, space_of
 from muggins.core.chance import Chance
 from muggins.core.errors import GameOver, IllegalAction, shown
 from muggins.core.protocol import MUGGINS, Action, Event, GameState, check_action, check_seat
+from muggins.core.views import WindowView
 
 #: the attributes a native-backed state keeps itself (never read from the twin)
 _OWN = frozenset({"_nat", "_chance", "rules", "num_players", "_start", "_start_pos", "_start_len", "_log_cache",
-                  "_hist_cache", "_twin", "_space", "_action_cache", "_id_cache", "_table", "_fast_ids"})
+                  "_hist_cache", "_twin", "_space", "_action_cache", "_id_cache", "_table", "_fast_ids",
+                  "_tracker"})
 
 
 class NativeCardState:
@@ -69,6 +73,9 @@ class NativeCardState:
     _id_cache: dict[Action, int]  # the id of each Action met that numbers it whatever the position
     _table: tuple[Action, ...]  # the Action of each of the engine's internal move ids (see regular_actions)
     _fast_ids: dict[int, int]  # the id of each Action of the table, by the object's identity
+    #: what a view needs that the engine's position does not hold (closed piles, shows, ...), kept up to date
+    #: from the event log (see _tracked); None: not made yet
+    _tracker: Any = None
 
     # --- making one -----------------------------------------------------------------------------------
     @classmethod
@@ -418,8 +425,32 @@ class NativeCardState:
         """The equal pure state (a copy of the twin: the same deals, the same moves)."""
         return self._synced().clone()
 
-    def view(self, seat: int | None) -> Any:
-        return self._synced().view(seat)
+    def view(self, seat: object) -> Any:
+        """What ``seat`` may see (None: a spectator), made from the engine's data: equal to the pure state's
+        view of the same game."""
+        return self._view(None if seat is None else check_seat(seat, self.num_players))
+
+    def _view(self, seat: int | None) -> Any:
+        raise NotImplementedError
+
+    def _tracked(self) -> Any:
+        """The view tracker (``_new_tracker``) fed every event logged so far."""
+        t = self._tracker
+        if t is None:
+            t = self._tracker = self._new_tracker(self._start_state())
+        evs = self._log_cache
+        nat = self._nat
+        if nat.num_events() > len(evs):
+            evs.extend(nat.events(len(evs)))
+        if t.pos < len(evs):
+            for e in evs[t.pos:]:
+                t.feed(e)
+            t.pos = len(evs)
+        return t
+
+    def _new_tracker(self, start: Any) -> Any:
+        """A view tracker at the pure position ``start`` (this game's start), fed nothing yet."""
+        raise NotImplementedError
 
     def sample_hidden(self, seat: int, rng: random.Random) -> Self:
         """As the pure state's (the same draw from ``rng``), played on natively."""
@@ -428,15 +459,27 @@ class NativeCardState:
     def inventory(self) -> dict[str, list[str]]:
         return dict(self._synced().inventory())
 
+    # The notation: the pure state's own code, run on a blank pure state of these rules holding only what that
+    # code reads of the position (see _notation).
+    def _notation(self) -> Any:
+        """A pure state of these rules with no position: its ``format_action``, ``action_to_json`` and
+        ``parse_action`` read the rules alone (a subclass sets what else its parsing reads)."""
+        blank = self.pure_type.__new__(self.pure_type)
+        blank.rules = self.rules
+        blank.num_players = self.num_players
+        return blank
+
     def format_action(self, action: Action) -> str:
-        return str(self._synced().format_action(action))
+        return str(_NOTATION[self.pure_type].format_action(action))
 
     def parse_action(self, text: object, seat: int | None = None) -> Action:
-        action: Action = self._synced().parse_action(text, seat)
+        action: Action = self._notation().parse_action(text, seat)
         return action
 
     def action_to_json(self, seat: int, action: Action) -> dict[str, Any]:
-        d: dict[str, Any] = self._synced().action_to_json(seat, action)
+        d: dict[str, Any] = {"seat": seat, "move": self.format_action(action)}
+        if action.claim is not None:
+            d["claim"] = action.claim
         return d
 
     def __getattr__(self, name: str) -> Any:
@@ -462,6 +505,8 @@ class NativeCardState:
         c.num_players = self.num_players
         c._log_cache = self._log_cache[:]
         c._hist_cache = self._hist_cache[:]
+        if self._tracker is not None:
+            c._tracker = self._tracker.copy()
         twin = self._twin
         if twin is not None:
             twin[2] = False  # shared: whoever needs it next copies it first
@@ -485,6 +530,25 @@ class NativeCardState:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.rules.preset!r}, {self.num_players} players)"
+
+
+def public_window(w: tuple[Any, ...] | None) -> WindowView | None:
+    """The engine's open window (``window()``) as everybody may see it (``Window.public``)."""
+    if w is None:
+        return None
+    return {"scorer": w[0], "claimed": w[2], "reason": w[3], "scorer_may_claim": w[4]}
+
+
+class _Notation(dict[type, Any]):
+    """A blank state of each pure card state type, whose ``format_action`` reads nothing but the action."""
+
+    def __missing__(self, kind: Any) -> Any:
+        blank: Any = kind.__new__(kind)
+        self[kind] = blank
+        return blank
+
+
+_NOTATION = _Notation()
 
 
 _DECODED: dict[int, tuple[ActionSpace, dict[int, Action], dict[Action, int]]] = {}

@@ -5,7 +5,7 @@ by the engine from the chance's generator as that code draws them otherwise."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from muggins.cards.cribbage.game import _FIELDS as PURE_FIELDS
 from muggins.cards.cribbage.game import (
@@ -18,10 +18,11 @@ from muggins.cards.cribbage.game import (
     draw_deal,
     play_action,
 )
-from muggins.cards.cribbage.views import CribbageView
-from muggins.cards.dealing import DECK
-from muggins.cards.native_state import NativeCardState, _engine
-from muggins.core.protocol import Action
+from muggins.cards.cribbage.show import explain_show
+from muggins.cards.cribbage.views import CribbageView, GameResult, PreviousHand, ShowView
+from muggins.cards.dealing import CARD_BY_TEXT, DECK
+from muggins.cards.native_state import NativeCardState, _engine, public_window
+from muggins.core.protocol import Action, Event
 
 _TEXT = tuple(c.text for c in DECK)
 _TABLES: dict[int, tuple[Action, ...]] = {}
@@ -103,7 +104,176 @@ class NativeCribbageState(NativeCardState):
     def _table_for(cls, rules: Any) -> tuple[Action, ...]:
         return _table(rules.discard_each)
 
-    def view(self, seat: int | None) -> CribbageView:
-        """What ``seat`` may see (the pure state's view of the same game)."""
-        seen: CribbageView = self._synced().view(seat)
-        return seen
+    def _notation(self) -> Any:
+        """The blank pure state with what ``CribbageState.parse_action`` reads of the position ("count" alone
+        is the crib's count when the crib is to be counted next by ``seat``)."""
+        blank = super()._notation()
+        nat = self._nat
+        blank.phase = nat.phase()
+        blank.turn = nat.turn()
+        blank._show_order = [(nat.dealer(), "crib" if nat.view_ints()[3] == self.num_players else "hand")]
+        blank._show_i = 0
+        return blank
+
+    def _new_tracker(self, start: Any) -> _Hand:
+        return _Hand.of(start)
+
+    def _view(self, seat: int | None) -> CribbageView:
+        """As ``CribbageState._view``, from the engine's data (what the position does not hold - the pegs
+        behind, the series of the play, the discards, the shows - from the log)."""
+        nat = self._nat
+        r = self.rules
+        n = self.num_players
+        t: _Hand = self._tracked()
+        manual = r.claims == "manual"
+        to_discard, gone, last, show_i, _, crib_size, sizes = nat.view_ints()
+        phase = nat.phase()
+        over = phase == "over"
+        scores = list(nat.side_scores())
+        starter = nat.starter()
+        crib_shown = (phase == "show" and show_i == n) or (bool(t.shows) and t.shows[-1][1] == "crib")
+        prev = t.previous
+        return CribbageView(
+            game=self.game, preset=r.preset, seat=seat, players=n, sides=[self.side_of(s) for s in range(n)],
+            scores=scores, board=[{"front": f, "back": b} for f, b in zip(scores, t.back, strict=True)],
+            target=r.target, hand=nat.hand_no(), dealer=nat.dealer(), phase=phase,
+            turn=None if over or phase == "discard" else nat.turn(),
+            to_act=sorted(nat.to_act()), waiting_for=sorted(nat.waiting_for()), hand_sizes=sizes,
+            discarded=[not to_discard >> s & 1 for s in range(n)], crib_size=crib_size,
+            crib=[_TEXT[c] for c in nat.crib()] if crib_shown else None,
+            starter=_TEXT[starter] if starter >= 0 else None, count=nat.count(),
+            pile=[dict(p) for p in t.pile], series=[[dict(p) for p in x] for x in t.series],  # type: ignore[misc]
+            gone=[s for s in range(n) if gone >> s & 1], last_player=None if last < 0 else last,
+            shows=[_show_view(x, manual) for x in t.shows], claims=r.claims,
+            window=public_window(nat.window()), over=over, winners=sorted(self.winners()),
+            result=cast("GameResult | None", t.result),
+            previous_hand=None if prev is None else cast("PreviousHand", {
+                "hand": prev[0], "dealer": prev[1], "starter": prev[2],
+                "shows": [_show_view(x, manual) for x in prev[3]]}),
+            my_hand=[_TEXT[c] for c in nat.held(seat)] if seat is not None else None,
+            my_kept=[_TEXT[c] for c in nat.kept(seat)] if seat is not None else None,
+            my_discards=sorted(t.discards[seat], key=_INDEX.__getitem__) if seat is not None else None,
+            legal=[self.format_action(a) for a in self.legal_actions(seat)] if seat is not None else None,
+        )
+
+
+_INDEX = {c.text: c.index for c in DECK}
+
+
+def _show_view(show: list[Any], manual: bool) -> ShowView:
+    """A show as ``CribbageState._show_view`` gives it: ``[seat, what, cards, claim, starter, told, total,
+    explain]`` (the truth worked out when first shown)."""
+    seat, what, cards, claim, starter, told = show[:6]
+    v: ShowView = {"seat": seat, "what": what, "cards": cards[:]}
+    if manual:
+        v["claim"] = claim
+    if told:
+        if len(show) == 6:
+            e = explain_show(tuple(CARD_BY_TEXT[c] for c in cards), CARD_BY_TEXT[starter], what == "crib")
+            show += [e.total, e.text]
+        v["total"] = show[6]
+        v["explain"] = show[7]
+    return v
+
+
+class _Hand:
+    """What a cribbage view shows that the engine's position does not hold, as the log tells it (a view
+    tracker, see ``NativeCardState._tracked``): the back pegs, the series of this hand's play, each seat's
+    discards, the shows of this hand and the last, the result."""
+
+    __slots__ = ("back", "discards", "due", "hand", "pile", "pos", "previous", "result", "scores", "series",
+                 "shows", "starter")
+    pos: int  # the engine's events fed so far
+    scores: list[int]  # each side's score as the log tells it
+    back: list[int]  # each side's back peg
+    result: dict[str, Any] | None
+    hand: tuple[int, int]  # this hand's number and dealer
+    starter: str | None
+    pile: list[dict[str, Any]]  # the current series: {"seat", "card"}
+    series: list[list[dict[str, Any]]]  # the series before it in this hand
+    discards: list[list[str]]
+    shows: list[list[Any]]  # this hand's shows (see _show_view)
+    previous: tuple[int, int, str | None, list[list[Any]]] | None  # the last hand's number, dealer, starter, shows
+    due: list[Any] | None  # the show whose true count is not told yet
+
+    @classmethod
+    def of(cls, start: Any) -> _Hand:
+        """The tracker at the pure position ``start``."""
+        t = cls()
+        t.pos = 0
+        t.scores = list(start._scores)
+        t.back = list(start._back)
+        t.result = start._result
+        t.hand = (start.hand_no, start.dealer)
+        t.starter = None if start.starter is None else start.starter.text
+        t.pile = [{"seat": s, "card": c.text} for s, c in start._pile]
+        t.series = [[{"seat": s, "card": c.text} for s, c in x] for x in start._old_series]
+        t.discards = [[c.text for c in d] for d in start.discards]
+        t.due = None
+
+        def show(x: Any) -> list[Any]:
+            entry = [x[0], x[1], sorted((c.text for c in x[2]), key=_INDEX.__getitem__), x[3], x[5].text,
+                     x is not start._explain_due]
+            if x is start._explain_due:
+                t.due = entry
+            return entry
+
+        t.shows = [show(x) for x in start._shows]
+        p = start._previous
+        t.previous = None if p is None else (p["hand"], p["dealer"], p["starter"].text, [show(x) for x in p["shows"]])
+        return t
+
+    def feed(self, e: Event) -> None:
+        k = e.kind
+        d = e.data
+        if k == "play":
+            self.pile.append({"seat": e.seat, "card": d["card"]})
+        elif k == "score":
+            side, points = d["side"], d["points"]
+            if points > 0:
+                self.back[side] = self.scores[side]
+            self.scores[side] += points
+        elif k == "reset":
+            self.series.append(self.pile)
+            self.pile = []
+        elif k == "discard":
+            self.discards[cast("int", e.seat)] = d["cards"]
+        elif k == "starter":
+            self.starter = d["card"]
+        elif k == "show":
+            entry = [e.seat, d["what"], sorted(d["cards"], key=_INDEX.__getitem__), None, d["starter"], False]
+            self.shows.append(entry)
+            self.due = entry
+        elif k == "claim":
+            if self.due is not None and self.due[0] == e.seat and not d.get("late") and self.shows \
+                    and self.shows[-1] is self.due and self.due[3] is None:
+                self.due[3] = d["points"]
+        elif k == "explain":
+            if self.due is not None:
+                self.due[5] = True
+                self.due = None
+        elif k == "deal":
+            if self.hand[0]:
+                self.previous = (self.hand[0], self.hand[1], self.starter, self.shows)
+            self.hand = (d["hand"], d["dealer"])
+            self.pile, self.series, self.shows, self.starter = [], [], [], None
+            self.discards = [[] for _ in self.discards]
+        elif k == "game_end":
+            self.result = {"winner_side": d["winner_side"], "losers": d["losers"], "game_points": d["game_points"]}
+
+    def copy(self) -> _Hand:
+        c = _Hand()
+        c.pos, c.hand, c.starter, c.result = self.pos, self.hand, self.starter, self.result
+        c.scores, c.back, c.discards = self.scores[:], self.back[:], self.discards[:]
+        c.pile, c.series = self.pile[:], self.series[:]
+        # a show changes (its claim, told) while its window is open: the copy has its own
+        made = {id(x): x[:] for x in self.shows}
+        p = self.previous
+        if p is not None:
+            made.update((id(x), x[:]) for x in p[3])
+            c.previous = (p[0], p[1], p[2], [made[id(x)] for x in p[3]])
+        else:
+            c.previous = None
+        c.shows = [made[id(x)] for x in self.shows]
+        c.due = None if self.due is None else made[id(self.due)]
+        return c

@@ -1981,6 +1981,14 @@ cdef class NativeCribbage:
     def crib(self) -> list:
         return _cards(self.g.crib)
 
+    def view_ints(self) -> tuple:
+        """What a view reads of the position beyond the accessors above: (seats still to lay away as a bit
+        mask, seats gone in this series as a bit mask, the last card's player or -1, the show's place, whether
+        a show's true count waits for its window to close, the crib's size, the size of each hand)."""
+        cdef Game* g = &self.g
+        return (g.to_discard, g.gone, g.last, g.show_i, g.due, popcount(g.crib),
+                [popcount(g.held[s]) for s in range(g.nplayers)])
+
     def choose_id(self, policy: object = 0) -> int:
         """The id ``policy`` (0 random, 1 greedy) picks for the seat to move (``to_move``), drawing from the
         game's generator; -1 once the game is over. Changes nothing else."""

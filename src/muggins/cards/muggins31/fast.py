@@ -12,8 +12,8 @@ from muggins.cards.deck import Card
 from muggins.cards.muggins31.state import _FIELDS as PURE_FIELDS
 from muggins.cards.muggins31.state import GO, PLAY, CardMugginsState
 from muggins.cards.muggins31.views import Muggins31View
-from muggins.cards.native_state import NativeCardState
-from muggins.core.protocol import Action
+from muggins.cards.native_state import NativeCardState, public_window
+from muggins.core.protocol import Action, Event
 
 #: the pure state's fields: read from the twin, they are the position (a comparison of states reads them)
 _FIELDS = PURE_FIELDS
@@ -75,7 +75,42 @@ class NativeCardMugginsState(NativeCardState):
             return 0
         return int(self._nat.true_points(seat, card.index * self._space.by_kind["play"].width))
 
-    def view(self, seat: int | None) -> Muggins31View:
-        """What ``seat`` may see (the pure state's view of the same game)."""
-        seen: Muggins31View = self._synced().view(seat)
-        return seen
+    def _new_tracker(self, start: Any) -> _Piles:
+        return _Piles([[c.text for c in p] for p in start.piles])
+
+    def _view(self, seat: int | None) -> Muggins31View:
+        """As ``CardMugginsState._view``, from the engine's data (the closed piles from the log)."""
+        nat = self._nat
+        r = self.rules
+        over = nat.is_over()
+        last = nat.last_player()
+        return Muggins31View(
+            game=self.game, preset=r.preset, seat=seat, players=self.num_players,
+            scores=list(nat.side_scores()), target=r.target, cap=r.cap, round=nat.round_no(),
+            dealer=nat.dealer(), turn=None if over else nat.turn(), to_act=sorted(nat.to_act()),
+            total=nat.total(), pile=[_TEXT[c] for c in nat.pile()],
+            earlier_piles=[p[:] for p in self._tracked().piles], passed=nat.passed(),
+            last_player=None if last < 0 else last, hand_sizes=nat.hand_sizes(), stock=nat.stock_size(),
+            claims=r.claims, window=public_window(nat.window()), over=over, winners=sorted(nat.winners()),
+            my_hand=[_TEXT[c] for c in nat.held(seat)] if seat is not None else None,
+            legal=[self.format_action(a) for a in self.legal_actions(seat)] if seat is not None else None,
+        )
+
+
+class _Piles:
+    """The closed piles of the round, as the log tells them (a view tracker, see ``NativeCardState._tracked``)."""
+
+    __slots__ = ("piles", "pos")
+
+    def __init__(self, piles: list[list[str]], pos: int = 0) -> None:
+        self.piles = piles
+        self.pos = pos  # the engine's events fed so far
+
+    def feed(self, e: Event) -> None:
+        if e.kind == "pile_end":
+            self.piles.append(e.data["cards"])
+        elif e.kind == "round_start":
+            self.piles = []
+
+    def copy(self) -> _Piles:
+        return _Piles(self.piles[:], self.pos)
