@@ -35,6 +35,36 @@ def same_views(pure: Any, nat: Any, where: str) -> None:
         assert a == b, (where, seat, {k: (a[k], b.get(k)) for k in a if a[k] != b.get(k)})
 
 
+#: texts read in every position as the pure state reads them (the move, or the same refusal)
+TEXTS = ("count", "show", "count crib", "count hand", "go", "pass", "muggins", "muggins 3", "claim 2", "claim",
+         "5H", "play 10S", "discard 5H 6D", "discard AS", "play", "", "count the crib", "muggins 999", 7)
+
+
+def same_answers(pure: Any, nat: Any, where: str) -> None:
+    """What bots and the server ask: the points of each legal move, its text, JSON and id, the move read
+    back from its text (by the seat and by nobody), any text read as the pure state reads it."""
+    for seat in range(pure.num_players):
+        for a in pure.legal_actions(seat):
+            assert nat.claim_for(seat, a) == pure.claim_for(seat, a), (where, seat, a)
+            text = pure.format_action(a)
+            assert nat.format_action(a) == text, (where, a)
+            assert nat.action_to_json(seat, a) == pure.action_to_json(seat, a), (where, a)
+            assert nat.parse_action(text, seat) == pure.parse_action(text, seat), (where, text)
+            assert nat.action_id(a) == pure.action_id(a), (where, a)
+        for a in pure.legal_actions(pure.num_players - 1 - seat):  # another seat's move: no points for him
+            assert nat.claim_for(seat, a) == pure.claim_for(seat, a), (where, seat, a)
+    for text in TEXTS:
+        for seat in (None, 0, pure.num_players - 1):
+            assert read(nat, text, seat) == read(pure, text, seat), (where, text, seat)
+
+
+def read(state: Any, text: Any, seat: int | None) -> Any:
+    try:
+        return state.parse_action(text, seat)
+    except Exception as e:  # the refusal itself is compared
+        return type(e).__name__, str(e)
+
+
 def play(game: str, preset: str, options: dict[str, Any], n: int, seed: int, by_action: float) -> Any:
     """One scripted game, views compared after every move; ``by_action``: how often a move goes in as an
     Action rather than by its id. Returns the native state."""
@@ -53,6 +83,8 @@ def play(game: str, preset: str, options: dict[str, Any], n: int, seed: int, by_
         pure.apply(seat, action)
         moves += 1
         same_views(pure, nat, f"{where}, move {moves} ({seat}, {action})")
+        if moves % 3 == 0:
+            same_answers(pure, nat, f"{where}, move {moves}")
         if moves % 5 == 0:  # a copy's views go on as its own game
             twin = nat.clone()
             same_views(pure, twin, f"{where}, clone at move {moves}")

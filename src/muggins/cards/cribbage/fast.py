@@ -21,6 +21,7 @@ from muggins.cards.cribbage.game import (
 from muggins.cards.cribbage.show import explain_show
 from muggins.cards.cribbage.views import CribbageView, GameResult, PreviousHand, ShowView
 from muggins.cards.dealing import CARD_BY_TEXT, DECK
+from muggins.cards.deck import Card
 from muggins.cards.native_state import NativeCardState, _engine, public_window
 from muggins.core.protocol import Action, Event
 
@@ -104,6 +105,22 @@ class NativeCribbageState(NativeCardState):
     def _table_for(cls, rules: Any) -> tuple[Action, ...]:
         return _table(rules.discard_each)
 
+    def _points_of(self, seat: int, action: Action) -> int:
+        """As ``CribbageState._points_of``: the points a play, a go or a count makes now, from the engine."""
+        kind = action.kind
+        if kind == "play":
+            card = action.subject
+            if not isinstance(card, Card):
+                return 0
+            i = _ID_PLAY + card.index
+        elif kind == "go":
+            i = _ID_GO
+        elif kind == "count":
+            i = _ID_COUNT
+        else:
+            return 0
+        return int(self._nat.move_points(seat, i))
+
     def _notation(self) -> Any:
         """The blank pure state with what ``CribbageState.parse_action`` reads of the position ("count" alone
         is the crib's count when the crib is to be counted next by ``seat``)."""
@@ -131,7 +148,8 @@ class NativeCribbageState(NativeCardState):
         over = phase == "over"
         scores = list(nat.side_scores())
         starter = nat.starter()
-        crib_shown = (phase == "show" and show_i == n) or (bool(t.shows) and t.shows[-1][1] == "crib")
+        # turned up once the crib is to be counted (if the game ends after that, it stays up)
+        crib_shown = show_i == n and phase != "play"
         prev = t.previous
         return CribbageView(
             game=self.game, preset=r.preset, seat=seat, players=n, sides=[self.side_of(s) for s in range(n)],
@@ -158,6 +176,7 @@ class NativeCribbageState(NativeCardState):
 
 
 _INDEX = {c.text: c.index for c in DECK}
+_ID_PLAY, _ID_GO, _ID_COUNT = 1326, 1378, 1379  # the engine's internal ids of a play (+ its card), go, a count
 
 
 def _show_view(show: list[Any], manual: bool) -> ShowView:
