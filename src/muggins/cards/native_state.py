@@ -44,7 +44,7 @@ from muggins.core.views import WindowView
 #: the attributes a native-backed state keeps itself (never read from the twin)
 _OWN = frozenset({"_nat", "_chance", "rules", "num_players", "_start", "_start_pos", "_start_len", "_log_cache",
                   "_hist_cache", "_twin", "_space", "_action_cache", "_id_cache", "_table", "_fast_ids",
-                  "_tracker"})
+                  "_tracker", "_log_records"})
 
 
 class NativeCardState:
@@ -76,6 +76,7 @@ class NativeCardState:
     #: what a view needs that the engine's position does not hold (closed piles, shows, ...), kept up to date
     #: from the event log (see _tracked); None: not made yet
     _tracker: Any = None
+    _log_records: int = 0  # the engine's event records when _log_cache was last brought up to date
 
     # --- making one -----------------------------------------------------------------------------------
     @classmethod
@@ -288,9 +289,7 @@ class NativeCardState:
     @property
     def log(self) -> list[Event]:
         """The event log: the start's, then the native engine's records made into Events (each once)."""
-        evs = self._log_cache
-        if self._nat.num_events() > len(evs):
-            evs.extend(self._nat.events(len(evs)))
+        evs = self._events_made()
         start: list[Event] = self._start_state().log
         return start + evs
 
@@ -433,15 +432,21 @@ class NativeCardState:
     def _view(self, seat: int | None) -> Any:
         raise NotImplementedError
 
+    def _events_made(self) -> list[Event]:
+        """The engine's events, each made into an Event once (``_log_cache``, brought up to date)."""
+        evs = self._log_cache
+        records = self._nat.num_events()  # (a list of cards may take records of its own)
+        if records != self._log_records:
+            evs.extend(self._nat.events(len(evs)))
+            self._log_records = records
+        return evs
+
     def _tracked(self) -> Any:
         """The view tracker (``_new_tracker``) fed every event logged so far."""
         t = self._tracker
         if t is None:
             t = self._tracker = self._new_tracker(self._start_state())
-        evs = self._log_cache
-        nat = self._nat
-        if nat.num_events() > len(evs):
-            evs.extend(nat.events(len(evs)))
+        evs = self._events_made()
         if t.pos < len(evs):
             for e in evs[t.pos:]:
                 t.feed(e)
@@ -504,6 +509,7 @@ class NativeCardState:
         c.rules = self.rules
         c.num_players = self.num_players
         c._log_cache = self._log_cache[:]
+        c._log_records = self._log_records
         c._hist_cache = self._hist_cache[:]
         if self._tracker is not None:
             c._tracker = self._tracker.copy()
