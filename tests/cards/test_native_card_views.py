@@ -142,3 +142,52 @@ def test_a_web_like_game_never_builds_the_pure_twin(game: str, preset: str, opti
         moves += 1
     assert nat.history == pure.history
     assert nat._twin is None
+
+
+def same_game(pure: Any, nat: Any, where: str) -> None:
+    same_views(pure, nat, where)
+    assert [e.to_dict("all") for e in nat.log] == [e.to_dict("all") for e in pure.log], where
+    assert nat.history == pure.history, where
+    assert nat.chance.outcomes[:nat.chance.position] == pure.chance.outcomes[:pure.chance.position], where
+
+
+def same_samples(pure: Any, nat: Any, seat: int, seed: int, where: str) -> None:
+    """The native sample of ``seat`` is the pure one: the same draws from the generator, the same game, and
+    it plays on (new deals from that generator included) as the pure sample does."""
+    rng_pure, rng_nat = random.Random(seed), random.Random(seed)
+    a = pure.sample_hidden(seat, rng_pure)
+    b = nat.sample_hidden(seat, rng_nat)
+    assert type(b) is type(nat), where
+    assert rng_nat.getstate() == rng_pure.getstate(), where  # the same numbers drawn
+    same_game(a, b, where)
+    pick = random.Random(seed)
+    for k in range(40):
+        if a.is_over():
+            break
+        s, action = choose(a, pick)
+        a.apply(s, action)
+        b.apply(s, action)
+        same_views(a, b, f"{where}, sample move {k}")
+    same_game(a, b, where)
+    assert rng_nat.getstate() == rng_pure.getstate(), where
+
+
+SAMPLED = [c for c in CASES if c[0] == "cribbage"]
+
+
+@pytest.mark.parametrize(("game", "preset", "options", "players"), SAMPLED,
+                         ids=[i for c, i in zip(CASES, IDS, strict=True) if c in SAMPLED])
+def test_native_samples_are_the_pure_samples(game: str, preset: str, options: dict[str, Any], players: int) -> None:
+    for seed in range(2):
+        pure, nat = _pair(game, preset, options, players, seed)
+        rng = random.Random(seed)
+        moves = 0
+        while not pure.is_over() and moves < 250:
+            seat, action = choose(pure, rng)
+            pure.apply(seat, action)
+            nat.apply(seat, action)
+            moves += 1
+            if moves % 9 == 0 and not pure.is_over():
+                who = moves // 9 % players
+                same_samples(pure, nat, who, moves, f"{game}/{preset}/{options}/{players}p seed {seed} move {moves}")
+        assert nat._twin is None

@@ -5,6 +5,8 @@ by the engine from the chance's generator as that code draws them otherwise."""
 
 from __future__ import annotations
 
+import random
+from operator import attrgetter
 from typing import Any, cast
 
 from muggins.cards.cribbage.game import _FIELDS as PURE_FIELDS
@@ -13,6 +15,7 @@ from muggins.cards.cribbage.game import (
     COUNT_HAND,
     GO,
     CribbageState,
+    deal_hidden,
     discard_action,
     draw_cut,
     draw_deal,
@@ -23,7 +26,8 @@ from muggins.cards.cribbage.views import CribbageView, GameResult, PreviousHand,
 from muggins.cards.dealing import CARD_BY_TEXT, DECK
 from muggins.cards.deck import Card
 from muggins.cards.native_state import NativeCardState, _engine, public_window
-from muggins.core.protocol import Action, Event
+from muggins.core.chance import Chance
+from muggins.core.protocol import Action, Event, check_seat
 
 _TEXT = tuple(c.text for c in DECK)
 _TABLES: dict[int, tuple[Action, ...]] = {}
@@ -121,6 +125,80 @@ class NativeCribbageState(NativeCardState):
             return 0
         return int(self._nat.move_points(seat, i))
 
+    def sample_hidden(self, seat: int, rng: random.Random) -> NativeCribbageState:
+        """As ``CribbageState.sample_hidden`` (the same draws from ``rng``, the same cards dealt to the same
+        places): the cards ``seat`` cannot see dealt afresh under what it has learned, this hand's deal and the
+        other seats' discards rewritten in the record, and the record replayed natively."""
+        check_seat(seat, self.num_players)
+        nat, n = self._nat, self.num_players
+        t: _Hand = self._tracked()
+        ch = self._sync_chance(False)
+        outs = ch.outcomes[:ch.position]
+        deal_pos = max(i for i, o in enumerate(outs) if o.get("kind") == "deal")
+        deal = outs[deal_pos]
+        crib_dealt = [CARD_BY_TEXT[x] for x in deal.get("crib", ())]
+        phase = nat.phase()
+        show_i = nat.view_ints()[3]
+        crib_shown = show_i == n and phase != "play"
+        shown = {x[0] for x in t.shows if x[1] == "hand"}
+        hands = [[DECK[c] for c in nat.held(s)] for s in range(n)]
+        discards = [[CARD_BY_TEXT[x] for x in d] for d in t.discards]
+        pack_ids, cut = nat.pack()
+        pack = [DECK[c] for c in pack_ids]
+        starter = pack[cut] if cut >= 0 else None
+        # the places to fill and the cards to fill them, as CribbageState._hidden_from gives them
+        slots: list[tuple[int, str, int, int]] = []
+        hidden: set[Card] = set(pack)
+        if starter is not None:
+            hidden.discard(starter)
+        for s in range(n):
+            if s == seat:
+                continue
+            if s not in shown and hands[s]:
+                slots.append((s, "held", len(hands[s]), t.floor[s]))
+                hidden.update(hands[s])
+            if not crib_shown and discards[s]:
+                slots.append((s, "discards", len(discards[s]), 0))
+                hidden.update(discards[s])
+        if not crib_shown and crib_dealt:
+            slots.append((-1, "crib", len(crib_dealt), 0))
+            hidden.update(crib_dealt)
+        slots.append((-1, "pack", len(hidden) - sum(k for _, part, k, _ in slots), 0))
+        pool = sorted(hidden, key=_CARD_INDEX)
+        fill = deal_hidden(pool, slots, rng)
+        # the record of this hand rewritten with the cards drawn
+        played = [[DECK[c] for c in nat.kept(s)] for s in range(n)]  # (kept: what was held after discarding)
+        dealt: list[list[str]] = []
+        for s in range(n):
+            if s == seat:
+                dealt.append(list(deal["hands"][s]))
+                continue
+            held = fill.get((s, "held"), hands[s])
+            gone = [c for c in played[s] if c not in hands[s]] if played[s] else []
+            mine = gone + held + fill.get((s, "discards"), discards[s])
+            dealt.append(sorted((c.text for c in mine), key=_INDEX.__getitem__))
+        new_crib = fill.get((-1, "crib"), crib_dealt)
+        rest = fill[(-1, "pack")]
+        if starter is not None:
+            rest = rest[:cut] + [starter] + rest[cut:]
+        made = list(outs)
+        made[deal_pos] = {"kind": "deal", "hands": dealt, "crib": [c.text for c in new_crib],
+                          "pack": [c.text for c in rest]}
+        history = self.history
+        for s in range(n):
+            laid = fill.get((s, "discards"))
+            if laid is not None and t.discards[s]:
+                i = max(i for i, (who, a) in enumerate(history) if who == s and a.kind == "discard")
+                history[i] = (s, discard_action(laid))
+        sample = type(self).new(self.rules, n, Chance(outcomes=made))
+        for who, action in history:
+            sample.apply(who, action)
+        forked = Chance(outcomes=made)
+        forked._pos = len(made)
+        forked.rng = rng
+        sample.chance = forked
+        return sample
+
     def _notation(self) -> Any:
         """The blank pure state with what ``CribbageState.parse_action`` reads of the position ("count" alone
         is the crib's count when the crib is to be counted next by ``seat``)."""
@@ -176,6 +254,9 @@ class NativeCribbageState(NativeCardState):
 
 
 _INDEX = {c.text: c.index for c in DECK}
+_CARD_INDEX = attrgetter("index")
+#: the first event each move logs (a play's own events follow it until the next of these)
+_MOVES = frozenset(("go", "discard", "show", "muggins", "deal"))
 _ID_PLAY, _ID_GO, _ID_COUNT = 1326, 1378, 1379  # the engine's internal ids of a play (+ its card), go, a count
 
 
@@ -200,8 +281,8 @@ class _Hand:
     tracker, see ``NativeCardState._tracked``): the back pegs, the series of this hand's play, each seat's
     discards, the shows of this hand and the last, the result."""
 
-    __slots__ = ("back", "discards", "due", "hand", "pile", "pos", "previous", "result", "scores", "series",
-                 "shows", "starter")
+    __slots__ = ("back", "discards", "due", "floor", "hand", "kept", "pile", "played", "plays", "pos", "previous",
+                 "result", "scores", "series", "shows", "starter")
     pos: int  # the engine's events fed so far
     scores: list[int]  # each side's score as the log tells it
     back: list[int]  # each side's back peg
@@ -214,6 +295,10 @@ class _Hand:
     shows: list[list[Any]]  # this hand's shows (see _show_view)
     previous: tuple[int, int, str | None, list[list[Any]]] | None  # the last hand's number, dealer, starter, shows
     due: list[Any] | None  # the show whose true count is not told yet
+    floor: list[int]  # every card a seat still holds is worth more than this (``_go_floor``)
+    plays: list[int]  # the cards each seat has played in this hand
+    played: int  # the seat of the last play, -1: the last move was no play
+    kept: int  # the cards each seat keeps for the play
 
     @classmethod
     def of(cls, start: Any) -> _Hand:
@@ -229,6 +314,10 @@ class _Hand:
         t.series = [[{"seat": s, "card": c.text} for s, c in x] for x in start._old_series]
         t.discards = [[c.text for c in d] for d in start.discards]
         t.due = None
+        t.floor = list(start._go_floor)
+        t.plays = [sum(1 for s, _ in start._played if s == seat) for seat in range(start.num_players)]
+        t.played = -1
+        t.kept = start.rules.cards_each - start.rules.discard_each
 
         def show(x: Any) -> list[Any]:
             entry = [x[0], x[1], sorted((c.text for c in x[2]), key=_INDEX.__getitem__), x[3], x[5].text,
@@ -247,12 +336,22 @@ class _Hand:
         d = e.data
         if k == "play":
             self.pile.append({"seat": e.seat, "card": d["card"]})
-        elif k == "score":
+            self.plays[cast("int", e.seat)] += 1
+            self.played = cast("int", e.seat)
+            return
+        if k == "go":
+            self._floor(cast("int", e.seat), d["count"])
+        elif k == "reset":  # a series ended by a play that nobody (its player included) could follow
+            if self.played >= 0 and d["count"] < 31:
+                self._floor(self.played, d["count"])
+        if k in _MOVES:
+            self.played = -1
+        if k == "score":
             side, points = d["side"], d["points"]
             if points > 0:
                 self.back[side] = self.scores[side]
             self.scores[side] += points
-        elif k == "reset":
+        if k == "reset":
             self.series.append(self.pile)
             self.pile = []
         elif k == "discard":
@@ -277,12 +376,20 @@ class _Hand:
             self.hand = (d["hand"], d["dealer"])
             self.pile, self.series, self.shows, self.starter = [], [], [], None
             self.discards = [[] for _ in self.discards]
+            self.floor = [0] * len(self.floor)
+            self.plays = [0] * len(self.plays)
         elif k == "game_end":
             self.result = {"winner_side": d["winner_side"], "losers": d["losers"], "game_points": d["game_points"]}
+
+    def _floor(self, seat: int, count: int) -> None:
+        """``seat`` could lay nothing at ``count``: the cards he still holds are worth more than 31 - count."""
+        if self.plays[seat] < self.kept:
+            self.floor[seat] = max(self.floor[seat], 31 - count)
 
     def copy(self) -> _Hand:
         c = _Hand()
         c.pos, c.hand, c.starter, c.result = self.pos, self.hand, self.starter, self.result
+        c.floor, c.plays, c.played, c.kept = self.floor[:], self.plays[:], self.played, self.kept
         c.scores, c.back, c.discards = self.scores[:], self.back[:], self.discards[:]
         c.pile, c.series = self.pile[:], self.series[:]
         # a show changes (its claim, told) while its window is open: the copy has its own
