@@ -5,15 +5,18 @@ from the chance's generator as that code draws it otherwise."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from muggins.cards.dealing import DECK
 from muggins.cards.deck import Card
 from muggins.cards.muggins31.state import _FIELDS as PURE_FIELDS
-from muggins.cards.muggins31.state import GO, PLAY, CardMugginsState
+from muggins.cards.muggins31.state import GO, PLAY, CardMugginsState, _primary, deal_builder
 from muggins.cards.muggins31.views import Muggins31View
 from muggins.cards.native_state import NativeCardState, public_window
-from muggins.core.protocol import Action, Event
+from muggins.core.chance import Chance
+from muggins.core.protocol import Action, Event, check_seat
+from muggins.core.sampling import resample
 
 #: the pure state's fields: read from the twin, they are the position (a comparison of states reads them)
 _FIELDS = PURE_FIELDS
@@ -74,6 +77,29 @@ class NativeCardMugginsState(NativeCardState):
         if action.kind != "play" or seat != self._nat.turn() or not isinstance(card, Card):
             return 0
         return int(self._nat.true_points(seat, card.index * self._space.by_kind["play"].width))
+
+    def sample_hidden(self, seat: int, rng: random.Random) -> NativeCardMugginsState:
+        """As ``CardMugginsState.sample_hidden`` (the same draws from ``rng``, the same deal): every round
+        rebuilt from what ``seat`` saw and replayed natively (:func:`muggins.core.sampling.resample` on this
+        state); the sample is this game's record with the current round's deal drawn, replayed natively."""
+        check_seat(seat, self.num_players)
+        r = self.rules
+        state: Any = self  # (read through the protocol, as a pure state is)
+        swap: Any = self._replayed
+        sample = resample(state, seat, rng, start_kind="round_start", primary=_primary,
+                          build=deal_builder(seat, self.num_players, r.cap, r.hand_size), swap=swap)
+        assert isinstance(sample, NativeCardMugginsState)
+        return sample
+
+    def _replayed(self, t: Any, segment: Any, made: list[dict[str, Any]], seat: int) -> NativeCardMugginsState:
+        """This game's record with the outcomes of the current round replaced by ``made``, replayed natively
+        (``resample``'s swap: what the pure state gets by swapping the deal into the template ``t``)."""
+        outs = t.chance.outcomes
+        sample = type(self).new(self.rules, self.num_players,
+                                Chance(outcomes=[*outs[:len(outs) - len(made)], *made]))
+        for who, action in self.history:
+            sample.apply(who, action)
+        return sample
 
     def _new_tracker(self, start: Any) -> _Piles:
         return _Piles([[c.text for c in p] for p in start.piles])
