@@ -772,7 +772,7 @@ class CribbageState(GameState):
             if (s, "held") in fill:
                 c.hands[s] = sorted(fill[(s, "held")], key=_INDEX)
             if (s, "discards") in fill:
-                c.discards[s] = fill[(s, "discards")]
+                c.discards[s] = sorted(fill[(s, "discards")], key=_INDEX)  # as a discard lays them away
             if not self._to_discard >> s & 1 and s != seat and not self._shown[s]:
                 c.kept[s] = sorted([x for t, x in self._played if t == s] + c.hands[s], key=_INDEX)
         if (-1, "crib") in fill:
