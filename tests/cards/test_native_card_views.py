@@ -96,7 +96,7 @@ def test_native_card_views_equal_the_pure_views_after_every_move(game: str, pres
                                                                  options: dict[str, Any], players: int) -> None:
     for seed in range(3):
         nat = play(game, preset, options, players, seed, by_action=0.5 if seed % 2 else 0.0)
-        assert nat._twin is None, "the views were made from a replayed pure game"
+        assert nat._twin_cache is None, "the views were made from a replayed pure game"
 
 
 @pytest.mark.slow
@@ -116,7 +116,7 @@ def test_a_view_refuses_a_bad_seat_as_the_pure_view_does(game: str) -> None:
         with pytest.raises(NoSuchSeat) as got:
             nat.view(bad)
         assert str(got.value) == str(expected.value)
-    assert nat._twin is None and nat._tracker is None  # refused before anything was read
+    assert nat._twin_cache is None and nat._tracker_cache is None  # refused before anything was read
 
 
 @pytest.mark.parametrize(("game", "preset", "options", "players"),
@@ -141,7 +141,7 @@ def test_a_web_like_game_never_builds_the_pure_twin(game: str, preset: str, opti
         pure.apply(seat, action)
         moves += 1
     assert nat.history == pure.history
-    assert nat._twin is None
+    assert nat._twin_cache is None
 
 
 def same_game(pure: Any, nat: Any, where: str) -> None:
@@ -190,4 +190,4 @@ def test_native_samples_are_the_pure_samples(game: str, preset: str, options: di
             if moves % 9 == 0 and not pure.is_over():
                 who = moves // 9 % players
                 same_samples(pure, nat, who, moves, f"{game}/{preset}/{options}/{players}p seed {seed} move {moves}")
-        assert nat._twin is None
+        assert nat._twin_cache is None

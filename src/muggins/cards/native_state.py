@@ -43,8 +43,8 @@ from muggins.core.views import WindowView
 
 #: the attributes a native-backed state keeps itself (never read from the twin)
 _OWN = frozenset({"_nat", "_chance", "rules", "num_players", "_start", "_start_pos", "_start_len", "_log_cache",
-                  "_hist_cache", "_twin", "_space", "_action_cache", "_id_cache", "_table", "_fast_ids",
-                  "_tracker", "_log_records"})
+                  "_hist_cache", "_twin_cache", "_space", "_action_cache", "_id_cache", "_table", "_fast_ids",
+                  "_tracker_cache", "_log_records_cache"})
 
 
 class NativeCardState:
@@ -67,7 +67,7 @@ class NativeCardState:
     _start_len: int  # the outcomes the start drew, when the engine drew them (0: made in Python)
     _log_cache: list[Event]  # the engine's events made so far
     _hist_cache: list[tuple[int, Action]]  # the engine's moves made into Actions so far
-    _twin: list[Any] | None  # [pure twin, moves it has, whether this state owns it]
+    _twin_cache: list[Any] | None  # [pure twin, moves it has, whether this state owns it]
     _space: ActionSpace
     _action_cache: dict[int, Action]  # the Action of each id met (shared by every game of these rules)
     _id_cache: dict[Action, int]  # the id of each Action met that numbers it whatever the position
@@ -75,8 +75,8 @@ class NativeCardState:
     _fast_ids: dict[int, int]  # the id of each Action of the table, by the object's identity
     #: what a view needs that the engine's position does not hold (closed piles, shows, ...), kept up to date
     #: from the event log (see _tracked); None: not made yet
-    _tracker: Any = None
-    _log_records: int = 0  # the engine's event records when _log_cache was last brought up to date
+    _tracker_cache: Any = None
+    _log_records_cache: int = 0  # the engine's event records when _log_cache was last brought up to date
 
     # --- making one -----------------------------------------------------------------------------------
     @classmethod
@@ -114,7 +114,7 @@ class NativeCardState:
                     s.num_players = num_players
                     s._log_cache = []
                     s._hist_cache = []
-                    s._twin = None
+                    s._twin_cache = None
                     s._setup(nat)
                     return s
         return cls._own(cls.pure_type.new(rules, num_players, chance))
@@ -145,7 +145,7 @@ class NativeCardState:
         s.num_players = start.num_players
         s._log_cache = []
         s._hist_cache = []
-        s._twin = None
+        s._twin_cache = None
         s._setup(nat)
         return s
 
@@ -398,7 +398,7 @@ class NativeCardState:
     # --- what comes from the pure twin ----------------------------------------------------------------
     def _synced(self) -> Any:
         """The pure twin, brought up to date (built on first use; copied first when a clone shares it)."""
-        twin = self._twin
+        twin = self._twin_cache
         ch = self._sync_chance(False)
         if twin is None:
             start = self._start_state()
@@ -406,9 +406,9 @@ class NativeCardState:
             c = Chance(outcomes=ch.outcomes[: ch.position])
             c._pos = self._start_pos  # replays the outcomes drawn so far, from where the start was
             t.chance = c
-            twin = self._twin = [t, len(start.history), True]
+            twin = self._twin_cache = [t, len(start.history), True]
         elif not twin[2]:
-            twin = self._twin = [twin[0].clone(), twin[1], True]
+            twin = self._twin_cache = [twin[0].clone(), twin[1], True]
         hist = self.history
         if twin[1] < len(hist):
             t = twin[0]
@@ -436,16 +436,16 @@ class NativeCardState:
         """The engine's events, each made into an Event once (``_log_cache``, brought up to date)."""
         evs = self._log_cache
         records = self._nat.num_events()  # (a list of cards may take records of its own)
-        if records != self._log_records:
+        if records != self._log_records_cache:
             evs.extend(self._nat.events(len(evs)))
-            self._log_records = records
+            self._log_records_cache = records
         return evs
 
     def _tracked(self) -> Any:
         """The view tracker (``_new_tracker``) fed every event logged so far."""
-        t = self._tracker
+        t = self._tracker_cache
         if t is None:
-            t = self._tracker = self._new_tracker(self._start_state())
+            t = self._tracker_cache = self._new_tracker(self._start_state())
         evs = self._events_made()
         if t.pos < len(evs):
             for e in evs[t.pos:]:
@@ -509,16 +509,16 @@ class NativeCardState:
         c.rules = self.rules
         c.num_players = self.num_players
         c._log_cache = self._log_cache[:]
-        c._log_records = self._log_records
+        c._log_records_cache = self._log_records_cache
         c._hist_cache = self._hist_cache[:]
-        if self._tracker is not None:
-            c._tracker = self._tracker.copy()
-        twin = self._twin
+        if self._tracker_cache is not None:
+            c._tracker_cache = self._tracker_cache.copy()
+        twin = self._twin_cache
         if twin is not None:
             twin[2] = False  # shared: whoever needs it next copies it first
-            c._twin = [twin[0], twin[1], False]
+            c._twin_cache = [twin[0], twin[1], False]
         else:
-            c._twin = None
+            c._twin_cache = None
         c._setup(c._nat)
         return c
 
