@@ -210,6 +210,11 @@ class NativeCribbageState(NativeCardState):
         blank._show_i = 0
         return blank
 
+    def view(self, seat: object) -> CribbageView:
+        """What ``seat`` may see (None: a spectator): see ``_view`` (declared here for the view's type)."""
+        seen: CribbageView = super().view(seat)
+        return seen
+
     def _new_tracker(self, start: Any) -> _Hand:
         return _Hand.of(start)
 

@@ -101,6 +101,11 @@ class NativeCardMugginsState(NativeCardState):
             sample.apply(who, action)
         return sample
 
+    def view(self, seat: object) -> Muggins31View:
+        """What ``seat`` may see (None: a spectator): see ``_view`` (declared here for the view's type)."""
+        seen: Muggins31View = super().view(seat)
+        return seen
+
     def _new_tracker(self, start: Any) -> _Piles:
         return _Piles([[c.text for c in p] for p in start.piles])
 
