@@ -191,3 +191,9 @@ def test_native_samples_are_the_pure_samples(game: str, preset: str, options: di
                 who = moves // 9 % players
                 same_samples(pure, nat, who, moves, f"{game}/{preset}/{options}/{players}p seed {seed} move {moves}")
         assert nat._twin_cache is None
+        while not pure.is_over() and moves < 1500:  # a game played out: its sample too
+            seat, action = choose(pure, rng)
+            pure.apply(seat, action)
+            nat.apply(seat, action)
+            moves += 1
+        same_samples(pure, nat, seed % players, 5, f"{game}/{preset}/{options}/{players}p seed {seed} at the end")
