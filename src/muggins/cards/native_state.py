@@ -14,11 +14,13 @@ generator back to the chance). A new game from a fresh seed is started in C too 
 first deal); the pure state it started as is rebuilt from those outcomes when first asked for.
 
 Python objects are made at the edge, only when asked for: the event log from the engine's int records, the
-history from its (seat, id) list, ``Action`` objects from ids. What is rich and rarely asked for - the views,
-sampling of the hidden cards, the notation, the inventory - comes from the pure *twin*: the pure state of the
-same game, built from the same outcomes and moves when first asked for and brought up to date (move by move)
-each time after; clones share it until one of them needs it again. :meth:`NativeCardState.to_pure` gives a copy
-of it. Any other attribute of the pure state (``hands``, ``total``, ...) is read from the twin too.
+history from its (seat, id) list, ``Action`` objects from ids. A view is made from the engine's position and,
+for what the position does not hold (closed piles, shows, back pegs), a *view tracker* fed the event log; the
+notation is the pure state's own code run on a blank pure state of the same rules. What is rarely asked for -
+the inventory, any other attribute of the pure state (``hands``, ``total``, ...) - comes from the pure *twin*:
+the pure state of the same game, built from the same outcomes and moves when first asked for and brought up to
+date (move by move) each time after; clones share it until one of them needs it again.
+:meth:`NativeCardState.to_pure` gives a copy of it.
 
 The pure engine stays the reference: ``MUGGINS_ENGINE=pure`` (:mod:`muggins.core.engine`), no build, a stale
 build, or rules out of the engine's scope make ``spec.new`` give the pure state.
@@ -37,10 +39,12 @@ from muggins.core.action_ids import ActionSpace, space_of
 from muggins.core.chance import Chance
 from muggins.core.errors import GameOver, IllegalAction, shown
 from muggins.core.protocol import MUGGINS, Action, Event, GameState, check_action, check_seat
+from muggins.core.views import WindowView
 
 #: the attributes a native-backed state keeps itself (never read from the twin)
 _OWN = frozenset({"_nat", "_chance", "rules", "num_players", "_start", "_start_pos", "_start_len", "_log_cache",
-                  "_hist_cache", "_twin", "_space", "_action_cache", "_id_cache", "_table", "_fast_ids"})
+                  "_hist_cache", "_twin_cache", "_space", "_action_cache", "_id_cache", "_table", "_fast_ids",
+                  "_tracker_cache", "_log_records_cache"})
 
 
 class NativeCardState:
@@ -63,12 +67,16 @@ class NativeCardState:
     _start_len: int  # the outcomes the start drew, when the engine drew them (0: made in Python)
     _log_cache: list[Event]  # the engine's events made so far
     _hist_cache: list[tuple[int, Action]]  # the engine's moves made into Actions so far
-    _twin: list[Any] | None  # [pure twin, moves it has, whether this state owns it]
+    _twin_cache: list[Any] | None  # [pure twin, moves it has, whether this state owns it]
     _space: ActionSpace
     _action_cache: dict[int, Action]  # the Action of each id met (shared by every game of these rules)
     _id_cache: dict[Action, int]  # the id of each Action met that numbers it whatever the position
     _table: tuple[Action, ...]  # the Action of each of the engine's internal move ids (see regular_actions)
     _fast_ids: dict[int, int]  # the id of each Action of the table, by the object's identity
+    #: what a view needs that the engine's position does not hold (closed piles, shows, ...), kept up to date
+    #: from the event log (see _tracked); None: not made yet
+    _tracker_cache: Any = None
+    _log_records_cache: int = 0  # the engine's event records when _log_cache was last brought up to date
 
     # --- making one -----------------------------------------------------------------------------------
     @classmethod
@@ -106,7 +114,7 @@ class NativeCardState:
                     s.num_players = num_players
                     s._log_cache = []
                     s._hist_cache = []
-                    s._twin = None
+                    s._twin_cache = None
                     s._setup(nat)
                     return s
         return cls._own(cls.pure_type.new(rules, num_players, chance))
@@ -137,7 +145,7 @@ class NativeCardState:
         s.num_players = start.num_players
         s._log_cache = []
         s._hist_cache = []
-        s._twin = None
+        s._twin_cache = None
         s._setup(nat)
         return s
 
@@ -281,9 +289,7 @@ class NativeCardState:
     @property
     def log(self) -> list[Event]:
         """The event log: the start's, then the native engine's records made into Events (each once)."""
-        evs = self._log_cache
-        if self._nat.num_events() > len(evs):
-            evs.extend(self._nat.events(len(evs)))
+        evs = self._events_made()
         start: list[Event] = self._start_state().log
         return start + evs
 
@@ -392,7 +398,7 @@ class NativeCardState:
     # --- what comes from the pure twin ----------------------------------------------------------------
     def _synced(self) -> Any:
         """The pure twin, brought up to date (built on first use; copied first when a clone shares it)."""
-        twin = self._twin
+        twin = self._twin_cache
         ch = self._sync_chance(False)
         if twin is None:
             start = self._start_state()
@@ -400,9 +406,9 @@ class NativeCardState:
             c = Chance(outcomes=ch.outcomes[: ch.position])
             c._pos = self._start_pos  # replays the outcomes drawn so far, from where the start was
             t.chance = c
-            twin = self._twin = [t, len(start.history), True]
+            twin = self._twin_cache = [t, len(start.history), True]
         elif not twin[2]:
-            twin = self._twin = [twin[0].clone(), twin[1], True]
+            twin = self._twin_cache = [twin[0].clone(), twin[1], True]
         hist = self.history
         if twin[1] < len(hist):
             t = twin[0]
@@ -418,8 +424,38 @@ class NativeCardState:
         """The equal pure state (a copy of the twin: the same deals, the same moves)."""
         return self._synced().clone()
 
-    def view(self, seat: int | None) -> Any:
-        return self._synced().view(seat)
+    def view(self, seat: object) -> Any:
+        """What ``seat`` may see (None: a spectator), made from the engine's data: equal to the pure state's
+        view of the same game."""
+        return self._view(None if seat is None else check_seat(seat, self.num_players))
+
+    def _view(self, seat: int | None) -> Any:
+        raise NotImplementedError
+
+    def _events_made(self) -> list[Event]:
+        """The engine's events, each made into an Event once (``_log_cache``, brought up to date)."""
+        evs = self._log_cache
+        records = self._nat.num_events()  # (a list of cards may take records of its own)
+        if records != self._log_records_cache:
+            evs.extend(self._nat.events(len(evs)))
+            self._log_records_cache = records
+        return evs
+
+    def _tracked(self) -> Any:
+        """The view tracker (``_new_tracker``) fed every event logged so far."""
+        t = self._tracker_cache
+        if t is None:
+            t = self._tracker_cache = self._new_tracker(self._start_state())
+        evs = self._events_made()
+        if t.pos < len(evs):
+            for e in evs[t.pos:]:
+                t.feed(e)
+            t.pos = len(evs)
+        return t
+
+    def _new_tracker(self, start: Any) -> Any:
+        """A view tracker at the pure position ``start`` (this game's start), fed nothing yet."""
+        raise NotImplementedError
 
     def sample_hidden(self, seat: int, rng: random.Random) -> Self:
         """As the pure state's (the same draw from ``rng``), played on natively."""
@@ -428,15 +464,27 @@ class NativeCardState:
     def inventory(self) -> dict[str, list[str]]:
         return dict(self._synced().inventory())
 
+    # The notation: the pure state's own code, run on a blank pure state of these rules holding only what that
+    # code reads of the position (see _notation).
+    def _notation(self) -> Any:
+        """A pure state of these rules with no position: its ``format_action``, ``action_to_json`` and
+        ``parse_action`` read the rules alone (a subclass sets what else its parsing reads)."""
+        blank = self.pure_type.__new__(self.pure_type)
+        blank.rules = self.rules
+        blank.num_players = self.num_players
+        return blank
+
     def format_action(self, action: Action) -> str:
-        return str(self._synced().format_action(action))
+        return str(_NOTATION[self.pure_type].format_action(action))
 
     def parse_action(self, text: object, seat: int | None = None) -> Action:
-        action: Action = self._synced().parse_action(text, seat)
+        action: Action = self._notation().parse_action(text, seat)
         return action
 
     def action_to_json(self, seat: int, action: Action) -> dict[str, Any]:
-        d: dict[str, Any] = self._synced().action_to_json(seat, action)
+        d: dict[str, Any] = {"seat": seat, "move": self.format_action(action)}
+        if action.claim is not None:
+            d["claim"] = action.claim
         return d
 
     def __getattr__(self, name: str) -> Any:
@@ -461,13 +509,16 @@ class NativeCardState:
         c.rules = self.rules
         c.num_players = self.num_players
         c._log_cache = self._log_cache[:]
+        c._log_records_cache = self._log_records_cache
         c._hist_cache = self._hist_cache[:]
-        twin = self._twin
+        if self._tracker_cache is not None:
+            c._tracker_cache = self._tracker_cache.copy()
+        twin = self._twin_cache
         if twin is not None:
             twin[2] = False  # shared: whoever needs it next copies it first
-            c._twin = [twin[0], twin[1], False]
+            c._twin_cache = [twin[0], twin[1], False]
         else:
-            c._twin = None
+            c._twin_cache = None
         c._setup(c._nat)
         return c
 
@@ -485,6 +536,25 @@ class NativeCardState:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.rules.preset!r}, {self.num_players} players)"
+
+
+def public_window(w: tuple[Any, ...] | None) -> WindowView | None:
+    """The engine's open window (``window()``) as everybody may see it (``Window.public``)."""
+    if w is None:
+        return None
+    return {"scorer": w[0], "claimed": w[2], "reason": w[3], "scorer_may_claim": w[4]}
+
+
+class _Notation(dict[type, Any]):
+    """A blank state of each pure card state type, whose ``format_action`` reads nothing but the action."""
+
+    def __missing__(self, kind: Any) -> Any:
+        blank: Any = kind.__new__(kind)
+        self[kind] = blank
+        return blank
+
+
+_NOTATION = _Notation()
 
 
 _DECODED: dict[int, tuple[ActionSpace, dict[int, Action], dict[Action, int]]] = {}

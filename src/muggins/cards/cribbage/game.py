@@ -48,7 +48,7 @@ from muggins.core.fields import LIST, LISTS, SHARED, StateField
 from muggins.core.protocol import Action, Event, GameState, check_seat
 from muggins.core.views import WindowView
 
-__all__ = ["COUNT_CRIB", "COUNT_HAND", "GO", "CribbageState", "ShowExplanation", "discard_action",
+__all__ = ["COUNT_CRIB", "COUNT_HAND", "GO", "CribbageState", "ShowExplanation", "deal_hidden", "discard_action",
            "play_action", "stacked"]
 
 _PLAY: dict[Card, Action] = {c: Action("play", c) for c in DECK}
@@ -123,6 +123,28 @@ def draw_cut(chance: Chance, pack: Sequence[Card]) -> int:
     if "card" in out and _card(out["card"], "starter") is not pack[k]:
         raise RecordError(f"the cut at {k} turns {pack[k]}, not {out['card']}")
     return k
+
+
+def deal_hidden(pool: list[Card], slots: list[tuple[int, str, int, int]], rng: random.Random
+                ) -> dict[tuple[int, str], list[Card]]:
+    """The cards of ``pool`` dealt to ``slots`` (owner, part, how many, floor) for ``sample_hidden`` (of the pure
+    and the native state alike): the pool shuffled by ``rng``, the most constrained hands first (the allowed sets
+    are nested, so this never gets stuck), each slot the first cards worth more than its floor."""
+    pool = pool[:]
+    rng.shuffle(pool)
+    fill: dict[tuple[int, str], list[Card]] = {}
+    for s, part, k, floor in sorted(slots, key=lambda x: -x[3]):
+        if floor > 0:
+            ok = [x for x in pool if x.value > floor]
+            if len(ok) < k:  # cannot happen for a reachable state; keep the counts right regardless
+                ok = pool[:]
+            chosen = ok[:k]
+            taken = set(chosen)
+            pool = [x for x in pool if x not in taken]
+        else:
+            chosen, pool = pool[:k], pool[k:]
+        fill[(s, part)] = chosen
+    return fill
 
 
 def play_action(card: Card) -> Action:
@@ -744,27 +766,13 @@ class CribbageState(GameState):
         c = self.clone()
         c.chance = self.chance.fork(rng)
         hidden, slots = self._hidden_from(seat)
-        pool = hidden[:]
-        rng.shuffle(pool)
-        fill: dict[tuple[int, str], list[Card]] = {}
-        # the most constrained hands first: the allowed sets are nested, so this never gets stuck
-        for s, part, k, floor in sorted(slots, key=lambda x: -x[3]):
-            if floor > 0:
-                ok = [x for x in pool if x.value > floor]
-                if len(ok) < k:  # cannot happen for a reachable state; keep the counts right regardless
-                    ok = pool[:]
-                chosen = ok[:k]
-                taken = set(chosen)
-                pool = [x for x in pool if x not in taken]
-            else:
-                chosen, pool = pool[:k], pool[k:]
-            fill[(s, part)] = chosen
+        fill = deal_hidden(hidden, slots, rng)
         n = self.num_players
         for s in range(n):
             if (s, "held") in fill:
                 c.hands[s] = sorted(fill[(s, "held")], key=_INDEX)
             if (s, "discards") in fill:
-                c.discards[s] = fill[(s, "discards")]
+                c.discards[s] = sorted(fill[(s, "discards")], key=_INDEX)  # as a discard lays them away
             if not self._to_discard >> s & 1 and s != seat and not self._shown[s]:
                 c.kept[s] = sorted([x for t, x in self._played if t == s] + c.hands[s], key=_INDEX)
         if (-1, "crib") in fill:

@@ -1981,6 +1981,36 @@ cdef class NativeCribbage:
     def crib(self) -> list:
         return _cards(self.g.crib)
 
+    def view_ints(self) -> tuple:
+        """What a view reads of the position beyond the accessors above: (seats still to lay away as a bit
+        mask, seats gone in this series as a bit mask, the last card's player or -1, the show's place, whether
+        a show's true count waits for its window to close, the crib's size, the size of each hand)."""
+        cdef Game* g = &self.g
+        return (g.to_discard, g.gone, g.last, g.show_i, g.due, popcount(g.crib),
+                [popcount(g.held[s]) for s in range(g.nplayers)])
+
+    def pack(self) -> tuple:
+        """(the undealt cards in order, the starter's place among them or -1 before the cut)."""
+        cdef Game* g = &self.g
+        return [g.pack[i] for i in range(g.npack)], g.cut if g.starter >= 0 else -1
+
+    def move_points(self, int seat, int i) -> int:
+        """The points internal id ``i`` (a play 1326 + card, go 1378, a count 1379 or 1380) would make for
+        ``seat`` now, 0 for a move he cannot make (``claim_for``: what a perfect player announces)."""
+        cdef Game* g = &self.g
+        if seat != g.turn or seat < 0:
+            return 0
+        if g.phase == PH_PLAY:
+            if i == ID_GO:
+                return 1 if seat == g.last else 0
+            if ID_PLAY <= i < ID_GO and (g.held[seat] >> (i - ID_PLAY)) & 1 and \
+                    g.count + card_value(i - ID_PLAY) <= 31:
+                return true_play_points(g, seat, i - ID_PLAY)
+            return 0
+        if g.phase == PH_SHOW and (i == ID_COUNT_HAND or i == ID_COUNT_CRIB):
+            return true_points(g, seat, i)
+        return 0
+
     def choose_id(self, policy: object = 0) -> int:
         """The id ``policy`` (0 random, 1 greedy) picks for the seat to move (``to_move``), drawing from the
         game's generator; -1 once the game is over. Changes nothing else."""

@@ -5,15 +5,18 @@ from the chance's generator as that code draws it otherwise."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from muggins.cards.dealing import DECK
 from muggins.cards.deck import Card
 from muggins.cards.muggins31.state import _FIELDS as PURE_FIELDS
-from muggins.cards.muggins31.state import GO, PLAY, CardMugginsState
+from muggins.cards.muggins31.state import GO, PLAY, CardMugginsState, _primary, deal_builder
 from muggins.cards.muggins31.views import Muggins31View
-from muggins.cards.native_state import NativeCardState
-from muggins.core.protocol import Action
+from muggins.cards.native_state import NativeCardState, public_window
+from muggins.core.chance import Chance
+from muggins.core.protocol import Action, Event, check_seat
+from muggins.core.sampling import resample
 
 #: the pure state's fields: read from the twin, they are the position (a comparison of states reads them)
 _FIELDS = PURE_FIELDS
@@ -75,7 +78,70 @@ class NativeCardMugginsState(NativeCardState):
             return 0
         return int(self._nat.true_points(seat, card.index * self._space.by_kind["play"].width))
 
-    def view(self, seat: int | None) -> Muggins31View:
-        """What ``seat`` may see (the pure state's view of the same game)."""
-        seen: Muggins31View = self._synced().view(seat)
+    def sample_hidden(self, seat: int, rng: random.Random) -> NativeCardMugginsState:
+        """As ``CardMugginsState.sample_hidden`` (the same draws from ``rng``, the same deal): every round
+        rebuilt from what ``seat`` saw and replayed natively (:func:`muggins.core.sampling.resample` on this
+        state); the sample is this game's record with the current round's deal drawn, replayed natively."""
+        check_seat(seat, self.num_players)
+        r = self.rules
+        state: Any = self  # (read through the protocol, as a pure state is)
+        swap: Any = self._replayed
+        sample = resample(state, seat, rng, start_kind="round_start", primary=_primary,
+                          build=deal_builder(seat, self.num_players, r.cap, r.hand_size), swap=swap)
+        assert isinstance(sample, NativeCardMugginsState)
+        return sample
+
+    def _replayed(self, t: Any, segment: Any, made: list[dict[str, Any]], seat: int) -> NativeCardMugginsState:
+        """This game's record with the outcomes of the current round replaced by ``made``, replayed natively
+        (``resample``'s swap: what the pure state gets by swapping the deal into the template ``t``)."""
+        outs = t.chance.outcomes
+        sample = type(self).new(self.rules, self.num_players,
+                                Chance(outcomes=[*outs[:len(outs) - len(made)], *made]))
+        for who, action in self.history:
+            sample.apply(who, action)
+        return sample
+
+    def view(self, seat: object) -> Muggins31View:
+        """What ``seat`` may see (None: a spectator): see ``_view`` (declared here for the view's type)."""
+        seen: Muggins31View = super().view(seat)
         return seen
+
+    def _new_tracker(self, start: Any) -> _Piles:
+        return _Piles([[c.text for c in p] for p in start.piles])
+
+    def _view(self, seat: int | None) -> Muggins31View:
+        """As ``CardMugginsState._view``, from the engine's data (the closed piles from the log)."""
+        nat = self._nat
+        r = self.rules
+        over = nat.is_over()
+        last = nat.last_player()
+        return Muggins31View(
+            game=self.game, preset=r.preset, seat=seat, players=self.num_players,
+            scores=list(nat.side_scores()), target=r.target, cap=r.cap, round=nat.round_no(),
+            dealer=nat.dealer(), turn=None if over else nat.turn(), to_act=sorted(nat.to_act()),
+            total=nat.total(), pile=[_TEXT[c] for c in nat.pile()],
+            earlier_piles=[p[:] for p in self._tracked().piles], passed=nat.passed(),
+            last_player=None if last < 0 else last, hand_sizes=nat.hand_sizes(), stock=nat.stock_size(),
+            claims=r.claims, window=public_window(nat.window()), over=over, winners=sorted(nat.winners()),
+            my_hand=[_TEXT[c] for c in nat.held(seat)] if seat is not None else None,
+            legal=[self.format_action(a) for a in self.legal_actions(seat)] if seat is not None else None,
+        )
+
+
+class _Piles:
+    """The closed piles of the round, as the log tells them (a view tracker, see ``NativeCardState._tracked``)."""
+
+    __slots__ = ("piles", "pos")
+
+    def __init__(self, piles: list[list[str]], pos: int = 0) -> None:
+        self.piles = piles
+        self.pos = pos  # the engine's events fed so far
+
+    def feed(self, e: Event) -> None:
+        if e.kind == "pile_end":
+            self.piles.append(e.data["cards"])
+        elif e.kind == "round_start":
+            self.piles = []
+
+    def copy(self) -> _Piles:
+        return _Piles(self.piles[:], self.pos)

@@ -1420,6 +1420,16 @@ cdef class NativeCardMuggins:
     def passed(self) -> list:
         return [s for s in range(self.g.n) if (self.g.passed >> s) & 1]
 
+    def last_player(self) -> int:
+        """The seat that laid the last card of the pile, -1: none yet."""
+        return self.g.last_player
+
+    def stock_size(self) -> int:
+        return stock_left(&self.g)
+
+    def hand_sizes(self) -> list:
+        return [popcount(self.g.held[s]) for s in range(self.g.n)]
+
     def window(self) -> tuple | None:
         """(scorer, missed, claimed or None, reason, may claim, late) of the open window, or None."""
         cdef Game* g = &self.g

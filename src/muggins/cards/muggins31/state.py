@@ -31,7 +31,7 @@ from muggins.core.errors import (
 )
 from muggins.core.fields import LIST, LISTS, RESET, StateField
 from muggins.core.protocol import Action, Event, GameState, check_seat
-from muggins.core.sampling import primary_events, redeal_events, resample
+from muggins.core.sampling import Build, primary_events, redeal_events, resample
 from muggins.core.views import WindowView
 
 PLAY: tuple[Action, ...] = tuple(Action("play", c) for c in DECK)  # indexed by Card.index
@@ -46,6 +46,79 @@ _primary = primary_events("play", "go")
 def _card(text: Any) -> Card:
     """A card of a chance outcome or of the log."""
     return record_card(text, "deal")
+
+
+def deal_builder(seat: int, n: int, cap: int, hand_size: int) -> Build:
+    """The deals ``sample_hidden`` draws for ``seat`` (of the pure and the native state alike), for
+    :func:`muggins.core.sampling.resample`: every card another seat holds or held is a slot, forbidden the
+    values a go of its holder ruled out; the unseen cards are shuffled by the generator and dealt tightest slot
+    first; None when no world fits."""
+
+    def build(segment: list[tuple[int, dict[str, Any]]], outcomes: list[dict[str, Any]],
+              learned: dict[int, int], pick: random.Random | None,
+              memo: dict[str, Any] | None = None) -> list[dict[str, Any]] | None:
+        # one slot per card another seat holds or held: [forbidden cards (a bit per index), card]
+        slots: dict[tuple[int, int], list[Any]] = {}
+        held: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+        mine: list[str] = []
+        drawn: list[tuple[int, Card | None]] = []  # the stock as drawn this round: (seat, card if seen)
+        for _, d in segment:
+            k = d["kind"]
+            s = d.get("seat")
+            if s is None or (s == seat and k != "dealt" and k != "draw"):
+                continue
+            if k == "dealt":
+                if s == seat:
+                    mine = list(d["cards"])
+                else:
+                    for j in range(int(d["count"])):
+                        slots[(s, j)] = [0, None]
+                        held[s].append((s, j))
+            elif k == "draw":
+                if s == seat:
+                    drawn.append((s, _card(d["card"])))
+                else:
+                    key = (s, -1 - len(drawn))
+                    slots[key] = [0, None]
+                    held[s].append(key)
+                    drawn.append((s, None))
+            elif k == "go":
+                m = _LOW[max(0, min(10, cap - int(d["total"])))]
+                for key in held[s]:
+                    slots[key][0] |= m
+            elif k == "play":
+                card = _card(d["card"])
+                bit = 1 << card.index
+                ok = [key for key in held[s] if not slots[key][0] & bit]
+                # constraints only grow, so a slot held longer is the more constrained: taking the most
+                # constrained slot that allows the card never blocks a later one
+                key = max(ok, key=lambda key: slots[key][0].bit_count()) if ok else held[s][0]
+                slots[key][1] = card
+                held[s].remove(key)
+        known = {_card(x) for x in mine} | {c for _, c in drawn if c is not None}
+        known.update(v[1] for v in slots.values() if v[1] is not None)
+        unknown = [x for x in DECK if x not in known]
+        if pick is not None:
+            shuffle(unknown, pick)
+        keys = [key for s in range(n) for key in held[s] if slots[key][1] is None]
+        if keys:
+            # tightest slots first: the value bounds are nested, so a greedy choice never blocks a later slot
+            keys.sort(key=lambda key: -slots[key][0].bit_count())
+            for key in keys:
+                m = slots[key][0]
+                i = next((i for i, x in enumerate(unknown) if not m >> x.index & 1), 0)
+                slots[key][1] = unknown.pop(i)
+        for m, c in slots.values():
+            if m >> c.index & 1:  # no world fits: a card its holder was shown not to hold
+                return None
+        hands = [mine if s == seat else [slots[(s, j)][1].text for j in range(hand_size)]
+                 for s in range(n)]
+        stock = [(c if c is not None else slots[(s, -1 - g)][1]).text for g, (s, c) in enumerate(drawn)]
+        stock.extend(x.text for x in unknown)
+        return [*(dict(o) for o in outcomes if o.get("kind") != "deal"),
+                {"kind": "deal", "hands": hands, "stock": stock}]
+
+    return build
 
 
 # Every field of a CardMugginsState beyond GameState's, declared once: muggins.core.fields generates from this
@@ -391,71 +464,6 @@ class CardMugginsState(GameState):
         public history replayed on it (see :mod:`muggins.core.sampling`). A player who said go at total T
         held no card worth cap - T or less then."""
         check_seat(seat, self.num_players)
-        n, cap = self.num_players, self.rules.cap
-
-        def build(segment: list[tuple[int, dict[str, Any]]], outcomes: list[dict[str, Any]],
-                  learned: dict[int, int], pick: random.Random | None,
-                  memo: dict[str, Any] | None = None) -> list[dict[str, Any]] | None:
-            # one slot per card another seat holds or held: [forbidden cards (a bit per index), card]
-            slots: dict[tuple[int, int], list[Any]] = {}
-            held: list[list[tuple[int, int]]] = [[] for _ in range(n)]
-            mine: list[str] = []
-            drawn: list[tuple[int, Card | None]] = []  # the stock as drawn this round: (seat, card if seen)
-            for _, d in segment:
-                k = d["kind"]
-                s = d.get("seat")
-                if s is None or (s == seat and k != "dealt" and k != "draw"):
-                    continue
-                if k == "dealt":
-                    if s == seat:
-                        mine = list(d["cards"])
-                    else:
-                        for j in range(int(d["count"])):
-                            slots[(s, j)] = [0, None]
-                            held[s].append((s, j))
-                elif k == "draw":
-                    if s == seat:
-                        drawn.append((s, _card(d["card"])))
-                    else:
-                        key = (s, -1 - len(drawn))
-                        slots[key] = [0, None]
-                        held[s].append(key)
-                        drawn.append((s, None))
-                elif k == "go":
-                    m = _LOW[max(0, min(10, cap - int(d["total"])))]
-                    for key in held[s]:
-                        slots[key][0] |= m
-                elif k == "play":
-                    card = _card(d["card"])
-                    bit = 1 << card.index
-                    ok = [key for key in held[s] if not slots[key][0] & bit]
-                    # constraints only grow, so a slot held longer is the more constrained: taking the most
-                    # constrained slot that allows the card never blocks a later one
-                    key = max(ok, key=lambda key: slots[key][0].bit_count()) if ok else held[s][0]
-                    slots[key][1] = card
-                    held[s].remove(key)
-            known = {_card(x) for x in mine} | {c for _, c in drawn if c is not None}
-            known.update(v[1] for v in slots.values() if v[1] is not None)
-            unknown = [x for x in DECK if x not in known]
-            if pick is not None:
-                shuffle(unknown, pick)
-            keys = [key for s in range(n) for key in held[s] if slots[key][1] is None]
-            if keys:
-                # tightest slots first: the value bounds are nested, so a greedy choice never blocks a later slot
-                keys.sort(key=lambda key: -slots[key][0].bit_count())
-                for key in keys:
-                    m = slots[key][0]
-                    i = next((i for i, x in enumerate(unknown) if not m >> x.index & 1), 0)
-                    slots[key][1] = unknown.pop(i)
-            for m, c in slots.values():
-                if m >> c.index & 1:  # no world fits: a card its holder was shown not to hold
-                    return None
-            hands = [mine if s == seat else [slots[(s, j)][1].text for j in range(self.rules.hand_size)]
-                     for s in range(n)]
-            stock = [(c if c is not None else slots[(s, -1 - g)][1]).text for g, (s, c) in enumerate(drawn)]
-            stock.extend(x.text for x in unknown)
-            return [*(dict(o) for o in outcomes if o.get("kind") != "deal"),
-                    {"kind": "deal", "hands": hands, "stock": stock}]
 
         def swap(t: GameState, segment: list[tuple[int, dict[str, Any]]], made: list[dict[str, Any]],
                  seat: int) -> CardMugginsState | None:
@@ -470,7 +478,8 @@ class CardMugginsState(GameState):
             c.stock = stock[g:][::-1]
             return c
 
-        sample = resample(self, seat, rng, start_kind="round_start", primary=_primary, build=build, swap=swap)
+        sample = resample(self, seat, rng, start_kind="round_start", primary=_primary,
+                          build=deal_builder(seat, self.num_players, self.rules.cap, self.rules.hand_size), swap=swap)
         assert isinstance(sample, CardMugginsState)
         return sample
 
