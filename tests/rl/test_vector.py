@@ -288,15 +288,16 @@ def test_the_environment_observes_the_seat_to_act() -> None:
     assert seats == {0, 1, 2}
 
 
-def test_without_the_native_build_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    import muggins.dominoes.vector as dv
+@pytest.mark.parametrize("game", ["dominoes", "card-muggins"])
+def test_without_the_native_build_a_clear_error(monkeypatch: pytest.MonkeyPatch, game: str) -> None:
+    import muggins.rl.vector as rv
 
-    monkeypatch.setattr(dv, "load_native", lambda name: (None, "not built: python setup.py build_ext --inplace"))
+    monkeypatch.setattr(rv, "load_native", lambda name: (None, "not built: python setup.py build_ext --inplace"))
     with pytest.raises(RuntimeError, match="not built"):
-        vector_env("dominoes", "muggins", 2, num_envs=2)
+        vector_env(game, "muggins", 2, num_envs=2)
 
 
-@pytest.mark.parametrize("game,preset,backend", [("card-muggins", "muggins", "auto"), ("cribbage", "cribbage", "auto"),
+@pytest.mark.parametrize("game,preset,backend", [("card-muggins", "muggins", "python"), ("cribbage", "cribbage", "auto"),
                                                  ("dominoes", "muggins", "python")])
 def test_python_backend_speaks_the_same_spaces(game: str, preset: str, backend: str) -> None:
     env = vector_env(game, preset, 2, num_envs=3, opponents="greedy", seed=5, backend=backend)
