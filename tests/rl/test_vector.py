@@ -297,8 +297,8 @@ def test_without_the_native_build_a_clear_error(monkeypatch: pytest.MonkeyPatch,
         vector_env(game, "muggins", 2, num_envs=2)
 
 
-@pytest.mark.parametrize("game,preset,backend", [("card-muggins", "muggins", "python"), ("cribbage", "cribbage", "auto"),
-                                                 ("dominoes", "muggins", "python")])
+@pytest.mark.parametrize("game,preset,backend", [("card-muggins", "muggins", "python"),
+                                                 ("cribbage", "cribbage", "auto"), ("dominoes", "muggins", "python")])
 def test_python_backend_speaks_the_same_spaces(game: str, preset: str, backend: str) -> None:
     env = vector_env(game, preset, 2, num_envs=3, opponents="greedy", seed=5, backend=backend)
     c = compact_actions(game, preset, 2)

@@ -354,3 +354,31 @@ def test_greedy_opponent_in_c_beats_random_play() -> None:
     against_greedy = play_out("greedy", 80, seed=7)
     assert 0.3 < against_random < 0.7
     assert against_greedy < against_random - 0.15
+
+
+@pytest.mark.parametrize("preset,players", [("muggins", 2), ("strict-21", 3), ("deal-seven", 2)])
+def test_play_amounts_read_from_the_observation_are_the_true_points(preset: str, players: int) -> None:
+    """The training's amounts (``PlayAmounts``, from the observation alone) of every card the learner may
+    lay are the amounts of its true points (``c + 1`` for ``c`` points, 0 for none), and a learning task
+    on the native environment uses them."""
+    from muggins.cards.muggins31.train import PlayAmounts
+    from muggins.rl.learn import Task
+
+    amounts = PlayAmounts(preset, players)
+    env = vector_env("card-muggins", preset, players, num_envs=8, opponents="random", seed=6, autoreset="same_step")
+    obs, _ = env.reset()
+    rng = np.random.default_rng(4)
+    scoring = 0
+    for _ in range(150):
+        for i in range(env.num_envs):
+            cards = np.flatnonzero(obs["action_mask"][i][:52])
+            got = amounts(np.repeat(obs["observation"][i:i + 1], len(cards), 0), cards)
+            g = env.game(i)
+            want = [g.true_points(g.turn(), int(m) * env.compact.amounts) for m in cards]
+            assert got.tolist() == [p + 1 if p else 0 for p in want]
+            scoring += sum(1 for p in want if p)
+        obs, *_ = env.step(legal_rows(obs, rng, env))
+    assert scoring > 100
+    assert Task("card-muggins", preset, players).backend == "native"
+    with pytest.raises(ValueError, match="mug_last"):
+        PlayAmounts(preset, players, mug_last=True)

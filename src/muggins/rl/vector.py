@@ -235,6 +235,12 @@ class NativeVectorEnv(gymnasium.vector.VectorEnv[dict[str, np.ndarray], np.ndarr
         self._ready = False
 
     # --- what each game says ------------------------------------------------------------------------------
+    @classmethod
+    def play_amounts(cls, preset: str, players: int) -> Callable[[np.ndarray, np.ndarray], np.ndarray] | None:
+        """A function (observation rows, chosen moves) -> the amount announcing each move's true points, for a
+        learner that announces them (:class:`muggins.rl.learn.Task`); None where the game offers none."""
+        return None
+
     def _check_rules(self, rules: Any, n: int) -> None:
         """NotImplementedError when the native engine does not play ``rules`` for ``n`` players."""
 

@@ -21,6 +21,7 @@ autoreset modes, seeds, threads and ``copy``. What is the game's own:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -36,6 +37,16 @@ class CardMugginsVectorEnv(NativeVectorEnv):
 
     game_name = "card-muggins"
     core_module = "muggins.cards.muggins31.vector_native"
+
+    @classmethod
+    def play_amounts(cls, preset: str, players: int) -> Callable[[np.ndarray, np.ndarray], np.ndarray] | None:
+        """:class:`muggins.cards.muggins31.train.PlayAmounts` (None for rules with a muggable "last")."""
+        from muggins.cards.muggins31.train import PlayAmounts
+
+        try:
+            return PlayAmounts(preset, players)
+        except ValueError:
+            return None
 
     def _check_rules(self, rules: Any, n: int) -> None:
         why = native_module("muggins.cards.muggins31.native").unsupported(rules, n)
