@@ -75,15 +75,16 @@ def test_final_observations_from_either_backend() -> None:
 
 
 @pytest.mark.slow  # needs PyTorch, which only the learn extra installs (pip install -e '.[learn]')
-@pytest.mark.parametrize("game", ["card-muggins", "cribbage"])
-def test_training_runs_a_few_steps_and_exports_what_the_bot_loads(game: str, tmp_path: Any) -> None:
+@pytest.mark.parametrize("game,backend", [("card-muggins", "python"), ("cribbage", "python"), ("card-muggins", "auto")])
+def test_training_runs_a_few_steps_and_exports_what_the_bot_loads(game: str, backend: str, tmp_path: Any) -> None:
     pytest.importorskip("torch")
     from muggins.bots.learned import _load
     from muggins.rl.learn import evaluate, export, numpy_net, train
 
-    task = Task(game, backend="python")
+    task = Task(game, backend=backend)
     net, figures = train(task, updates=2, num_envs=4, steps=4, hidden=8, minibatch=16)
-    assert figures["updates"] == 2 and figures["steps"] == 2 * 4 * 4 and figures["backend"] == "python"
+    assert figures["updates"] == 2 and figures["steps"] == 2 * 4 * 4
+    assert figures["backend"] == ("native" if backend == "auto" else "python")
     path = tmp_path / f"{game}-{task.preset}.npz"
     arrays = export(task, net, path)
     loaded = _load(path)
