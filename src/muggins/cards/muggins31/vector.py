@@ -7,8 +7,9 @@ autoreset modes, seeds, threads and ``copy``. What is the game's own:
 
 * **Actions**: ``MultiDiscrete([moves + 1, amounts])``. The move head is the 52 cards in pack order (A♣ A♦
   A♥ A♠ 2♣ ... K♠), go, then in a manual-claim game the muggins call and the late claim, and last "let it
-  go"; 54 moves and 2-player ``muggins``'s 37 amounts (0 says nothing, ``c + 1`` announces ``c``: a play, a
-  muggins call naming its points or 0 for all that was missed, a late claim of 1 or more).
+  go" (56 values in ``muggins``, 54 in ``no-muggins``); 34 amounts in 2-player ``muggins`` (0 says
+  nothing, ``c + 1`` announces ``c``: a play, a muggins call naming its points or 0 for all that was
+  missed, a late claim of 1 or more).
 * **Observations**: :class:`muggins.cards.muggins31.observation.CardMugginsEncoder`'s vector (computed in C,
   equal number for number) and the mask of the moves the seat to act may make.
 * **Opponents** ``"random"`` and ``"greedy"`` (the native engine's policies: a fitting card at random; the
