@@ -1,18 +1,20 @@
-"""Speed of the batched domino environment (``muggins.rl.vector_env``) beside the PettingZoo environment, in
-the same run: environment steps per second, each step returning every game's observation and mask.
+"""Speed of a batched environment (``muggins.rl.vector_env``: dominoes, or card Muggins with ``--game
+card-muggins``) beside the PettingZoo environment of the same game, in the same run: environment steps per
+second, each step returning every game's observation and mask.
 
 * ``vector``: ``--envs`` games, one learning seat, the others played by the ``random`` bot in C, on one core;
   then the same on ``--threads`` threads, and with every seat learning. ``env`` times the ``step`` calls
   alone; ``loop`` adds choosing a random legal move for every game in NumPy (what a policy would cost at
   the least). Arrays are not copied (``copy=False``). ``search_one_core``: the same with the search bot as
-  the opponent in C (``--search-iterations`` a move, ``--search-envs`` games). ``env_cpu`` divides by the CPU
+  the opponent in C (``--search-iterations`` a move, ``--search-envs`` games; dominoes only, where the search
+  bot is played in C; ``--search-envs 0`` leaves it out). ``env_cpu`` divides by the CPU
   time the process used (all its threads) instead of the wall clock: on a loaded machine it is the figure per core.
 * ``pettingzoo``: uniform random masked play through the PettingZoo environment (``last()`` then ``step``),
   as ``benchmarks/bench_rl.py`` times it.
 
 Each figure is the median of ``--repeats`` runs of ``--seconds``.
 
-    python benchmarks/bench_vector.py [--preset muggins] [--players 2] [--envs 4096] [--threads 2]
+    python benchmarks/bench_vector.py [--game dominoes] [--preset muggins] [--players 2] [--envs 4096] [--threads 2]
         [--seconds 2] [--repeats 5] [--search-iterations 64] [--search-envs 256]
 
 Prints one JSON object.
@@ -33,11 +35,11 @@ from muggins.rl import vector_env
 from muggins.rl.pettingzoo_env import MugginsAECEnv
 
 
-def vector_rate(preset: str, players: int, envs: int, threads: int, opponents: str | None, seconds: float,
-                seed: int, **kwargs: Any) -> dict[str, float]:
+def vector_rate(game: str, preset: str, players: int, envs: int, threads: int, opponents: str | None,
+                seconds: float, seed: int, **kwargs: Any) -> dict[str, float]:
     """Steps per second of ``step`` alone (``env``: wall clock; ``env_cpu``: per second of CPU time of the
     process, all threads together) and of the loop with a random legal move chosen per game (``loop``)."""
-    env = vector_env("dominoes", preset, players, num_envs=envs, opponents=opponents, seed=seed, threads=threads,
+    env = vector_env(game, preset, players, num_envs=envs, opponents=opponents, seed=seed, threads=threads,
                      copy=False, **kwargs)
     obs, _ = env.reset()
     rng = np.random.default_rng(seed)
@@ -60,10 +62,10 @@ def vector_rate(preset: str, players: int, envs: int, threads: int, opponents: s
             return {"env": steps / wall, "env_cpu": steps / cpu, "loop": steps / total}
 
 
-def pettingzoo_rate(preset: str, players: int, seconds: float, seed: int) -> dict[str, float]:
+def pettingzoo_rate(game: str, preset: str, players: int, seconds: float, seed: int) -> dict[str, float]:
     """Env steps per second of the PettingZoo environment under uniform random masked play (``last()`` then
     ``step``), by the wall clock and per second of CPU time."""
-    e = MugginsAECEnv(game="dominoes", preset=preset, players=players)
+    e = MugginsAECEnv(game=game, preset=preset, players=players)
     rng = np.random.default_rng(seed)
     steps, games = 0, 0
     t0, c0 = time.perf_counter(), time.process_time()
@@ -85,6 +87,7 @@ def medians(runs: list[dict[str, float]]) -> dict[str, int]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--game", default="dominoes", choices=("dominoes", "card-muggins"))
     ap.add_argument("--preset", default="muggins")
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--envs", type=int, default=4096)
@@ -94,18 +97,19 @@ def main() -> None:
     ap.add_argument("--search-iterations", type=int, default=64, help="the search opponent's iterations a move")
     ap.add_argument("--search-envs", type=int, default=256, help="games stepped with the search opponent")
     args = ap.parse_args()
-    out: dict[str, Any] = {"preset": args.preset, "players": args.players, "envs": args.envs,
+    out: dict[str, Any] = {"game": args.game, "preset": args.preset, "players": args.players, "envs": args.envs,
                            "cpus": os.cpu_count(), "seconds": args.seconds, "repeats": args.repeats}
     modes = {"one_core": (1, "random"), f"threads_{args.threads}": (args.threads, "random"),
              "all_seats_one_core": (1, None)}
     for name, (threads, opponents) in modes.items():
-        out[name] = medians([vector_rate(args.preset, args.players, args.envs, threads, opponents, args.seconds,
-                                         1000 * k) for k in range(args.repeats)])
-    out["search_one_core"] = medians([
-        vector_rate(args.preset, args.players, args.search_envs, 1, "search", args.seconds, 1000 * k,
-                    search_iterations=args.search_iterations) for k in range(args.repeats)])
-    out["search_iterations"] = args.search_iterations
-    pz = out["pettingzoo"] = medians([pettingzoo_rate(args.preset, args.players, args.seconds, 1000 * k)
+        out[name] = medians([vector_rate(args.game, args.preset, args.players, args.envs, threads, opponents,
+                                         args.seconds, 1000 * k) for k in range(args.repeats)])
+    if args.game == "dominoes" and args.search_envs > 0:
+        out["search_one_core"] = medians([
+            vector_rate(args.game, args.preset, args.players, args.search_envs, 1, "search", args.seconds,
+                        1000 * k, search_iterations=args.search_iterations) for k in range(args.repeats)])
+        out["search_iterations"] = args.search_iterations
+    pz = out["pettingzoo"] = medians([pettingzoo_rate(args.game, args.preset, args.players, args.seconds, 1000 * k)
                                       for k in range(args.repeats)])
     out["ratio_one_core"] = round(out["one_core"]["env"] / pz["env"], 1)
     out["ratio_one_core_cpu"] = round(out["one_core"]["env_cpu"] / pz["env_cpu"], 1)

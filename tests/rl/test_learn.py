@@ -22,7 +22,7 @@ def muggins_calls_on(env: Any, seat: int) -> int:
 def play_card_muggins(announce: bool, steps: int = 60) -> tuple[int, int, list[float]]:
     """(scoring plays made, Muggins! calls on the learner, margins of finished games) of random card Muggins
     play against ``greedy`` that announces the Task's amounts, or nothing."""
-    task = Task("card-muggins", "muggins", 2)
+    task = Task("card-muggins", "muggins", 2, backend="python")
     [env, _] = task.envs(6, "greedy", seed=3)
     obs, _ = env.reset()
     rng = np.random.default_rng(0)
@@ -49,8 +49,8 @@ def test_the_learner_announces_true_points_and_is_never_mugged() -> None:
 
 
 def test_task_shapes_and_margin() -> None:
-    cm = Task("card-muggins")
-    assert (cm.game, cm.preset, cm.players, cm.backend) == ("card-muggins", "muggins", 2, "python")
+    cm = Task("card-muggins")  # the native environment, whose amounts are read from the observation
+    assert (cm.game, cm.preset, cm.players, cm.backend) == ("card-muggins", "muggins", 2, "native")
     assert cm.moves == cm.compact.move_start("muggins") and cm.moves < cm.compact.moves
     cr = Task("cribbage")
     assert cr.moves == cr.compact.moves and cr.compact.amounts == 1
@@ -75,15 +75,16 @@ def test_final_observations_from_either_backend() -> None:
 
 
 @pytest.mark.slow  # needs PyTorch, which only the learn extra installs (pip install -e '.[learn]')
-@pytest.mark.parametrize("game", ["card-muggins", "cribbage"])
-def test_training_runs_a_few_steps_and_exports_what_the_bot_loads(game: str, tmp_path: Any) -> None:
+@pytest.mark.parametrize("game,backend", [("card-muggins", "python"), ("cribbage", "python"), ("card-muggins", "auto")])
+def test_training_runs_a_few_steps_and_exports_what_the_bot_loads(game: str, backend: str, tmp_path: Any) -> None:
     pytest.importorskip("torch")
     from muggins.bots.learned import _load
     from muggins.rl.learn import evaluate, export, numpy_net, train
 
-    task = Task(game)
+    task = Task(game, backend=backend)
     net, figures = train(task, updates=2, num_envs=4, steps=4, hidden=8, minibatch=16)
-    assert figures["updates"] == 2 and figures["steps"] == 2 * 4 * 4 and figures["backend"] == "python"
+    assert figures["updates"] == 2 and figures["steps"] == 2 * 4 * 4
+    assert figures["backend"] == ("native" if backend == "auto" else "python")
     path = tmp_path / f"{game}-{task.preset}.npz"
     arrays = export(task, net, path)
     loaded = _load(path)

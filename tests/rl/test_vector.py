@@ -22,6 +22,7 @@ from muggins.core.errors import RulesError  # noqa: E402
 from muggins.core.rules import get_game  # noqa: E402
 from muggins.dominoes.observation import DominoEncoder  # noqa: E402
 from muggins.rl import compact_actions, vector_env  # noqa: E402
+from tests.rl.vector_helpers import OneGame, check_determinism, legal_rows  # noqa: E402
 
 native, why = load_native("muggins.dominoes.vector_native")
 engine, _ = load_native("muggins.dominoes.native")
@@ -38,22 +39,6 @@ NATIVE_CASES: list[tuple[str, int, dict[str, Any]]] = [
 
 def case_id(case: Any) -> str:
     return f"{case[0]}-{case[1]}" + "".join(f"-{k}={v}" for k, v in case[2].items())
-
-
-def legal_rows(obs: dict[str, Any], rng: np.random.Generator, env: Any) -> Any:
-    """A random legal (move, amount) per game: a move of the mask and an amount, half the time small (0
-    says nothing), else any (a late claim names its points: 1 or more; a move that announces nothing
-    ignores it)."""
-    mask = obs["action_mask"]
-    moves = (rng.random(mask.shape) * mask).argmax(1)
-    c = env.compact
-    if c.amounts == 1:
-        return np.stack([moves, np.zeros(len(moves), np.int64)], 1)
-    amount = rng.integers(0, c.amounts, size=len(moves))
-    low = rng.random(len(moves)) < 0.5
-    amount[low] = rng.integers(0, 3, size=int(low.sum()))
-    amount[(moves == c.move_start("claim")) & (amount == 0)] = 1
-    return np.stack([moves, amount], 1)
 
 
 def expected_mask(env: Any, i: int, seat: int) -> Any:
@@ -138,30 +123,9 @@ def test_same_step_autoreset_keeps_the_final_observation() -> None:
     assert seen >= 4
 
 
-def run(env: Any, seed: int, steps: int) -> list[Any]:
-    obs, info = env.reset(seed=seed)
-    rng = np.random.default_rng(seed)
-    out = [obs, info]
-    for _ in range(steps):
-        obs, rew, term, trunc, info = env.step(legal_rows(obs, rng, env))
-        out += [obs, rew, term, trunc, info]
-    return out
-
-
 @pytest.mark.parametrize("opponents", ["random", None])
 def test_determinism_by_seed_and_threads(opponents: str | None) -> None:
-    a = run(vector_env("dominoes", "all-fives", 3, num_envs=5, opponents=opponents), 11, 300)
-    b = run(vector_env("dominoes", "all-fives", 3, num_envs=5, opponents=opponents, threads=2), 11, 300)
-    c = run(vector_env("dominoes", "all-fives", 3, num_envs=5, opponents=opponents), 12, 300)
-    assert data_equivalence(a, b, exact=True)
-    assert not data_equivalence(a[:1], c[:1])
-    env = vector_env("dominoes", "muggins", 2, num_envs=4, seed=3)
-    first, _ = env.reset()
-    env.step(legal_rows(first, np.random.default_rng(0), env))
-    again, _ = env.reset(seed=3)
-    assert data_equivalence(first, again, exact=True)
-    listed, _ = env.reset(seed=[1, 2, 3, 4])
-    assert data_equivalence(listed, env.reset(seed=[1, 2, 3, 4])[0], exact=True)
+    check_determinism("dominoes", "all-fives", 3, opponents)
 
 
 def test_vector_api_data() -> None:
@@ -207,26 +171,8 @@ def test_bad_arguments_are_refused() -> None:
         vector_env("dominoes", "all-fives", 4, num_envs=2, opponents="search", partnerships=True)
 
 
-class OneGame(gymnasium.Env):  # type: ignore[misc]
-    """One game of the vector as a plain Gymnasium environment, for ``check_env``."""
-
-    def __init__(self) -> None:
-        self.vec = vector_env("dominoes", "muggins", 2, num_envs=1, opponents="greedy")
-        self.observation_space = self.vec.single_observation_space
-        self.action_space = self.vec.single_action_space
-
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> Any:
-        super().reset(seed=seed)
-        obs, _ = self.vec.reset(seed=seed if seed is not None else int(self.np_random.integers(2**31)))
-        return {k: v[0] for k, v in obs.items()}, {}
-
-    def step(self, action: Any) -> Any:
-        obs, rew, term, trunc, _ = self.vec.step(np.asarray(action).reshape(1, 2))
-        return {k: v[0] for k, v in obs.items()}, float(rew[0]), bool(term[0]), bool(trunc[0]), {}
-
-
 def test_one_game_passes_gymnasium_check_env() -> None:
-    check_env(OneGame(), skip_render_check=True)
+    check_env(OneGame("dominoes"), skip_render_check=True)
 
 
 def native_positions(rules: Any, n: int, seed: int, limit: int) -> Any:
@@ -288,16 +234,17 @@ def test_the_environment_observes_the_seat_to_act() -> None:
     assert seats == {0, 1, 2}
 
 
-def test_without_the_native_build_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    import muggins.dominoes.vector as dv
+@pytest.mark.parametrize("game", ["dominoes", "card-muggins"])
+def test_without_the_native_build_a_clear_error(monkeypatch: pytest.MonkeyPatch, game: str) -> None:
+    import muggins.rl.vector as rv
 
-    monkeypatch.setattr(dv, "load_native", lambda name: (None, "not built: python setup.py build_ext --inplace"))
+    monkeypatch.setattr(rv, "load_native", lambda name: (None, "not built: python setup.py build_ext --inplace"))
     with pytest.raises(RuntimeError, match="not built"):
-        vector_env("dominoes", "muggins", 2, num_envs=2)
+        vector_env(game, "muggins", 2, num_envs=2)
 
 
-@pytest.mark.parametrize("game,preset,backend", [("card-muggins", "muggins", "auto"), ("cribbage", "cribbage", "auto"),
-                                                 ("dominoes", "muggins", "python")])
+@pytest.mark.parametrize("game,preset,backend", [("card-muggins", "muggins", "python"),
+                                                 ("cribbage", "cribbage", "auto"), ("dominoes", "muggins", "python")])
 def test_python_backend_speaks_the_same_spaces(game: str, preset: str, backend: str) -> None:
     env = vector_env(game, preset, 2, num_envs=3, opponents="greedy", seed=5, backend=backend)
     c = compact_actions(game, preset, 2)

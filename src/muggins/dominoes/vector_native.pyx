@@ -22,6 +22,7 @@ from libc.string cimport memset
 import numpy as np
 
 from muggins.core.splitmix cimport splitmix_next
+from muggins.core.vector_out cimport Out, bind_out
 from muggins.dominoes.native cimport (MAXMOVES, MAXTILES, TABLE, K_NONDOUBLE, Frame, Game, Knobs, Node,
                                       NativeDominoes, Rules, Tree, _RulesBox, apply_regular, call_muggins,
                                       count_after, late_claim, new_node, regular, rules_box, run_search,
@@ -342,10 +343,6 @@ cdef struct Core:
     Rules* r
     Enc e
     Game* games
-    int* declined
-    int* seen           # per game and seat: the side's score at the seat's last observation
-    uint8_t* pending    # per game: it ended on the last step and is dealt anew on this one (next-step reset)
-    uint64_t* streams   # per game: the PRNG its deals are seeded from
     int policy[4]       # per seat: LEARNER, P_RANDOM or P_GREEDY
     int learner         # the learning seat; -1: every seat learns
     int moves, amounts, draw, mug, claim, letgo
@@ -353,16 +350,7 @@ cdef struct Core:
     double illegal
     Knobs knobs            # the search opponent's constants (the search bot's defaults)
     long search_iterations  # and its iterations a move
-    # the arrays written
-    float* obs
-    int8_t* mask
-    double* reward
-    uint8_t* term
-    uint8_t* illegal_out
-    int* seat_out
-    float* rewards_all  # every seat learning: each seat's reward
-    float* final_obs    # same-step reset: the observation that ended the episode
-    int8_t* final_mask
+    Out o               # the arrays written, and each game's bookkeeping (muggins.core.vector_out)
 
 
 cdef void write_mask(Core* c, Game* g, int declined, int seat, int8_t* m) noexcept nogil:
@@ -436,19 +424,19 @@ cdef void deal(Core* c, int i, Game* template) noexcept nogil:
     cdef int s
     while True:
         g[0] = template[0]
-        g.rng = splitmix_next(&c.streams[i])
+        g.rng = splitmix_next(&c.o.streams[i])
         g.hand_no = 0
         start_hand(g, c.r)
-        c.declined[i] = 0
-        if play_bots(c, g, &c.declined[i]) >= 0:
+        c.o.declined[i] = 0
+        if play_bots(c, g, &c.o.declined[i]) >= 0:
             break
     for s in range(c.r.n):
-        c.seen[4 * i + s] = g.scores[c.r.side[s]]
+        c.o.seen[4 * i + s] = g.scores[c.r.side[s]]
 
 
 cdef void observe(Core* c, int i, float* obs, int8_t* mask) noexcept nogil:
     cdef Game* g = &c.games[i]
-    cdef int s = next_actor(g, c.r, c.declined[i]), seat = s, k
+    cdef int s = next_actor(g, c.r, c.o.declined[i]), seat = s, k
     if seat < 0:
         seat = c.learner if c.learner >= 0 else 0
     encode(g, c.r, &c.e, seat, obs)
@@ -457,14 +445,14 @@ cdef void observe(Core* c, int i, float* obs, int8_t* mask) noexcept nogil:
             obs[2 * c.r.n + k] = 1.0
         elif obs[2 * c.r.n + k] < -1.0:
             obs[2 * c.r.n + k] = -1.0
-    write_mask(c, g, c.declined[i], s, mask)
-    c.seat_out[i] = seat
+    write_mask(c, g, c.o.declined[i], s, mask)
+    c.o.seat_out[i] = seat
 
 
 cdef void reset_one(Core* c, int i, Game* template) noexcept nogil:
     deal(c, i, template)
-    c.pending[i] = 0
-    observe(c, i, c.obs + <Py_ssize_t>i * c.e.size, c.mask + <Py_ssize_t>i * c.moves)
+    c.o.pending[i] = 0
+    observe(c, i, c.o.obs + <Py_ssize_t>i * c.e.size, c.o.mask + <Py_ssize_t>i * c.moves)
 
 
 cdef double outcome(Core* c, Game* g, int seat) noexcept nogil:
@@ -480,33 +468,33 @@ cdef void step_one(Core* c, int i, int64_t move, int64_t amount, Game* template)
     cdef int n = r.n, s, actor, ok
     cdef int before[4]
     cdef float* all_r
-    c.illegal_out[i] = 0
-    if c.pending[i]:  # next-step reset: the action is ignored
+    c.o.illegal_out[i] = 0
+    if c.o.pending[i]:  # next-step reset: the action is ignored
         reset_one(c, i, template)
-        c.reward[i] = 0.0
-        c.term[i] = 0
-        if c.rewards_all:
+        c.o.reward[i] = 0.0
+        c.o.term[i] = 0
+        if c.o.rewards_all:
             for s in range(n):
-                c.rewards_all[i * n + s] = 0.0
+                c.o.rewards_all[i * n + s] = 0.0
         return
-    actor = next_actor(g, r, c.declined[i])
+    actor = next_actor(g, r, c.o.declined[i])
     for s in range(n):
         before[s] = g.scores[r.side[s]]
-    ok = actor >= 0 and apply_choice(c, g, &c.declined[i], actor, move, amount)
+    ok = actor >= 0 and apply_choice(c, g, &c.o.declined[i], actor, move, amount)
     if ok and c.learner >= 0:
-        play_bots(c, g, &c.declined[i])
-    c.term[i] = 1 if (g.over or not ok) else 0
+        play_bots(c, g, &c.o.declined[i])
+    c.o.term[i] = 1 if (g.over or not ok) else 0
     if c.learner >= 0:
         s = c.learner
         if not ok:
-            c.reward[i] = c.illegal
+            c.o.reward[i] = c.illegal
         elif c.win:
-            c.reward[i] = outcome(c, g, s) if g.over else 0.0
+            c.o.reward[i] = outcome(c, g, s) if g.over else 0.0
         else:
-            c.reward[i] = g.scores[r.side[s]] - c.seen[4 * i + s]
-        c.seen[4 * i + s] = g.scores[r.side[s]]
+            c.o.reward[i] = g.scores[r.side[s]] - c.o.seen[4 * i + s]
+        c.o.seen[4 * i + s] = g.scores[r.side[s]]
     else:
-        all_r = c.rewards_all + i * n
+        all_r = c.o.rewards_all + i * n
         for s in range(n):
             if not ok:
                 all_r[s] = <float>c.illegal if s == actor else 0.0
@@ -514,19 +502,19 @@ cdef void step_one(Core* c, int i, int64_t move, int64_t amount, Game* template)
                 all_r[s] = <float>outcome(c, g, s) if g.over else 0.0
             else:
                 all_r[s] = g.scores[r.side[s]] - before[s]
-        c.reward[i] = all_r[actor] if actor >= 0 else 0.0
-    c.illegal_out[i] = 0 if ok else 1
-    if not c.term[i]:
-        observe(c, i, c.obs + <Py_ssize_t>i * c.e.size, c.mask + <Py_ssize_t>i * c.moves)
+        c.o.reward[i] = all_r[actor] if actor >= 0 else 0.0
+    c.o.illegal_out[i] = 0 if ok else 1
+    if not c.o.term[i]:
+        observe(c, i, c.o.obs + <Py_ssize_t>i * c.e.size, c.o.mask + <Py_ssize_t>i * c.moves)
         return
     if c.same_step:
-        observe(c, i, c.final_obs + <Py_ssize_t>i * c.e.size, c.final_mask + <Py_ssize_t>i * c.moves)
+        observe(c, i, c.o.final_obs + <Py_ssize_t>i * c.e.size, c.o.final_mask + <Py_ssize_t>i * c.moves)
         reset_one(c, i, template)
         return
-    observe(c, i, c.obs + <Py_ssize_t>i * c.e.size, c.mask + <Py_ssize_t>i * c.moves)
+    observe(c, i, c.o.obs + <Py_ssize_t>i * c.e.size, c.o.mask + <Py_ssize_t>i * c.moves)
     if not ok:  # the game goes on, but the episode is over: no move is offered
-        memset(c.mask + <Py_ssize_t>i * c.moves, 0, c.moves)
-    c.pending[i] = 1
+        memset(c.o.mask + <Py_ssize_t>i * c.moves, 0, c.moves)
+    c.o.pending[i] = 1
 
 
 cdef class VectorCore:
@@ -538,7 +526,7 @@ cdef class VectorCore:
     cdef _RulesBox box
     cdef object rules
     cdef readonly int num_envs
-    cdef object _keep          # the arrays whose memory the core writes
+    cdef tuple _keep           # the arrays whose memory the core writes
     cdef object _games_buf
 
     def __init__(self, rules: object, num_players: int, num_envs: int, policies: list[int], learner: int,
@@ -578,44 +566,7 @@ cdef class VectorCore:
         self._games_buf = np.zeros(num_envs * sizeof(Game), dtype=np.uint8)
         cdef uint8_t[::1] gb = self._games_buf
         c.games = <Game*>&gb[0]
-        ints = {k: np.zeros(num_envs * m, dtype=np.int32) for k, m in (("declined", 1), ("seen", 4))}
-        cdef int[::1] dv = ints["declined"]
-        cdef int[::1] sv = ints["seen"]
-        c.declined = &dv[0]
-        c.seen = &sv[0]
-        pend = np.zeros(num_envs, dtype=np.uint8)
-        cdef uint8_t[::1] pv = pend
-        c.pending = &pv[0]
-        streams = np.zeros(num_envs, dtype=np.uint64)
-        cdef uint64_t[::1] stv = streams
-        c.streams = &stv[0]
-        cdef float[:, ::1] obs = arrays["observation"]
-        cdef int8_t[:, ::1] mask = arrays["action_mask"]
-        cdef double[::1] rew = arrays["reward"]
-        cdef uint8_t[::1] term = arrays["terminated"].view(np.uint8)
-        cdef uint8_t[::1] ill = arrays["illegal"].view(np.uint8)
-        cdef int[::1] seat = arrays["seat"]
-        c.obs = &obs[0, 0]
-        c.mask = &mask[0, 0]
-        c.reward = &rew[0]
-        c.term = &term[0]
-        c.illegal_out = &ill[0]
-        c.seat_out = &seat[0]
-        cdef float[:, ::1] ra
-        cdef float[:, ::1] fo
-        cdef int8_t[:, ::1] fm
-        c.rewards_all = NULL
-        c.final_obs = NULL
-        c.final_mask = NULL
-        if learner < 0:
-            ra = arrays["rewards"]
-            c.rewards_all = &ra[0, 0]
-        if same_step:
-            fo = arrays["final_observation"]
-            fm = arrays["final_action_mask"]
-            c.final_obs = &fo[0, 0]
-            c.final_mask = &fm[0, 0]
-        self._keep = (arrays, ints, pend, streams)
+        self._keep = bind_out(&c.o, arrays, num_envs, learner < 0, same_step)
 
     def reset(self, seeds: object, lo: int, hi: int) -> None:
         """Deal new games in slots ``lo`` to ``hi - 1``, each seeding its stream of deals from ``seeds[i]``
@@ -623,7 +574,7 @@ cdef class VectorCore:
         cdef uint64_t[::1] sd = seeds
         cdef int i, a = lo, b = hi
         for i in range(a, b):
-            self.c.streams[i] = sd[i]
+            self.c.o.streams[i] = sd[i]
         with nogil:
             for i in range(a, b):
                 reset_one(&self.c, i, &self.template)
@@ -653,4 +604,4 @@ cdef class VectorCore:
         """The seats (a bit each) of game ``i`` that let its open window go."""
         if not 0 <= i < self.num_envs:
             raise IndexError(f"there is no game {i!r}; games are 0 to {self.num_envs - 1}")
-        return self.c.declined[i]
+        return self.c.o.declined[i]

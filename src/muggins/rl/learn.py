@@ -16,7 +16,8 @@ backend, any bot of the registry), half the games in each seat, on one thread.
 * **The amount head is not learnt**: every move announces its true points, as the bot does in play through
   its perfect attention. On the Python backend they are read from each game's state
   (:func:`muggins.bots.base.with_true_claim`); a native environment is given a function of the observation
-  (``Task(amounts=...)``, :class:`muggins.dominoes.train.PlayAmounts` for dominoes). A wrong amount costs
+  (``Task(amounts=...)``, :class:`muggins.dominoes.train.PlayAmounts` for dominoes; card Muggins's environment
+  offers its own, :class:`muggins.cards.muggins31.train.PlayAmounts`). A wrong amount costs
   the points to the opponent's Muggins! call, and nothing is gained by it.
 * **Reward**: the change in the score margin (own minus the best other, read from the observation's
   scores) / ``points_scale`` (the rules' target when 0) at each decision, and +1 / -1 at the end of a game
@@ -38,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+from muggins.core.rules import load_object
 from muggins.rl.compact import compact_actions, resolve_game
 from muggins.rl.observation import encoder_for
 
@@ -64,6 +66,8 @@ class Task:
         self.target = float(enc.target)
         self.native = backend != "python" and getattr(spec, "vector", None) is not None
         self.backend = "native" if self.native else "python"
+        if self.native and amounts is None and c.amounts > 1:
+            amounts = load_object(str(spec.vector)).play_amounts(self.preset, n)
         if self.native and amounts is None and c.amounts > 1:
             raise ValueError(f"{spec.title}'s native environment needs the amounts read from the observation")
         self._obs_amounts = amounts

@@ -32,6 +32,7 @@ SPEC = register(GameSpec(
     heuristics="muggins.bots.heuristics.card_muggins",
     drills=("muggins.cards.muggins31.drills:PeggingDrill",),
     native="muggins.cards.muggins31.fast:NativeCardMugginsState",
+    vector="muggins.cards.muggins31.vector:CardMugginsVectorEnv",
 ))
 
 __all__ = ["SPEC", "CardMugginsRules", "CardMugginsState"]
