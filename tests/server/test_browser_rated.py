@@ -103,6 +103,8 @@ def test_two_accounts_play_a_rated_game_and_their_profiles_show_the_new_ratings(
         text = first.inner_text()
         assert "(rated)" in text and ("won" if seat == winner else "lost") in text, text
         assert NAMES[1 - seat] in text  # played with the other account
+        final = app.state.manager.get(tid).state.scores()  # each score after its player's name, in seat order
+        assert f"({NAMES[0]} {final[0]}, {NAMES[1]} {final[1]})" in text, (text, final)
     pages[0].screenshot(path=str(shots / f"rated-{game}-profile.png"), full_page=True)
     close(opened)
 

@@ -91,7 +91,7 @@ export async function showProfile(name) {
       ["Points missed", String(m.missed)], ["Counting accuracy", acc], ["Games counted", String(m.games)]]
       .flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, v)]));
   const recent = el("ul", { id: "profile-recent" }, ...p.recent.map((/** @type {any} */ g) => el("li", { "data-table": g.id },
-    `${FAMILIES[g.game] || g.game}${g.rated ? " (rated)" : ""}: ${g.result}`, g.scores ? ` ${g.scores.join("–")}` : "",
+    `${FAMILIES[g.game] || g.game}${g.rated ? " (rated)" : ""}: ${g.result}`, scoresOf(g),
     ` with ${g.players.filter((/** @type {string} */ _n, /** @type {number} */ i) => i !== g.seat).join(", ")} `, el("a", { href: g.replay }, "Replay"),
     g.analysis ? el("a", { href: `/t/${g.id}` }, "Analysis") : "")));
   box.replaceChildren(el("h2", {}, p.name + kind), ratings, ...charts, played,
@@ -100,6 +100,14 @@ export async function showProfile(name) {
     el("p", {}, el("a", { href: "/leaderboard" }, "Leaderboards")));
   const me = await currentAccount();  // my own profile: my password, my bots, my account's deletion
   if (me && me.username === p.name && p.kind === "person") box.append(await accountSettings(p.name, box));
+}
+
+/** The final scores of a recent game, each after its player's name (the server keeps one a seat: partners
+ * show their side's); "" when the game kept none.
+ * @param {any} g @returns {string} */
+export function scoresOf(g) {
+  if (!Array.isArray(g.scores) || g.scores.length !== g.players.length) return "";
+  return ` (${g.scores.map((/** @type {number} */ s, /** @type {number} */ i) => `${g.players[i]} ${s}`).join(", ")})`;
 }
 
 /** @param {string} game */
