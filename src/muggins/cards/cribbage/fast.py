@@ -6,7 +6,6 @@ by the engine from the chance's generator as that code draws them otherwise."""
 from __future__ import annotations
 
 import random
-from operator import attrgetter
 from typing import Any, cast
 
 from muggins.cards.cribbage.game import _FIELDS as PURE_FIELDS
@@ -19,6 +18,7 @@ from muggins.cards.cribbage.game import (
     discard_action,
     draw_cut,
     draw_deal,
+    hidden_cards,
     play_action,
 )
 from muggins.cards.cribbage.show import explain_show
@@ -146,25 +146,8 @@ class NativeCribbageState(NativeCardState):
         pack_ids, cut = nat.pack()
         pack = [DECK[c] for c in pack_ids]
         starter = pack[cut] if cut >= 0 else None
-        # the places to fill and the cards to fill them, as CribbageState._hidden_from gives them
-        slots: list[tuple[int, str, int, int]] = []
-        hidden: set[Card] = set(pack)
-        if starter is not None:
-            hidden.discard(starter)
-        for s in range(n):
-            if s == seat:
-                continue
-            if s not in shown and hands[s]:
-                slots.append((s, "held", len(hands[s]), t.floor[s]))
-                hidden.update(hands[s])
-            if not crib_shown and discards[s]:
-                slots.append((s, "discards", len(discards[s]), 0))
-                hidden.update(discards[s])
-        if not crib_shown and crib_dealt:
-            slots.append((-1, "crib", len(crib_dealt), 0))
-            hidden.update(crib_dealt)
-        slots.append((-1, "pack", len(hidden) - sum(k for _, part, k, _ in slots), 0))
-        pool = sorted(hidden, key=_CARD_INDEX)
+        pool, slots = hidden_cards(seat, hands, discards, [s in shown for s in range(n)], crib_shown, crib_dealt,
+                                   pack, starter, t.floor)
         fill = deal_hidden(pool, slots, rng)
         # the record of this hand rewritten with the cards drawn
         played = [[DECK[c] for c in nat.kept(s)] for s in range(n)]  # (kept: what was held after discarding)
@@ -259,7 +242,6 @@ class NativeCribbageState(NativeCardState):
 
 
 _INDEX = {c.text: c.index for c in DECK}
-_CARD_INDEX = attrgetter("index")
 #: the first event each move logs (a play's own events follow it until the next of these)
 _MOVES = frozenset(("go", "discard", "show", "muggins", "deal"))
 _ID_PLAY, _ID_GO, _ID_COUNT = 1326, 1378, 1379  # the engine's internal ids of a play (+ its card), go, a count

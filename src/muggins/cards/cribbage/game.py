@@ -49,7 +49,7 @@ from muggins.core.protocol import Action, Event, GameState, check_seat
 from muggins.core.views import WindowView
 
 __all__ = ["COUNT_CRIB", "COUNT_HAND", "GO", "CribbageState", "ShowExplanation", "deal_hidden", "discard_action",
-           "play_action", "stacked"]
+           "hidden_cards", "play_action", "stacked"]
 
 _PLAY: dict[Card, Action] = {c: Action("play", c) for c in DECK}
 GO = Action("go")
@@ -123,6 +123,34 @@ def draw_cut(chance: Chance, pack: Sequence[Card]) -> int:
     if "card" in out and _card(out["card"], "starter") is not pack[k]:
         raise RecordError(f"the cut at {k} turns {pack[k]}, not {out['card']}")
     return k
+
+
+def hidden_cards(seat: int, hands: Sequence[Sequence[Card]], discards: Sequence[Sequence[Card]],
+                 shown: Sequence[bool], crib_shown: bool, crib_dealt: Sequence[Card], pack: Sequence[Card],
+                 starter: Card | None, floors: Sequence[int]) -> tuple[list[Card], list[tuple[int, str, int, int]]]:
+    """The cards ``seat`` cannot see, in deck order, and the places they fill (for ``sample_hidden`` of the pure
+    and the native state alike): (owner, part, how many, floor) where part is "held", "discards", "crib" or
+    "pack" and every held card's value is above floor (a player who said go at count c held nothing of 31 - c
+    or less); ``shown[s]``: seat s has shown its hand."""
+    hidden: set[Card] = set(pack)
+    if starter is not None:
+        hidden.discard(starter)
+    in_pack = len(hidden)
+    slots: list[tuple[int, str, int, int]] = []
+    for s in range(len(hands)):
+        if s == seat:
+            continue
+        if not shown[s] and hands[s]:
+            slots.append((s, "held", len(hands[s]), floors[s]))
+            hidden.update(hands[s])
+        if not crib_shown and discards[s]:
+            slots.append((s, "discards", len(discards[s]), 0))
+            hidden.update(discards[s])
+    if not crib_shown and crib_dealt:
+        slots.append((-1, "crib", len(crib_dealt), 0))
+        hidden.update(crib_dealt)
+    slots.append((-1, "pack", in_pack, 0))
+    return sorted(hidden, key=_INDEX), slots
 
 
 def deal_hidden(pool: list[Card], slots: list[tuple[int, str, int, int]], rng: random.Random
@@ -726,37 +754,10 @@ class CribbageState(GameState):
 
     def sampling_frame(self, seat: int) -> tuple[list[Card], list[tuple[int, str, int, int]]]:
         """What ``sample_hidden`` deals from, computed from ``seat``'s view alone: the cards it cannot see
-        (ascending) and the places they fill, as ``_hidden_from`` gives them. A native search draws its
-        worlds from this frame, so its worlds obey the same inferences as the pure sampler's."""
-        return self._hidden_from(seat)
-
-    def _hidden_from(self, seat: int) -> tuple[list[Card], list[tuple[int, str, int, int]]]:
-        """The cards ``seat`` cannot see, and the places they fill: (owner, part, how many, floor)
-        where part is "held", "discards", "crib" or "pack" and every held card's value is above floor
-        (a player who said go at count c held nothing of 31 - c or less)."""
-        n = self.num_players
-        slots: list[tuple[int, str, int, int]] = []
-        for s in range(n):
-            if s == seat:
-                continue
-            if not self._shown[s] and self.hands[s]:
-                slots.append((s, "held", len(self.hands[s]), self._go_floor[s]))
-            if not self._crib_shown and self.discards[s]:
-                slots.append((s, "discards", len(self.discards[s]), 0))
-        if not self._crib_shown and self._crib_dealt:
-            slots.append((-1, "crib", len(self._crib_dealt), 0))
-        hidden_set: set[Card] = set(self.pack)
-        if self.starter is not None:
-            hidden_set.discard(self.starter)
-        slots.append((-1, "pack", len(hidden_set), 0))
-        for s, part, _, _ in slots:
-            if part == "held":
-                hidden_set.update(self.hands[s])
-            elif part == "discards":
-                hidden_set.update(self.discards[s])
-            elif part == "crib":
-                hidden_set.update(self._crib_dealt)
-        return sorted(hidden_set, key=_INDEX), slots
+        (ascending) and the places they fill (:func:`hidden_cards`). A native search draws its worlds from
+        this frame, so its worlds obey the same inferences as the pure sampler's."""
+        return hidden_cards(seat, self.hands, self.discards, self._shown, self._crib_shown, self._crib_dealt,
+                            self.pack, self.starter, self._go_floor)
 
     def sample_hidden(self, seat: int, rng: random.Random) -> CribbageState:
         """Deal the cards ``seat`` cannot see (other hands, their discards, the crib card, the pack)
@@ -765,7 +766,7 @@ class CribbageState(GameState):
         replays from its own record."""
         c = self.clone()
         c.chance = self.chance.fork(rng)
-        hidden, slots = self._hidden_from(seat)
+        hidden, slots = self.sampling_frame(seat)
         fill = deal_hidden(hidden, slots, rng)
         n = self.num_players
         for s in range(n):
