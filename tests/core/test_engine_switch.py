@@ -105,3 +105,25 @@ def test_version_and_bench_name_the_engine_of_each_game(monkeypatch: pytest.Monk
     out = json.loads(res.output)
     spec = all_games()[out["game"]]
     assert (out["state_engine"], out["state_engine_why"]) == spec.engine()
+
+
+def test_the_switch_is_read_as_set_however_it_is_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Set, changed and removed through ``os.environ`` (the store it reads is the mapping's own), or with
+    ``os.environ`` replaced by another mapping: every read sees the value of that moment."""
+    import os
+
+    monkeypatch.delenv(ENGINE_ENV, raising=False)
+    assert engine_choice() == "native"
+    os.environ[ENGINE_ENV] = " Pure "
+    try:
+        assert engine_choice() == "pure"
+        os.environ[ENGINE_ENV] = "native"
+        assert engine_choice() == "native"
+        os.environ[ENGINE_ENV] = "fast"
+        with pytest.raises(ValueError, match="choose one of native, pure"):
+            engine_choice()
+    finally:
+        del os.environ[ENGINE_ENV]
+    assert engine_choice() == "native"
+    monkeypatch.setattr(os, "environ", {ENGINE_ENV: "pure"})
+    assert engine_choice() == "pure"
