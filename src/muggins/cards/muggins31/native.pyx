@@ -668,6 +668,16 @@ def check_rules(rules: object, num_players: int) -> None:
                                   f"players with {rules.hand_size} cards each (preset {rules.preset!r})")
 
 
+cdef inline void plain(Game* g) noexcept nogil:
+    """No claim pending, plays announcing, chance its own, no window open."""
+    g.claim = CLAIM_NONE
+    g.quiet = 0
+    g.feed = 0
+    g.external = 0
+    g.pending = 0
+    g.w_open = 0
+
+
 cdef int set_rules(Game* g, object rules, int n) except -1:
     check_rules(rules, n)
     g.log = NULL
@@ -696,12 +706,7 @@ cdef int set_rules(Game* g, object rules, int n) except -1:
     g.false_points = rules.false_call_points
     g.false_cap_play = rules.max_points_of("play")
     g.false_cap_step = rules.max_step_points
-    g.claim = CLAIM_NONE
-    g.quiet = 0
-    g.feed = 0
-    g.external = 0
-    g.pending = 0
-    g.w_open = 0
+    plain(g)
     return 0
 
 
@@ -1705,9 +1710,7 @@ cdef int make_frame(Frame* f, object state, int seat, bint omniscient) except -1
         if omniscient:
             f.base = game.g
             f.base.log = NULL
-            f.base.w_open = 0
-            f.base.external = 0
-            f.base.pending = 0
+            plain(&f.base)
             f.npool = f.nslots = f.ndec = 0
             f.infer = f.heavy = 0.0
         elif frame_of(&game.g, seat, f) < 0:
@@ -1893,14 +1896,9 @@ cdef int frame_of(const Game* g, int seat, Frame* f) noexcept nogil:
     b.nstock = g.nstock - g.sp
     b.sp = 0
     b.rng = 0
-    b.claim = CLAIM_NONE
-    b.quiet = 0
-    b.feed = 0
-    b.external = 0
-    b.pending = 0
     b.over = 0
     b.winners = 0
-    b.w_open = 0  # the search makes no calls and no late claims
+    plain(b)  # the search makes no calls and no late claims
     for s in range(4):
         cnt[s] = 0
     for i in range(start, nrec):
@@ -1913,9 +1911,10 @@ cdef int frame_of(const Game* g, int seat, Frame* f) noexcept nogil:
             npile += 1
         if who < 0 or who >= g.n or who == seat:
             continue
-        if kind == EV_DEALT:
-            cnt[who] = 0
-            for j in range(r[2]):
+        if kind == EV_DEALT or kind == EV_DRAW:  # a new hand's slots, or one more
+            if kind == EV_DEALT:
+                cnt[who] = 0
+            for j in range(r[2] if kind == EV_DEALT else 1):
                 if nslot == 52:
                     return -1
                 forbid[nslot] = 0
@@ -1924,15 +1923,6 @@ cdef int frame_of(const Game* g, int seat, Frame* f) noexcept nogil:
                 order[who][cnt[who]] = nslot
                 cnt[who] += 1
                 nslot += 1
-        elif kind == EV_DRAW:
-            if nslot == 52:
-                return -1
-            forbid[nslot] = 0
-            card[nslot] = -1
-            owner[nslot] = who
-            order[who][cnt[who]] = nslot
-            cnt[who] += 1
-            nslot += 1
         elif kind == EV_GO:
             m = low_cards(g.cap - r[2])
             for j in range(cnt[who]):
