@@ -6,7 +6,7 @@ replays; and an opponent stronger than ``greedy``."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -116,6 +116,11 @@ def test_a_frame_needs_the_round_from_its_deal() -> None:
         engine.seat_frame(nat, 0)
 
 
+def dealing(pack: list[int], n: int, each: int) -> Callable[[int], tuple[list[list[int]], list[int]]]:
+    """A chance that deals ``pack`` every round: ``n`` hands of ``each`` cards, the rest the stock."""
+    return lambda dealer: ([pack[s * each:(s + 1) * each] for s in range(n)], pack[n * each:])
+
+
 def seen_by(nat: Any, seat: int, dealt: list[int]) -> set[int]:
     """The cards ``seat`` has seen this round: dealt to it, drawn by it, laid by anyone."""
     seen = set(dealt) | set(nat.pile()) | set(nat.closed())
@@ -140,7 +145,7 @@ def test_the_worlds_do_not_depend_on_the_cards_the_seat_cannot_see() -> None:
         pack = list(range(52))
         rng.shuffle(pack)
         a = engine.NativeCardMuggins(rules, n, seed)
-        a.follow_chance(lambda dealer, d=pack: ([d[s * each:(s + 1) * each] for s in range(n)], d[n * each:]))
+        a.follow_chance(dealing(pack, n, each))
         while a.round_no() < 2 or rng.random() < 0.9:
             a.apply_id(*next_move(a, rules, rng, a.legal_ids(a.turn())))
             if a.is_over():
@@ -158,7 +163,7 @@ def test_the_worlds_do_not_depend_on_the_cards_the_seat_cannot_see() -> None:
             for k, c in zip(places, cards, strict=True):
                 other[k] = c
         b = engine.NativeCardMuggins(rules, n, seed)
-        b.follow_chance(lambda dealer, d=other: ([d[s * each:(s + 1) * each] for s in range(n)], d[n * each:]))
+        b.follow_chance(dealing(other, n, each))
         for s, i in a.history_ids():
             b.apply_id(s, i)
         assert b.held(seat) == a.held(seat) and b.pile() == a.pile() and b.side_scores() == a.side_scores()
