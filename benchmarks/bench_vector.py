@@ -6,8 +6,8 @@ second, each step returning every game's observation and mask.
   then the same on ``--threads`` threads, and with every seat learning. ``env`` times the ``step`` calls
   alone; ``loop`` adds choosing a random legal move for every game in NumPy (what a policy would cost at
   the least). Arrays are not copied (``copy=False``). ``search_one_core``: the same with the search bot as
-  the opponent in C (``--search-iterations`` a move, ``--search-envs`` games; dominoes only, where the search
-  bot is played in C; ``--search-envs 0`` leaves it out). ``env_cpu`` divides by the CPU
+  the opponent in C (``--search-iterations`` a move, ``--search-envs`` games; ``--search-envs 0`` leaves it
+  out). ``env_cpu`` divides by the CPU
   time the process used (all its threads) instead of the wall clock: on a loaded machine it is the figure per core.
 * ``pettingzoo``: uniform random masked play through the PettingZoo environment (``last()`` then ``step``),
   as ``benchmarks/bench_rl.py`` times it.
@@ -104,7 +104,7 @@ def main() -> None:
     for name, (threads, opponents) in modes.items():
         out[name] = medians([vector_rate(args.game, args.preset, args.players, args.envs, threads, opponents,
                                          args.seconds, 1000 * k) for k in range(args.repeats)])
-    if args.game == "dominoes" and args.search_envs > 0:
+    if args.search_envs > 0:
         out["search_one_core"] = medians([
             vector_rate(args.game, args.preset, args.players, args.search_envs, 1, "search", args.seconds,
                         1000 * k, search_iterations=args.search_iterations) for k in range(args.repeats)])

@@ -229,8 +229,6 @@ def test_bad_arguments_are_refused() -> None:
                    {"threads": 9}, {"reward": "money"}, {"autoreset": "never"}, {"seat": 2}):
         with pytest.raises(RulesError):
             vector_env("card-muggins", "muggins", 2, **{"num_envs": 4, **kwargs})
-    with pytest.raises(NotImplementedError, match="search bot is not played in C"):
-        vector_env("card-muggins", "muggins", 3, num_envs=2, opponents=["greedy", "search"])
     with pytest.raises(RulesError, match="more than one pack"):
         vector_env("card-muggins", "muggins", 4, num_envs=2, hand_size=14)
     with pytest.raises(RuntimeError):

@@ -41,9 +41,8 @@ from typing import Any
 
 import numpy as np
 
-from muggins.core.errors import RulesError, shown
 from muggins.rl.compact import CompactActions
-from muggins.rl.vector import NativeVectorEnv, native_module
+from muggins.rl.vector import NativeVectorEnv, check_search_iterations, native_module
 
 __all__ = ["DominoVectorEnv"]
 
@@ -67,9 +66,7 @@ class DominoVectorEnv(NativeVectorEnv):
 
     def _check_opponents(self, native: Any, names: list[str], rules: Any, n: int) -> None:
         if "search" in names:
-            if type(self.search_iterations) is not int or not 1 <= self.search_iterations <= 100_000:
-                raise RulesError(f"search_iterations is a whole number from 1 to 100000; got "
-                                 f"{shown(self.search_iterations)}")
+            check_search_iterations(self.search_iterations)
             why = native.search_unsupported(rules, n)
             if why is not None:
                 raise NotImplementedError(f"the search opponent in C does not play {why}")

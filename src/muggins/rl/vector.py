@@ -34,7 +34,8 @@ from muggins.rl.compact import CompactActions, compact_actions_of, resolve_game
 from muggins.rl.gymnasium_env import MugginsGymEnv
 from muggins.rl.observation import encoder_for
 
-__all__ = ["CompactGymEnv", "NativeVectorEnv", "SeededSyncVectorEnv", "native_module", "vector_env"]
+__all__ = ["CompactGymEnv", "NativeVectorEnv", "SeededSyncVectorEnv", "check_search_iterations", "native_module",
+           "vector_env"]
 
 BACKENDS = ("auto", "native", "python")
 AUTORESET = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP}
@@ -141,6 +142,13 @@ class CompactGymEnv(gymnasium.Wrapper[dict[str, Any], np.ndarray, dict[str, Any]
                 return self._last, float(self.illegal_reward), True, False, {"illegal_action": str(e)}
         obs, reward, term, trunc, info = self.env.step(np.int64(i))  # type: ignore[arg-type]  # (the same)
         return self._convert(obs), float(reward), term, trunc, info
+
+
+def check_search_iterations(iterations: object) -> None:
+    """RulesError unless ``iterations`` (a search opponent's iterations a move) is a whole number from 1 to
+    100000."""
+    if type(iterations) is not int or not 1 <= iterations <= 100_000:
+        raise RulesError(f"search_iterations is a whole number from 1 to 100000; got {shown(iterations)}")
 
 
 def native_module(name: str) -> Any:

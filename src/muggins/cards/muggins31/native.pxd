@@ -44,6 +44,8 @@ cdef enum:
     GD_ONE = 0
     GD_NONE = 1
     GD_BELOW = 2
+    MAX_SLOTS = 78      # a search frame's slots: one per card another seat holds
+    MAX_DEC = 64        # the others' plays of this round a frame keeps
 
 
 cdef struct EvLog:
@@ -119,12 +121,37 @@ cdef struct Game:
     EvLog* log
 
 
+cdef struct Frame:
+    # what one seat knows, for the search: the position with every card it cannot see taken out, the cards
+    # it has not seen and where they may be (draw_world draws the rest of a world from them)
+    Game base               # the position with every card the seat cannot see taken out
+    int pool[52]            # the unseen cards, ascending
+    int npool
+    int nslots              # slots in filling order, the most constrained first
+    int slot_owner[MAX_SLOTS]
+    uint64_t slot_forbid[MAX_SLOTS]   # the cards a slot cannot hold (what a go ruled out)
+    # the others' plays of this round, to weigh a world by how well they fit a greedy player (``infer``)
+    int ndec
+    int dec_total[MAX_DEC]            # the total before the play
+    int dec_lead[MAX_DEC]             # 1: it led the pile
+    int dec_pts[MAX_DEC]              # the points it made
+    int dec_value[MAX_DEC]            # the value of the card it laid
+    uint64_t dec_known[MAX_DEC]       # the cards its player held then that are known now (played since)
+    uint64_t dec_slots[MAX_DEC][2]    # the slots (cards still held) its player held then, a bit per slot
+    double infer                      # a world's weight: exp(-infer x plays a card then held would have beaten
+    double heavy                      # in points - heavy x plays a card of equal points and more value would have)
+
+
 cdef void apply_move(Game* g, int seat, int a) noexcept nogil
 cdef void call_muggins(Game* g, int seat, int amount) noexcept nogil
 cdef void late_claim(Game* g, int seat, int amount) noexcept nogil
 cdef int true_points(Game* g, int seat, int a) noexcept nogil
 cdef int choose(Game* g, int seat, int policy, double greedy) noexcept nogil
 cdef void new_game(Game* g) noexcept nogil
+cdef int frame_of(const Game* g, int seat, Frame* f) noexcept nogil
+cdef int draw_world(const Frame* f, Game* w, uint64_t* rng) noexcept nogil
+cdef int search_move(Game* g, int seat, long iterations, double c, int horizon, double greedy,
+                     double scale) noexcept nogil
 
 
 cdef class NativeCardMuggins:

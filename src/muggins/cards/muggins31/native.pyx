@@ -38,7 +38,7 @@ from muggins.core.errors import ClaimError, GameOver, IllegalAction, NotYourTurn
 from muggins.core.protocol import check_seat
 
 __all__ = ["NativeCardMuggins", "SEARCH_OPTIONS", "check_rules", "from_state", "random_games_native",
-           "random_play_native", "sample_world", "search", "unsupported"]
+           "random_play_native", "sample_world", "search", "seat_frame", "unsupported"]
 
 #: the search options beyond the common ones (iterations, time, exploration, horizon, rollout_greedy, scale,
 #: points) that this engine's search takes: worlds weighed by the others' past plays (``infer``, ``infer_heavy``)
@@ -668,6 +668,16 @@ def check_rules(rules: object, num_players: int) -> None:
                                   f"players with {rules.hand_size} cards each (preset {rules.preset!r})")
 
 
+cdef inline void plain(Game* g) noexcept nogil:
+    """No claim pending, plays announcing, chance its own, no window open."""
+    g.claim = CLAIM_NONE
+    g.quiet = 0
+    g.feed = 0
+    g.external = 0
+    g.pending = 0
+    g.w_open = 0
+
+
 cdef int set_rules(Game* g, object rules, int n) except -1:
     check_rules(rules, n)
     g.log = NULL
@@ -696,12 +706,7 @@ cdef int set_rules(Game* g, object rules, int n) except -1:
     g.false_points = rules.false_call_points
     g.false_cap_play = rules.max_points_of("play")
     g.false_cap_step = rules.max_step_points
-    g.claim = CLAIM_NONE
-    g.quiet = 0
-    g.feed = 0
-    g.external = 0
-    g.pending = 0
-    g.w_open = 0
+    plain(g)
     return 0
 
 
@@ -1478,30 +1483,9 @@ def random_play_native(rules: object, num_players: int, seconds: float, seed: in
 # ------------------------------------------------------------------------------------- the search ----
 
 cdef enum:
-    MAX_SLOTS = 78      # one per card another seat holds
     MAX_PATH = 256
-    MAX_DEC = 64        # the others' plays of this round
     MAX_TRIES = 64      # worlds drawn for one weighed world at most
     POOL = 2048         # weighed worlds drawn before a search that weighs them
-
-
-cdef struct Frame:
-    Game base               # the position with every card the seat cannot see taken out
-    int pool[52]            # the unseen cards, ascending
-    int npool
-    int nslots              # slots in filling order, the most constrained first
-    int slot_owner[MAX_SLOTS]
-    uint64_t slot_forbid[MAX_SLOTS]   # the cards a slot cannot hold (what a go ruled out)
-    # the others' plays of this round, to weigh a world by how well they fit a greedy player (``infer``)
-    int ndec
-    int dec_total[MAX_DEC]            # the total before the play
-    int dec_lead[MAX_DEC]             # 1: it led the pile
-    int dec_pts[MAX_DEC]              # the points it made
-    int dec_value[MAX_DEC]            # the value of the card it laid
-    uint64_t dec_known[MAX_DEC]       # the cards its player held then that are known now (played since)
-    uint64_t dec_slots[MAX_DEC][2]    # the slots (cards still held) its player held then, a bit per slot
-    double infer                      # a world's weight: exp(-infer x plays a card then held would have beaten
-    double heavy                      # in points - heavy x plays a card of equal points and more value would have)
 
 
 cdef int draw_world(const Frame* f, Game* w, uint64_t* rng) noexcept nogil:
@@ -1716,6 +1700,22 @@ cdef int make_frame(Frame* f, object state, int seat, bint omniscient) except -1
     ``omniscient``: the true position, nothing taken out (every world the same, only later deals random)."""
     from muggins.cards.muggins31.state import CardMugginsState
 
+    cdef NativeCardMuggins game
+    if isinstance(state, NativeCardMuggins):  # the frame from its game and event log, in C
+        game = state
+        if not 0 <= seat < game.g.n:
+            raise ValueError(f"there is no seat {seat} in a {game.g.n}-player game")
+        if game.g.over:
+            raise GameOver("the game is over: there is nothing to search")
+        if omniscient:
+            f.base = game.g
+            f.base.log = NULL
+            plain(&f.base)
+            f.npool = f.nslots = f.ndec = 0
+            f.infer = f.heavy = 0.0
+        elif frame_of(&game.g, seat, f) < 0:
+            raise NotImplementedError("the game's event log does not hold this round from its deal")
+        return 0
     if not isinstance(state, CardMugginsState) and hasattr(state, "to_pure"):
         state = state.to_pure()  # a native-backed state: its pure twin
     if not isinstance(state, CardMugginsState):
@@ -1840,6 +1840,262 @@ cdef int make_frame(Frame* f, object state, int seat, bint omniscient) except -1
     return 0
 
 
+cdef inline bint slot_before(const uint64_t* forbid, const int* owner, int a, int b) noexcept nogil:
+    """Slot ``a`` fills before slot ``b``: more cards forbidden, then the lower seat, then the lower mask."""
+    cdef int pa = popcount(forbid[a]), pb = popcount(forbid[b])
+    if pa != pb:
+        return pa > pb
+    if owner[a] != owner[b]:
+        return owner[a] < owner[b]
+    return forbid[a] < forbid[b]
+
+
+cdef int frame_of(const Game* g, int seat, Frame* f) noexcept nogil:
+    """The frame of ``seat`` (to play) in ``g``, built in C from the game and its event log, equal to
+    :func:`make_frame`'s from the protocol state's view and events: from the game, only the seat's own hand and
+    what every seat sees (the pile, the closed piles, the total, turn, passes, scores, counts); from the log,
+    only the current round's public fields - who was dealt how many cards, who drew (never the card), who said
+    go at what total, who laid which card. -1 (nothing usable) without a log holding the round's start, for a
+    game that is over, or when the log does not account for every unseen card."""
+    cdef const EvLog* L = g.log
+    cdef const int* r
+    cdef Game* b = &f.base
+    cdef long i, start = -1, nrec
+    cdef int s, j, k, x, who, kind, nplay = 0, nslot = 0, npile = 0, best, bits, d, first, pc
+    cdef int order[4][52]       # per seat, its slots in the order of its hand (slot ids)
+    cdef int cnt[4]
+    cdef uint64_t forbid[52]    # per slot id: the cards ruled out by its holder's gos
+    cdef int card[52]           # per slot id: the card it laid (-1: still held)
+    cdef int owner[52]
+    cdef int p_total[52]
+    cdef int p_lead[52]
+    cdef int p_card[52]
+    cdef uint64_t p_then[52]    # the slots its player held when it laid the card
+    cdef int sorted_ids[52]
+    cdef int where[52]
+    cdef uint64_t seen, m
+    if L == NULL or g.over or not 0 <= seat < g.n:
+        return -1
+    nrec = L.n // EV_WIDTH
+    for i in range(nrec - 1, -1, -1):
+        if L.buf[i * EV_WIDTH] == EV_ROUND_START:
+            start = i
+            break
+    if start < 0:
+        return -1
+    b[0] = g[0]
+    b.log = NULL
+    for s in range(4):
+        if s != seat:
+            b.held[s] = 0
+    for k in range(52):  # the deal's order and the stock say where hidden cards are: none of it is kept
+        b.stock[k] = 0
+        b.stamp[k] = 0
+        b.feed_cards[k] = 0
+    b.nstamp = 0
+    b.nstock = g.nstock - g.sp
+    b.sp = 0
+    b.rng = 0
+    b.over = 0
+    b.winners = 0
+    plain(b)  # the search makes no calls and no late claims
+    for s in range(4):
+        cnt[s] = 0
+    for i in range(start, nrec):
+        r = L.buf + i * EV_WIDTH
+        kind = r[0]
+        who = r[1]
+        if kind == EV_PILE_START or kind == EV_PILE_END:
+            npile = 0
+        elif kind == EV_PLAY:
+            npile += 1
+        if who < 0 or who >= g.n or who == seat:
+            continue
+        if kind == EV_DEALT or kind == EV_DRAW:  # a new hand's slots, or one more
+            if kind == EV_DEALT:
+                cnt[who] = 0
+            for j in range(r[2] if kind == EV_DEALT else 1):
+                if nslot == 52:
+                    return -1
+                forbid[nslot] = 0
+                card[nslot] = -1
+                owner[nslot] = who
+                order[who][cnt[who]] = nslot
+                cnt[who] += 1
+                nslot += 1
+        elif kind == EV_GO:
+            m = low_cards(g.cap - r[2])
+            for j in range(cnt[who]):
+                forbid[order[who][j]] |= m
+        elif kind == EV_PLAY:
+            if cnt[who] == 0:
+                return -1
+            k = r[2]
+            best = 0
+            bits = -1
+            p_then[nplay] = 0
+            for j in range(cnt[who]):  # the most constrained slot that allows the card (the first such)
+                x = order[who][j]
+                p_then[nplay] |= <uint64_t>1 << x
+                if not (forbid[x] >> k) & 1:
+                    pc = popcount(forbid[x])
+                    if pc > bits:
+                        bits = pc
+                        best = j
+            p_total[nplay] = r[3] - card_value(k)
+            p_lead[nplay] = npile == 1
+            p_card[nplay] = k
+            nplay += 1
+            card[order[who][best]] = k
+            cnt[who] -= 1
+            for j in range(best, cnt[who]):
+                order[who][j] = order[who][j + 1]
+    seen = g.held[seat] | g.closed
+    for k in range(g.npile):
+        seen |= <uint64_t>1 << g.pile[k]
+    f.npool = 0
+    for k in range(52):
+        if not (seen >> k) & 1:
+            f.pool[f.npool] = k
+            f.npool += 1
+    x = 0
+    for s in range(g.n):
+        if s == seat:
+            continue
+        if cnt[s] != popcount(g.held[s]):
+            return -1
+        for j in range(cnt[s]):  # insertion in the order of the seats and hands, stable
+            k = x
+            while k > 0 and slot_before(forbid, owner, order[s][j], sorted_ids[k - 1]):
+                sorted_ids[k] = sorted_ids[k - 1]
+                k -= 1
+            sorted_ids[k] = order[s][j]
+            x += 1
+    if x + b.nstock != f.npool or x > MAX_SLOTS:
+        return -1
+    f.nslots = x
+    for i in range(x):
+        f.slot_owner[i] = owner[sorted_ids[i]]
+        f.slot_forbid[i] = forbid[sorted_ids[i]]
+        where[sorted_ids[i]] = <int>i
+    f.ndec = 0
+    f.infer = 0.0
+    f.heavy = 0.0
+    first = nplay - MAX_DEC if nplay > MAX_DEC else 0
+    for j in range(first, nplay):  # the latest plays, the ones that tell most of now
+        d = f.ndec
+        f.ndec += 1
+        f.dec_total[d] = p_total[j]
+        f.dec_lead[d] = p_lead[j]
+        f.dec_value[d] = card_value(p_card[j])
+        f.dec_pts[d] = points_at(f, p_total[j], p_lead[j], p_card[j])
+        f.dec_known[d] = 0
+        f.dec_slots[d][0] = 0
+        f.dec_slots[d][1] = 0
+        m = p_then[j]
+        while m:
+            x = lowbit(m)
+            m &= m - 1
+            if card[x] >= 0:
+                f.dec_known[d] |= <uint64_t>1 << card[x]
+            else:
+                f.dec_slots[d][where[x] >> 6] |= <uint64_t>1 << (where[x] & 63)
+    return 0
+
+
+cdef long search_loop(const Frame* f, Tree* t, uint64_t* rng, long budget, double limit, double c, int hz,
+                      double greedy, double scale, int points, int me, int model, Game* pool, int* npool,
+                      int* failed) noexcept nogil:
+    """The search's iterations from the root (node 0 of ``t``): first ``npool`` weighed worlds drawn into
+    ``pool`` (fewer if the time runs out), then at most ``budget`` iterations; ``limit`` seconds at most (0:
+    no clock, the budget alone). Returns the iterations done; ``failed`` set when the tree outgrew memory."""
+    cdef long done = 0
+    cdef int i
+    cdef double deadline = now_seconds() + limit if limit > 0 else 0.0
+    for i in range(npool[0]):
+        draw_world(f, &pool[i], rng)
+        if limit > 0 and (i & 63) == 63 and now_seconds() >= deadline:
+            npool[0] = i + 1
+            break
+    while done < budget:
+        if iterate(f, t, rng, c, hz, greedy, scale, points, me, model, pool, npool[0]) < 0:
+            failed[0] = 1
+            break
+        done += 1
+        if limit > 0 and (done & 15) == 0 and now_seconds() >= deadline:
+            break
+    return done
+
+
+cdef int best_child(const Tree* t, int seat) noexcept nogil:
+    """The root's most visited move of ``seat`` (the higher reward sum on a tie, else the first); -1: none."""
+    cdef int ch = t.nodes[0].first, best = -1
+    while ch >= 0:
+        if t.nodes[ch].actor == seat and (best < 0 or t.nodes[ch].visits > t.nodes[best].visits or (
+                t.nodes[ch].visits == t.nodes[best].visits and t.nodes[ch].reward > t.nodes[best].reward)):
+            best = ch
+        ch = t.nodes[ch].next
+    return best
+
+
+cdef int search_move(Game* g, int seat, long iterations, double c, int horizon, double greedy,
+                     double scale) noexcept nogil:
+    """The search bot's move (a card, or GO) for ``seat``, the one to play in ``g``: :func:`search`'s
+    SO-ISMCTS at ``iterations`` iterations and no clock, every world drawn from :func:`frame_of` (what the seat
+    knows), worlds not weighed, the others not modelled, its generator seeded from the game's. -1 when it cannot
+    run (no usable log, no memory)."""
+    cdef Frame* f = <Frame*>malloc(sizeof(Frame))
+    cdef Tree t
+    cdef uint64_t rng = splitmix_next(&g.rng)
+    cdef int failed = 0, npool = 0, best, move = -1
+    if f == NULL:
+        return -1
+    if frame_of(g, seat, f) < 0:
+        free(f)
+        return -1
+    t.cap = 1024
+    t.size = 0
+    t.nodes = <Node*>malloc(t.cap * sizeof(Node))
+    if t.nodes != NULL:
+        add_node(&t, -1, -1, -1)
+        search_loop(f, &t, &rng, iterations, 0.0, c, horizon, greedy, scale, 0, seat, 0, NULL, &npool, &failed)
+        best = best_child(&t, seat)
+        if best >= 0:
+            move = t.nodes[best].action
+        free(t.nodes)
+    free(f)
+    return move
+
+
+cdef dict frame_dict(const Frame* f):
+    cdef const Game* b = &f.base
+    return {"players": b.n, "hands": [_cards(b.held[s]) for s in range(b.n)],
+            "scores": [b.scores[s] for s in range(b.n)], "pile": [b.pile[i] for i in range(b.npile)],
+            "total": b.total, "turn": b.turn, "dealer": b.dealer, "round": b.round_no, "passed": b.passed,
+            "last_player": b.last_player, "last_passer": b.last_passer, "stock": b.nstock - b.sp,
+            "window": b.w_open, "over": b.over, "pool": [f.pool[i] for i in range(f.npool)],
+            "slots": [(f.slot_owner[i], f.slot_forbid[i]) for i in range(f.nslots)],
+            "plays": [(f.dec_total[d], f.dec_lead[d], f.dec_pts[d], f.dec_value[d], f.dec_known[d],
+                       f.dec_slots[d][0], f.dec_slots[d][1]) for d in range(f.ndec)]}
+
+
+def seat_frame(source: object, seat: int) -> dict:
+    """What the search of ``seat`` knows in ``source`` (see :func:`make_frame`): the frame a protocol state
+    (``CardMugginsState`` or native-backed) gives from its view and events, or the one a
+    :class:`NativeCardMuggins` gives in C from its game and event log (:func:`frame_of`, as the batched
+    environment's search opponent builds it). A dict of card indices: the hands with the unseen cards taken
+    out, the public position, ``pool`` (the unseen cards), ``slots`` ((owner, forbidden cards mask) in filling
+    order) and ``plays`` (the others' plays of the round as the weighed worlds read them)."""
+    cdef Frame* f = <Frame*>malloc(sizeof(Frame))
+    if f == NULL:
+        raise MemoryError()
+    try:
+        make_frame(f, source, seat, False)
+        return frame_dict(f)
+    finally:
+        free(f)
+
+
 cdef dict world_dict(Game* w):
     return {"hands": [_cards(w.held[s]) for s in range(w.n)], "stock": [w.stock[i] for i in range(w.sp, w.nstock)],
             "pile": [w.pile[i] for i in range(w.npile)], "total": w.total, "turn": w.turn,
@@ -1847,7 +2103,8 @@ cdef dict world_dict(Game* w):
 
 
 def sample_world(state: object, seat: int, seed: int = 0, double infer=0.0, double infer_heavy=0.0) -> dict:
-    """One world the search of ``seat`` could draw in ``state`` (card indices): ``hands`` held now, ``stock``
+    """One world the search of ``seat`` could draw in ``state`` (a protocol state or a :class:`NativeCardMuggins`,
+    as :func:`seat_frame` takes them; card indices): ``hands`` held now, ``stock``
     in draw order, ``pile``; weighed by the others' past plays with ``infer`` and ``infer_heavy`` as
     :func:`search` weighs them. It depends only on what ``seat`` has seen and ``seed``."""
     cdef Frame* f = <Frame*>malloc(sizeof(Frame))
@@ -1869,7 +2126,8 @@ def search(state: object, seat: int, iterations: int, time_limit: float, explora
            horizon: int = 120, rollout_greedy: float = 0.8, seed: int = 0, omniscient: bool = False,
            reward_scale: float = 0.0, bint play_for_points=False, double infer=0.0, double infer_heavy=0.0,
            bint opponent_model=False) -> dict:
-    """SO-ISMCTS for ``seat`` in ``state`` (a pure ``CardMugginsState``), as ``SearchPolicy`` runs it, in C with
+    """SO-ISMCTS for ``seat`` in ``state`` (a protocol state, or a :class:`NativeCardMuggins` whose frame comes
+    from its event log: :func:`seat_frame`), as ``SearchPolicy`` runs it, in C with
     the GIL released: at most ``iterations`` iterations or ``time_limit`` seconds, UCB1 with ``exploration``
     and availability counts, ``horizon`` plies per iteration, rollouts greedy with probability
     ``rollout_greedy`` and stopped at the round's end, every play announcing its true points and nobody
@@ -1896,10 +2154,10 @@ def search(state: object, seat: int, iterations: int, time_limit: float, explora
     cdef Tree t
     cdef uint64_t rng = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
     cdef long budget = min(iterations, 1 << 62), done = 0
-    cdef double c = exploration, greedy = rollout_greedy, limit = time_limit, scale, deadline
+    cdef double c = exploration, greedy = rollout_greedy, limit = time_limit, scale
     cdef int hz = min(horizon, 1 << 30), failed = 0, ch, best, s = seat, points = play_for_points, width
     cdef int acts[53]
-    cdef int nlegal, npool = 0, i
+    cdef int nlegal, npool = 0
     cdef Game* pool = NULL
     if f == NULL:
         raise MemoryError()
@@ -1908,8 +2166,9 @@ def search(state: object, seat: int, iterations: int, time_limit: float, explora
         make_frame(f, state, seat, omniscient)
         f.infer = infer
         f.heavy = infer_heavy
-        scale = reward_scale if reward_scale > 0 else max(5.0, state.rules.target / 10.0)
-        width = state.rules.max_step_points + 2 if f.base.manual else 1
+        rules = (<NativeCardMuggins>state).rules if isinstance(state, NativeCardMuggins) else state.rules
+        scale = reward_scale if reward_scale > 0 else max(5.0, rules.target / 10.0)
+        width = rules.max_step_points + 2 if f.base.manual else 1
         t.cap = 1024
         t.size = 0
         t.nodes = <Node*>malloc(t.cap * sizeof(Node))
@@ -1922,32 +2181,18 @@ def search(state: object, seat: int, iterations: int, time_limit: float, explora
             if pool == NULL:
                 raise MemoryError()
         with nogil:
-            deadline = now_seconds() + limit
-            for i in range(npool):
-                draw_world(f, &pool[i], &rng)
-                if (i & 63) == 63 and now_seconds() >= deadline:
-                    npool = i + 1
-                    break
-            while done < budget:
-                if iterate(f, &t, &rng, c, hz, greedy, scale, points, s, opponent_model, pool, npool) < 0:
-                    failed = 1
-                    break
-                done += 1
-                if (done & 15) == 0 and now_seconds() >= deadline:
-                    break
+            done = search_loop(f, &t, &rng, budget, limit, c, hz, greedy, scale, points, s, opponent_model, pool,
+                               &npool, &failed)
         if failed:
             raise MemoryError("the search tree outgrew memory")
         children = []
-        best = -1
         ch = t.nodes[0].first
         while ch >= 0:
             if t.nodes[ch].actor == s:
                 children.append((52 * width if t.nodes[ch].action == GO else t.nodes[ch].action * width,
                                  t.nodes[ch].visits, t.nodes[ch].reward))
-                if best < 0 or (t.nodes[ch].visits, t.nodes[ch].reward) > (t.nodes[best].visits,
-                                                                              t.nodes[best].reward):
-                    best = ch
             ch = t.nodes[ch].next
+        best = best_child(&t, s)
         if best >= 0:
             action = 52 * width if t.nodes[best].action == GO else t.nodes[best].action * width
         else:  # not the seat's turn: any of its moves

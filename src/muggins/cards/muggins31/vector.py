@@ -12,23 +12,26 @@ autoreset modes, seeds, threads and ``copy``. What is the game's own:
   missed, a late claim of 1 or more).
 * **Observations**: :class:`muggins.cards.muggins31.observation.CardMugginsEncoder`'s vector (computed in C,
   equal number for number) and the mask of the moves the seat to act may make.
-* **Opponents** ``"random"`` and ``"greedy"`` (the native engine's policies: a fitting card at random; the
-  most points now, ties at random) are played in C with perfect attention: each claims its play's true
-  points and calls every missed point. The search bot is not played in C here (its worlds are drawn from the
-  protocol state's events): ``opponents="search"`` is NotImplementedError.
+* **Opponents** ``"random"``, ``"greedy"`` (the native engine's policies: a fitting card at random; the
+  most points now, ties at random) and ``"search"`` are played in C with perfect attention: each claims its
+  play's true points and calls every missed point. ``search`` is the search bot's native SO-ISMCTS
+  (:func:`muggins.cards.muggins31.native.search`, the bot's defaults) at ``search_iterations`` iterations a
+  move (64; no clock, so a run replays), each world drawn from what its seat knows, read in C from the game
+  and the round's events (its own hand, the cards laid, the others' hand sizes, what their gos ruled out):
+  the worlds the protocol state's search would draw.
 * **Seeds**: the deals (the cut for the first deal included) are the native engine's, not those of
   ``spec.new``; a seed replays a run exactly.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from muggins.rl.compact import CompactActions
-from muggins.rl.vector import NativeVectorEnv, native_module
+from muggins.rl.vector import NativeVectorEnv, check_search_iterations, native_module
 
 __all__ = ["CardMugginsVectorEnv"]
 
@@ -38,6 +41,12 @@ class CardMugginsVectorEnv(NativeVectorEnv):
 
     game_name = "card-muggins"
     core_module = "muggins.cards.muggins31.vector_native"
+
+    def __init__(self, preset: str | None = None, players: int | None = None, num_envs: int = 8,
+                 opponents: str | Sequence[str] | None = "random", seed: int | None = None,
+                 search_iterations: int = 64, **kwargs: Any) -> None:
+        self.search_iterations = search_iterations
+        super().__init__(preset, players, num_envs, opponents, seed, **kwargs)
 
     @classmethod
     def play_amounts(cls, preset: str, players: int) -> Callable[[np.ndarray, np.ndarray], np.ndarray] | None:
@@ -54,14 +63,9 @@ class CardMugginsVectorEnv(NativeVectorEnv):
         if why is not None:
             raise NotImplementedError(f"the batched environment steps the native engine: {why}")
 
-    def _opponent_names(self, known: dict[str, int]) -> tuple[str, ...]:
-        return (*known, "search")
-
     def _check_opponents(self, native: Any, names: list[str], rules: Any, n: int) -> None:
         if "search" in names:
-            raise NotImplementedError("the card Muggins search bot is not played in C by the batched environment "
-                                      "(it draws its worlds from the protocol state's events); use 'random' or "
-                                      "'greedy', or backend='python' for any bot")
+            check_search_iterations(self.search_iterations)
 
     def _make_core(self, native: Any, rules: Any, n: int, policies: list[int], learner: int, c: CompactActions,
                    win: bool, illegal_reward: float, arrays: dict[str, np.ndarray]) -> Any:
@@ -69,4 +73,4 @@ class CardMugginsVectorEnv(NativeVectorEnv):
         return native.VectorCore(rules, n, self.num_envs, policies, learner, c.moves + 1, c.amounts,
                                  c.move_start("go"), c.move_start("muggins") if manual else -2,
                                  c.move_start("claim") if manual else -2, win, illegal_reward, self.same_step,
-                                 arrays)
+                                 arrays, self.search_iterations)

@@ -5,8 +5,10 @@
 Every game is a :c:type:`Game` of the native engine (:mod:`muggins.cards.muggins31.native`, whose
 ``native.pxd`` declares it). A step applies each game's action given as a compact pair
 (:mod:`muggins.rl.compact`: a move - a card, go, the muggins call, the late claim or "let it go" - then the
-amount it announces), lets the opponents (random or greedy, as the native engine's policies of those names,
-with perfect attention: true claims, every missed point called) act inside C, deals a new game where one
+amount it announces), lets the opponents (random or greedy, as the native engine's policies of those names, or
+the search bot at a small budget: the native search, :func:`muggins.cards.muggins31.native.search`, its worlds
+drawn from what its seat has seen, read in C from the game and its event log; all with perfect attention: true
+claims, every missed point called) act inside C, deals a new game where one
 ended, and writes each observation (:class:`muggins.cards.muggins31.observation.CardMugginsEncoder`'s vector,
 computed from the C data) and mask of legal moves into NumPy arrays made once. The loop over games runs
 without the GIL, so chunks of games can be stepped on several threads at once.
@@ -17,22 +19,28 @@ asked may "let it go", the last move of the head.
 """
 
 from libc.stdint cimport int8_t, int64_t, uint8_t, uint64_t
-from libc.string cimport memset
+from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memcpy, memmove, memset
 
 import numpy as np
 
 from muggins.core.bits cimport lowbit, popcount
 from muggins.core.splitmix cimport splitmix_next
 from muggins.core.vector_out cimport Out, bind_out
-from muggins.cards.muggins31.native cimport (CLAIM_NONE, GO, POLICY_GREEDY, POLICY_RANDOM, Game,
-                                             NativeCardMuggins, apply_move, call_muggins, choose, late_claim,
-                                             new_game, true_points)
+from muggins.cards.muggins31.native cimport (CLAIM_NONE, EV_ROUND_START, EV_WIDTH, GO, POLICY_GREEDY,
+                                             POLICY_RANDOM, EvLog, Game, NativeCardMuggins, apply_move,
+                                             call_muggins, choose, late_claim, new_game, search_move, true_points)
 
 cdef enum:
     LEARNER = -1
+    P_SEARCH = 8          # the search bot (the native engine's policies are 0 and 1)
+    SEARCH_HORIZON = 120  # moves of a search's iteration at most (the search bot's horizon)
 
 #: the opponents played in C, by bot name
-POLICIES = {"random": POLICY_RANDOM, "greedy": POLICY_GREEDY}
+POLICIES = {"random": POLICY_RANDOM, "greedy": POLICY_GREEDY, "search": P_SEARCH}
+# the search bot's constants (its defaults): UCB1's exploration, the rollouts' greedy share
+cdef double SEARCH_EXPLORATION = 0.7
+cdef double SEARCH_ROLLOUT_GREEDY = 0.8
 
 
 cdef struct Enc:
@@ -166,7 +174,45 @@ cdef void move(Game* g, int seat, int a, int claim) noexcept nogil:
     g.claim = CLAIM_NONE
 
 
-cdef void bot_act(Game* g, int* declined, int seat, int policy) noexcept nogil:
+cdef struct Core:
+    Enc e
+    Game* games
+    EvLog* logs         # each game's event log, kept for a search opponent (else NULL)
+    long search_iterations  # the search opponent's iterations a move
+    double scale        # and the points difference its squashed reward turns on
+    int n
+    int policy[4]       # per seat: LEARNER, POLICY_RANDOM, POLICY_GREEDY or P_SEARCH
+    int learner         # the learning seat; -1: every seat learns
+    int moves, amounts, mug, claim, letgo
+    int win, same_step
+    double illegal
+    Out o               # the arrays written, and each game's bookkeeping (muggins.core.vector_out)
+
+
+cdef void trim_log(EvLog* L) noexcept nogil:
+    """Forget the events before the current round's start (the search reads that round alone)."""
+    cdef long i, start = 0
+    for i in range(L.n // EV_WIDTH - 1, -1, -1):
+        if L.buf[i * EV_WIDTH] == EV_ROUND_START:
+            start = i * EV_WIDTH
+            break
+    if start > 0:
+        memmove(L.buf, L.buf + start, (L.n - start) * sizeof(int))
+        L.n -= start
+
+
+cdef int search_choice(Core* c, Game* g, int seat) noexcept nogil:
+    """The search bot's move for ``seat`` (to play); greedy's when the move is forced or the search cannot
+    run."""
+    cdef int a = -1
+    if popcount(fitting(g, seat)) > 1 and g.log != NULL:
+        trim_log(g.log)
+        a = search_move(g, seat, c.search_iterations, SEARCH_EXPLORATION, SEARCH_HORIZON, SEARCH_ROLLOUT_GREEDY,
+                        c.scale)
+    return a if a >= 0 else choose(g, seat, POLICY_GREEDY, 1.0)
+
+
+cdef void bot_act(Core* c, Game* g, int* declined, int seat, int policy) noexcept nogil:
     """One action of a bot with perfect attention: call a window with missed points, claim late what it may,
     let any other window go, else move by ``policy`` claiming the move's true points."""
     cdef int a, claim = CLAIM_NONE
@@ -181,25 +227,13 @@ cdef void bot_act(Game* g, int* declined, int seat, int policy) noexcept nogil:
     if seat != g.turn:
         declined[0] |= 1 << seat
         return
-    a = choose(g, seat, policy, 1.0)
+    a = search_choice(c, g, seat) if policy == P_SEARCH else choose(g, seat, policy, 1.0)
     if g.manual and a != GO:
         claim = true_points(g, seat, a)
         if claim == 0:
             claim = CLAIM_NONE
     move(g, seat, a, claim)
     declined[0] = 0
-
-
-cdef struct Core:
-    Enc e
-    Game* games
-    int n
-    int policy[4]       # per seat: LEARNER, POLICY_RANDOM or POLICY_GREEDY
-    int learner         # the learning seat; -1: every seat learns
-    int moves, amounts, mug, claim, letgo
-    int win, same_step
-    double illegal
-    Out o               # the arrays written, and each game's bookkeeping (muggins.core.vector_out)
 
 
 cdef void write_mask(Core* c, Game* g, int declined, int seat, int8_t* m) noexcept nogil:
@@ -265,7 +299,7 @@ cdef int play_bots(Core* c, Game* g, int* declined) noexcept nogil:
         s = next_actor(g, declined[0])
         if s < 0 or c.policy[s] == LEARNER:
             return s
-        bot_act(g, declined, s, c.policy[s])
+        bot_act(c, g, declined, s, c.policy[s])
 
 
 cdef void deal(Core* c, int i, Game* template) noexcept nogil:
@@ -275,6 +309,10 @@ cdef void deal(Core* c, int i, Game* template) noexcept nogil:
     while True:
         g[0] = template[0]
         g.rng = splitmix_next(&c.o.streams[i])
+        if c.logs != NULL:
+            c.logs[i].n = 0
+            c.logs[i].owner = <void*>g
+            g.log = &c.logs[i]
         new_game(g)
         c.o.declined[i] = 0
         if play_bots(c, g, &c.o.declined[i]) >= 0:
@@ -378,7 +416,7 @@ cdef class VectorCore:
 
     def __init__(self, rules: object, num_players: int, num_envs: int, policies: list[int], learner: int,
                  moves: int, amounts: int, go: int, mug: int, claim: int, win: bool, illegal_reward: float,
-                 same_step: bool, arrays: dict) -> None:
+                 same_step: bool, arrays: dict, search_iterations: int = 64) -> None:
         cdef NativeCardMuggins t = NativeCardMuggins(rules, num_players, 0)
         if go != GO or (mug, claim, moves) != ((GO + 1, GO + 2, GO + 4) if t.g.manual else (-2, -2, GO + 2)):
             raise RuntimeError("the compact numbering and the native engine's disagree on the moves")
@@ -400,11 +438,26 @@ cdef class VectorCore:
         c.win = bool(win)
         c.same_step = bool(same_step)
         c.illegal = illegal_reward
+        c.search_iterations = search_iterations
+        c.scale = max(5.0, rules.target / 10.0)
+        c.logs = NULL
+        if P_SEARCH in policies:  # the search reads the round's events: each game keeps its log
+            c.logs = <EvLog*>calloc(num_envs, sizeof(EvLog))
+            if c.logs == NULL:
+                raise MemoryError("no memory for the games' event logs")
         # one record per game, kept in a bytes-like buffer numpy owns (freed with this object)
         self._games_buf = np.zeros(num_envs * sizeof(Game), dtype=np.uint8)
         cdef uint8_t[::1] gb = self._games_buf
         c.games = <Game*>&gb[0]
         self._keep = bind_out(&c.o, arrays, num_envs, learner < 0, same_step)
+
+    def __dealloc__(self) -> None:
+        cdef int i
+        if self.c.logs != NULL:
+            for i in range(self.num_envs):
+                free(self.c.logs[i].buf)
+            free(self.c.logs)
+            self.c.logs = NULL
 
     def reset(self, seeds: object, lo: int, hi: int) -> None:
         """Deal new games in slots ``lo`` to ``hi - 1``, each seeding its stream of deals from ``seeds[i]``
@@ -429,14 +482,24 @@ cdef class VectorCore:
                 step_one(&self.c, i, act[i, 0], act[i, 1], &self.template)
 
     def game(self, i: int) -> NativeCardMuggins:
-        """A copy of game ``i`` as a :class:`~muggins.cards.muggins31.native.NativeCardMuggins` (no event
-        log)."""
+        """A copy of game ``i`` as a :class:`~muggins.cards.muggins31.native.NativeCardMuggins`, with a copy of
+        its event log from the current round's start where a search opponent keeps one (else none)."""
         if not 0 <= i < self.num_envs:
             raise IndexError(f"there is no game {i!r}; games are 0 to {self.num_envs - 1}")
         cdef NativeCardMuggins s = NativeCardMuggins.__new__(NativeCardMuggins)
+        cdef EvLog* L
         s.layout(self.rules, self.c.n)
         s.g = self.c.games[i]
         s.g.log = NULL
+        if self.c.logs != NULL and self.c.logs[i].n:
+            L = &self.c.logs[i]
+            trim_log(L)
+            s.evlog.buf = <int*>malloc(L.n * sizeof(int))
+            if s.evlog.buf == NULL:
+                raise MemoryError("no memory for the event log")
+            memcpy(s.evlog.buf, L.buf, L.n * sizeof(int))
+            s.evlog.n = s.evlog.cap = L.n
+            s.g.log = &s.evlog
         return s
 
     def declined(self, i: int) -> int:
