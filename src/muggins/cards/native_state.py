@@ -35,7 +35,7 @@ from contextlib import suppress
 from functools import partial
 from typing import Any, ClassVar, Self
 
-from muggins.core.action_ids import ActionSpace, space_of
+from muggins.core.action_ids import ActionSpace, id_mask, space_of
 from muggins.core.chance import Chance
 from muggins.core.errors import GameOver, IllegalAction, shown
 from muggins.core.protocol import MUGGINS, Action, Event, GameState, check_action, check_seat
@@ -261,6 +261,12 @@ class NativeCardState:
     to_act = property(lambda self: self._nat.to_act)
     is_over = property(lambda self: self._nat.is_over)
 
+    @property
+    def _ver(self) -> int:
+        """A number that changes with every move (each logs an event): what a cache of answers about the
+        position is keyed by (``GameState._ver``)."""
+        return int(self._nat.num_events())
+
     # --- the protocol -------------------------------------------------------------------------------
     def winners(self) -> frozenset[int]:
         return frozenset(self._nat.winners())
@@ -334,15 +340,7 @@ class NativeCardState:
 
     def legal_action_mask(self, seat: object, numpy: bool = False) -> Any:
         """One byte per action id, 1 where ``seat`` may take that action now (every claim included)."""
-        seat = check_seat(seat, self.num_players)
-        mask = bytearray(self._space.size)
-        for i in self._nat.legal_ids(seat):
-            mask[i] = 1
-        if numpy:
-            import numpy as np
-
-            return np.frombuffer(mask, dtype=np.bool_)
-        return bytes(mask)
+        return id_mask(self._space.size, self._nat.legal_ids(check_seat(seat, self.num_players)), numpy)
 
     def action_id(self, action: Action) -> int:
         return int(self._space.action_id(self._as_state, check_action(action)))

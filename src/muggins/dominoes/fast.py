@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from typing import Any, NoReturn, cast
 
-from muggins.core.action_ids import space_of
+from muggins.core.action_ids import id_mask, space_of
 from muggins.core.chance import Chance
 from muggins.core.claims import check_points
 from muggins.core.errors import ClaimError, GameOver, IllegalAction, NotYourTurn, RecordError, shown
@@ -611,6 +611,10 @@ class NativeDominoState:
     def _layout(self, hand: int, nnodes: int) -> list[LayoutTile]:
         """The view's layout (``DominoState.layout``): each placed tile's entry is made once a hand, from
         the native geometry, and copied into every view."""
+        return [cast("LayoutTile", dict(e)) for e in self._laid(hand, nnodes)[1]]
+
+    def _laid(self, hand: int, nnodes: int) -> tuple[int, list[dict[str, Any]], list[int], list[int]]:
+        """The layout cache brought up to date: (hand, each tile's view entry, its tile, its kind)."""
         lay = self._layout_cache
         if lay is None or lay[0] != hand or len(lay[1]) > nnodes:
             lay = self._layout_cache = (hand, [], [], [])
@@ -631,7 +635,7 @@ class NativeDominoState:
             entries.append(entry)
             ids.append(t)
             kinds.append(kind)
-        return [cast("LayoutTile", dict(e)) for e in entries]
+        return lay
 
     def _open_ends(self) -> list[OpenEnd]:
         """The view's open ends (``DominoState.open_ends``): every free place, by layout tile then slot."""
@@ -640,6 +644,48 @@ class NativeDominoState:
         return [{"on": tiles[ids[node]].text,
                  "part": "half" if kinds[node] == _NONDOUBLE else "end" if bit >= 4 else "side", "value": v}
                 for node, bit, v in self._nat.places()]
+
+    @property
+    def _posall(self) -> list[tuple[Tile, str | None, int, None, int, int]]:
+        """The free places as ``DominoState._posall`` holds them (the layout tile, the part of it, the value
+        it shows, -, the layout tile's number, the slot bit), from the native geometry: what the action
+        numbering (``action_ids.free_places``) and the notation read of the layout."""
+        nat, tiles = self._nat, self._tiles
+        table = nat.table()
+        ids = self._laid(table[6], table[7])[2]
+        return [(tiles[ids[node]], None if bit < 4 else "end", v, None, node, bit) for node, bit, v in nat.places()]
+
+    @property
+    def _ver(self) -> int:
+        """A number that changes with every move (the native log grows with each): what a cache of answers
+        about the position is keyed by (``GameState._ver``)."""
+        return int(self._nat.log_size)
+
+    @property
+    def hand_no(self) -> int:
+        """The number of the hand being played (``DominoState.hand_no``)."""
+        return int(self._nat.hand_no)
+
+    def inventory(self) -> dict[str, list[str]]:
+        """Every tile by where it lies (``DominoState.inventory``): each hand in the order its tiles came,
+        the boneyard, the layout in the order laid."""
+        nat, tiles = self._nat, self._tiles
+        nat.history_ids()  # decodes the log so far: the decoder keeps the hands and the layout in order
+        dec = nat.decoder()
+        out = {f"hand {s}": [tiles[t].text for t in h] for s, h in enumerate(dec.hands)}
+        out["stock"] = [tiles[t].text for t in nat.boneyard()]
+        out["layout"] = [tiles[t].text for t in dec.ltile]
+        return out
+
+    def legal_action_mask(self, seat: object, numpy: bool = False) -> Any:
+        """One byte per action id, 1 where ``seat`` may take that action now (``GameState.legal_action_mask``)."""
+        return id_mask(self._space.size, self._nat.legal_ids(check_seat(seat, self.num_players)), numpy)
+
+    def action_from_id(self, seat: object, i: object) -> Action:
+        """The action numbered ``i`` if ``seat`` may take it now (``GameState.action_from_id``: the same
+        numbering read natively, the same refusals)."""
+        action: Action = self._space.action_from_id(self, check_seat(seat, self.num_players), i)
+        return action
 
     def history_ids(self) -> list[tuple[int, int]]:
         """Every action applied to the native game: (seat, action id)."""
@@ -695,7 +741,7 @@ class NativeDominoState:
                 i = nat.offered_id(nat.to_move(), action if action.claim is None else action._replace(claim=None))
                 if i >= 0:
                     return int(i + space._code(space.by_kind[kind], action.claim))
-        return int(self.to_pure().action_id(action))
+        return int(space.action_id(self, check_action(action)))  # as GameState.action_id
 
     def parse_action(self, text: object, seat: int | None = None) -> Action:
         """The move ``text`` names (``DominoState.parse_action``): a move of ``seat`` written as the view's
@@ -704,8 +750,25 @@ class NativeDominoState:
             for a in self._nat.offered(seat):
                 if a.kind != "muggins" and a.kind != "claim" and _text(a) == text:
                     return cast("Action", a)
-        parsed: Action = self.to_pure().parse_action(text, seat)
+        parsed: Action = self._notation().parse_action(text, seat)
         return parsed
+
+    def _notation(self) -> Any:
+        """A pure state of these rules holding only what ``DominoState.parse_action`` reads of the position
+        (the layout tiles, their kinds, the free places): its own code reads the text."""
+        from muggins.dominoes.state import DominoState
+
+        blank = DominoState.__new__(DominoState)
+        blank.rules = self.rules
+        blank.num_players = self.num_players
+        places = self._posall
+        assert self._layout_cache is not None  # made by _posall
+        ids, kinds = self._layout_cache[2], self._layout_cache[3]
+        tiles = self._tiles
+        blank._node_of = {tiles[t]: node for node, t in enumerate(ids)}
+        blank._linfo = [(k, 0, 0) for k in kinds]
+        blank._posall = places
+        return blank
 
     def format_action(self, action: Action) -> str:
         """How ``action`` is written (``DominoState.format_action``)."""
