@@ -579,9 +579,52 @@ class NativeDominoState:
             self._nat.on_deal = self._deal
 
     def sample_hidden(self, seat: int, rng: random.Random) -> NativeDominoState:
-        """A native game consistent with everything ``seat`` has seen (the pure engine's sample, its
-        future deals drawn from ``rng`` as there)."""
-        return NativeDominoState.from_pure(self.to_pure().sample_hidden(seat, rng))
+        """A native game consistent with everything ``seat`` has seen: ``DominoState.sample_hidden``'s own code
+        (``sample_worlds``) run on this state, so the same numbers are drawn from ``rng`` for the same world,
+        its future deals drawn from ``rng`` as there; the world replayed natively (:meth:`with_deal`). A game
+        dealt by the native generator or read from a pure one is sampled by the pure engine."""
+        check_seat(seat, self.num_players)
+        chance = self.chance
+        if chance is None or self._start is not None:
+            return NativeDominoState.from_pure(self.to_pure().sample_hidden(seat, rng))
+        from muggins.dominoes.state import sample_worlds
+
+        sample = sample_worlds(self, self._shell(), seat, rng)
+        assert isinstance(sample, NativeDominoState)
+        return sample
+
+    def _shell(self) -> Any:
+        """A pure state of these rules at this game's public turn, holding nothing of its tiles: what the
+        sampler's frame code reads (the rules, the turn, a layout it lays itself)."""
+        from muggins.dominoes.state import DominoState
+
+        key = (id(self.rules), self.num_players)
+        hit = _SHELLS.get(key)
+        if hit is None or hit[0] is not self.rules:
+            if len(_SHELLS) > 64:
+                _SHELLS.clear()
+            hit = _SHELLS[key] = (self.rules, DominoState.new(self.rules, self.num_players, Chance(0)))
+        shell = hit[1].clone()
+        shell._over = self._nat.is_over()
+        shell.turn = self._nat.to_move()
+        return shell
+
+    def with_deal(self, made: list[dict[str, Any]]) -> NativeDominoState:
+        """This game with the outcomes of its current hand (its lots and deal) replaced by ``made`` and its
+        moves replayed natively by their ids: the sample ``sample_worlds`` makes of a native template."""
+        assert self.chance is not None and self._start is None
+        outs = self.chance.outcomes[:self.chance.position]
+        sample = NativeDominoState.new(self.rules, self.num_players,
+                                       Chance(outcomes=[*outs[:len(outs) - len(made)], *made]))
+        apply_id = sample._nat.apply_id
+        for seat, i in self._nat.history_ids():
+            apply_id(seat, i)
+        return sample
+
+    @property
+    def phase(self) -> str:
+        """"lead" while the hand waits for its lead, else "play" (``DominoState.phase``)."""
+        return "lead" if self._nat.table()[4] else "play"
 
     def view(self, seat: int | None) -> DominoView:
         """What ``seat`` may see (None: a spectator), equal to ``DominoState.view`` of the equal pure state,
@@ -838,6 +881,8 @@ def _unused(rng: random.Random) -> dict[str, Any]:  # pragma: no cover - every o
     raise AssertionError("a recorded outcome was asked to be drawn")
 
 
+#: (id of the rules, players) -> (the rules, a pure state of them: see ``NativeDominoState._shell``)
+_SHELLS: dict[tuple[int, int], tuple[Any, Any]] = {}
 _LOADED: list[tuple[Any, str | None]] = []
 #: (id of the rules, players) -> (the rules, why native states cannot play them or None)
 _SCOPE: dict[tuple[int, int], tuple[Any, str | None]] = {}
