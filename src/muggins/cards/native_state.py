@@ -29,6 +29,7 @@ build, or rules out of the engine's scope make ``spec.new`` give the pure state.
 from __future__ import annotations
 
 import random
+import sys
 import weakref
 from collections.abc import Callable
 from contextlib import suppress
@@ -487,8 +488,9 @@ class NativeCardState:
 
     def __getattr__(self, name: str) -> Any:
         """Anything else of the pure state (``hands``, ``total``, ``result()``, ...): read from the twin."""
-        if name in _OWN or name.startswith("__"):
-            raise AttributeError(name)
+        pure = self.pure_type
+        if name in _OWN or name.startswith("__") or not (hasattr(pure, name) or name in _fields(pure)):
+            raise AttributeError(name)  # (what the pure state does not have either: no twin built to say so)
         return getattr(self._synced(), name)
 
     # --- copies -------------------------------------------------------------------------------------
@@ -567,6 +569,11 @@ def _decoded(space: ActionSpace) -> tuple[dict[int, Action], dict[Action, int]]:
             _DECODED.clear()
         hit = _DECODED[id(space)] = (space, {}, {})
     return hit[1], hit[2]
+
+
+def _fields(kind: type) -> tuple[str, ...]:
+    """The fields of the pure state class ``kind`` (its module's generated ``_FIELDS``)."""
+    return tuple(getattr(sys.modules[kind.__module__], "_FIELDS", ()))
 
 
 def _call_back(state: weakref.ref[NativeCardState], name: str, *args: Any) -> Any:

@@ -27,7 +27,7 @@ from muggins.core.errors import ClaimError, GameOver, IllegalAction, NotYourTurn
 from muggins.core.protocol import Action, Event, check_action, check_seat
 from muggins.dominoes.deals import draw_deal, draw_lot, fresh, lot_tied
 from muggins.dominoes.rules import DominoRules
-from muggins.dominoes.tiles import Tile, full_set, pips
+from muggins.dominoes.tiles import Tile, full_set, parse_tile, pips
 from muggins.dominoes.views import DominoView, LayoutTile, OpenEnd, move_text
 
 # the native log's record codes and the names its small ints stand for (native.pyx, "event log")
@@ -499,9 +499,43 @@ class NativeDominoState:
             self._refused(e, seat, action)
 
     def _refused(self, error: IllegalAction, seat: object, action: object) -> NoReturn:
-        """Raise the reference engine's refusal of ``action`` (the native engine refused it with ``error``)."""
+        """Raise the reference engine's refusal of ``action`` (the native engine refused it with ``error``):
+        a move of the game's own (``_apply`` words it with the pure engine's ``_why_illegal``) as it is, a
+        call or a late claim as the pure twin refuses it."""
+        if not isinstance(action, Action) or action.kind not in ("muggins", "claim"):
+            raise error
         self.to_pure().clone().apply(seat, action)
         raise error  # pragma: no cover - refused by the native engine alone
+
+    def _why_illegal(self, seat: int, action: Action) -> str:
+        """Why ``action`` (no claim) is not a legal move of ``seat``, the seat to move: the pure engine's own
+        words (``DominoState._why_illegal``), read from a pure state holding what that code reads of this
+        position (the hands, the layout, the knock, the lead that is forced, the boneyard's size)."""
+        nat, tiles, r = self._nat, self._tiles, self.rules
+        blank = self._notation(_refusal_type())
+        blank.hands = [[tiles[t] for t in nat.hand_of(s)] for s in range(self.num_players)]
+        blank.boneyard = [None] * nat.table()[1]
+        blank.phase = self.phase
+        nat.history_ids()  # decodes the log so far
+        dec = nat.decoder()
+        blank._spinner = dec.spinner
+        places = blank._posall
+        blank._posflat = places
+        if r.spinner_fill_first and any(x[4] == dec.spinner for x in places):
+            blank._posflat = [x for x in places if x[4] == dec.spinner]
+        blank._forced_lead = None
+        if self.hand_no == 1 and r.first_lead == "highest_double_forced":  # the hands chose the lead
+            from muggins.dominoes.state import _hands_leader
+
+            deal = next(o for o in reversed(self._outcomes()) if o.get("kind") == "deal")
+            blank._forced_lead = _hands_leader([[parse_tile(x, r.tile_set) for x in h] for h in deal["hands"]],
+                                               True)[1]
+        blank._knock = None  # a partner's knock stands until the next move: he must score or knock too
+        last = next((e for e in reversed(self.log) if e.kind in _MOVE_KINDS), None)
+        if last is not None and last.kind == "knock" and not last.data["partner"]:
+            blank._knock = ("partner", last.seat)
+        blank.legal = self._nat.offered(seat)
+        return str(blank._why_illegal(seat, action))
 
     def _apply(self, seat: object, action: object) -> None:
         nat = self._nat
@@ -540,7 +574,7 @@ class NativeDominoState:
         base = action if claim is None else action._replace(claim=None)
         i = self._nat.offered_id(seat, base)
         if i < 0:
-            raise IllegalAction(f"{action} is not a legal move of seat {seat} now")
+            raise IllegalAction(self._why_illegal(seat, base))
         nat.apply_id(seat, i + (claim + 1 if claim is not None else 0))
 
     # --- copies, undo, sampling -------------------------------------------------------------------------
@@ -705,6 +739,16 @@ class NativeDominoState:
         return int(self._nat.log_size)
 
     @property
+    def count(self) -> int:
+        """The count of the open ends (``DominoState.count``)."""
+        return int(self._nat.count)
+
+    def layout(self) -> list[LayoutTile]:
+        """The placed tiles in order, each with where it sits (``DominoState.layout``)."""
+        table = self._nat.table()
+        return self._layout(table[6], table[7])
+
+    @property
     def hand_no(self) -> int:
         """The number of the hand being played (``DominoState.hand_no``)."""
         return int(self._nat.hand_no)
@@ -796,12 +840,14 @@ class NativeDominoState:
         parsed: Action = self._notation().parse_action(text, seat)
         return parsed
 
-    def _notation(self) -> Any:
-        """A pure state of these rules holding only what ``DominoState.parse_action`` reads of the position
-        (the layout tiles, their kinds, the free places): its own code reads the text."""
+    def _notation(self, kind: Any = None) -> Any:
+        """A pure state (of ``kind``, a ``DominoState`` by default) of these rules holding only what
+        ``DominoState.parse_action`` reads of the position (the layout tiles, their kinds, the free places):
+        its own code reads the text."""
         from muggins.dominoes.state import DominoState
 
-        blank = DominoState.__new__(DominoState)
+        kind = kind or DominoState
+        blank = kind.__new__(kind)
         blank.rules = self.rules
         blank.num_players = self.num_players
         places = self._posall
@@ -879,6 +925,24 @@ def _text(action: Any) -> str:
 
 def _unused(rng: random.Random) -> dict[str, Any]:  # pragma: no cover - every outcome is recorded
     raise AssertionError("a recorded outcome was asked to be drawn")
+
+
+_MOVE_KINDS = frozenset(("hand_start", "play", "draw", "pass", "knock"))
+_REFUSALS: list[Any] = []
+
+
+def _refusal_type() -> Any:
+    """A pure state class whose legal moves are the ones it is given (``legal``): the pure engine's
+    ``_why_illegal`` reads them, and the position, from it (see ``NativeDominoState._why_illegal``)."""
+    if not _REFUSALS:
+        from muggins.dominoes.state import DominoState
+
+        class Refusal(DominoState):  # type: ignore[misc]
+            def _regular(self, seat: int) -> list[Action]:
+                return cast("list[Action]", self.legal)
+
+        _REFUSALS.append(Refusal)
+    return _REFUSALS[0]
 
 
 #: (id of the rules, players) -> (the rules, a pure state of them: see ``NativeDominoState._shell``)

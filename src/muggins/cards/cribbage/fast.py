@@ -101,6 +101,16 @@ class NativeCribbageState(NativeCardState):
     def side_of(self, seat: int) -> int:
         return seat % 2 if self.num_players == 4 else seat
 
+    @property
+    def hand_no(self) -> int:
+        """The number of the hand being played (``CribbageState.hand_no``)."""
+        return int(self._nat.hand_no())
+
+    @property
+    def count(self) -> int:
+        """The count of the pegging (``CribbageState.count``)."""
+        return int(self._nat.count())
+
     def winners(self) -> frozenset[int]:
         won = self._nat.winners()
         return frozenset(s for s in range(self.num_players) if self.side_of(s) in won)

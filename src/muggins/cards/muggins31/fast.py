@@ -71,6 +71,16 @@ class NativeCardMugginsState(NativeCardState):
     def _table_for(cls, rules: Any) -> tuple[Action, ...]:
         return _TABLE
 
+    @property
+    def round_no(self) -> int:
+        """The number of the round being played (``CardMugginsState.round_no``)."""
+        return int(self._nat.round_no())
+
+    @property
+    def total(self) -> int:
+        """The total of the pile in play (``CardMugginsState.total``)."""
+        return int(self._nat.total())
+
     def _points_of(self, seat: int, action: Action) -> int:
         """As ``CardMugginsState._points_of``: a play's points ("last" with ``mug_last``), from the engine."""
         card = action.subject
