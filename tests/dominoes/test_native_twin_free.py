@@ -18,8 +18,10 @@ import pytest
 from muggins._accel import load_native
 from muggins.core.chance import Chance
 from muggins.core.errors import MugginsError
+from muggins.core.protocol import Action
 from muggins.dominoes.action_ids import free_places
 from muggins.dominoes.state import DominoState
+from muggins.dominoes.tiles import full_set
 
 native, WHY = load_native("muggins.dominoes.native")
 if native is None:
@@ -85,3 +87,100 @@ def test_native_answers_equal_the_pure_answers_with_no_twin(preset: str, players
                     same_answers(pure, fast, rng)
             same_answers(pure, fast, rng)
         assert not twins, twins
+
+
+def _families() -> list[tuple[str, int, Any]]:
+    """Every preset with every number of players it allows (the options of the event tests by turns), and
+    the option families of the lockstep tests (knocks, kept turns, voluntary draws, the spinner filled first)."""
+    import dataclasses
+
+    from muggins.dominoes.rules import PRESETS
+    from tests.dominoes.test_native import FAMILY
+
+    out: list[tuple[str, int, Any]] = [(p, n, SPEC.rules(p, OPTIONS[i % len(OPTIONS)]))
+                                       for i, (p, n) in enumerate(CASES)]
+    out += [(p, n, dataclasses.replace(PRESETS[p], **o)) for p, n, o in (f[:3] for f in FAMILY)]
+    return out
+
+
+FAMILIES = _families()
+
+
+def same_game(pure: Any, fast: NativeDominoState) -> None:
+    for seat in [None, *range(pure.num_players)]:
+        assert fast.view(seat).to_json() == pure.view(seat).to_json()
+    assert [e.to_dict("all") for e in fast.log] == [e.to_dict("all") for e in pure.log]
+    assert fast.history == pure.history
+    assert fast.chance is not None
+    assert fast.chance.outcomes[:fast.chance.position] == pure.chance.outcomes[:pure.chance.position]
+
+
+@pytest.mark.parametrize(("preset", "players", "rules"), FAMILIES, ids=[f"{p}:{n}:{i}" for i, (p, n, _) in
+                                                                      enumerate(FAMILIES)])
+def test_native_samples_are_the_pure_samples(preset: str, players: int, rules: Any,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same world from the same generator (the same numbers drawn: its state after is the same), and the
+    sample plays on as the pure one does (the next hands dealt from that generator), with no twin built."""
+    for seed in range(2):
+        fast = NativeDominoState.new(rules, players, Chance(seed))
+        pure = DominoState.new(rules, players, Chance(seed))
+        rng = random.Random(seed)
+        moves = 0
+        with count_twins(monkeypatch) as twins:
+            while not pure.is_over() and moves < 300:
+                seat, action = choose(pure, rng, 0.5)
+                pure.apply(seat, action)
+                fast.apply(seat, action)
+                moves += 1
+                if moves % 11 == 0:
+                    who = moves // 11 % players
+                    r_pure, r_fast = random.Random(moves), random.Random(moves)
+                    a, b = pure.sample_hidden(who, r_pure), fast.sample_hidden(who, r_fast)
+                    assert type(b) is NativeDominoState
+                    assert r_fast.getstate() == r_pure.getstate(), (seed, moves)
+                    same_game(a, b)
+                    pick = random.Random(moves)
+                    for _ in range(60):  # played on past the hand's end: its next deal from the generator
+                        if a.is_over():
+                            break
+                        s, act = choose(a, pick, 0.5)
+                        a.apply(s, act)
+                        b.apply(s, act)
+                    same_game(a, b)
+                    assert r_fast.getstate() == r_pure.getstate()
+        assert not twins, twins
+
+
+def refusal(state: Any, seat: int, action: Action) -> tuple[str, str] | None:
+    try:
+        state.clone().apply(seat, action)
+    except MugginsError as e:
+        return type(e).__name__, str(e)
+    return None
+
+
+@pytest.mark.parametrize(("preset", "players", "rules"), FAMILIES, ids=[f"{p}:{n}:{i}" for i, (p, n, _) in
+                                                                      enumerate(FAMILIES)])
+def test_a_refused_move_has_the_pure_words_and_builds_no_twin(preset: str, players: int, rules: Any,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every tile of the seat to move on the last layout tiles (any part), a tile it does not hold, draw, pass
+    and knock, a claim on a draw: refused with the pure engine's type and words (``_why_illegal``'s)."""
+    fast = NativeDominoState.new(rules, players, Chance(5))
+    pure = DominoState.new(rules, players, Chance(5))
+    rng = random.Random(5)
+    tiles = full_set(rules.tile_set)
+    with count_twins(monkeypatch) as twins:
+        for _ in range(80):
+            if pure.is_over():
+                break
+            seat = min(pure.waiting_for())
+            laid = pure._ltile[-4:]
+            tries = [Action("draw"), Action("pass"), Action("knock"), Action("draw", claim=2),
+                     Action("play", rng.choice(tiles)), Action("play", rng.choice(tiles), rng.choice(tiles))]
+            tries += [Action("play", t, on, part) for t in pure.hands[seat] for on in laid for part in (None, "end")]
+            for action in tries:
+                assert refusal(fast, seat, action) == refusal(pure, seat, action), action
+            seat, action = choose(pure, rng, 0.5)
+            pure.apply(seat, action)
+            fast.apply(seat, action)
+    assert not twins, twins

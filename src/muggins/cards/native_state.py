@@ -461,7 +461,9 @@ class NativeCardState:
         return self._own(self._synced().sample_hidden(seat, rng))
 
     def inventory(self) -> dict[str, list[str]]:
-        return dict(self._synced().inventory())
+        """Every card by where it lies, as the pure state names the places (``GameState.inventory``), from the
+        engine's data; a hand in deck order."""
+        raise NotImplementedError
 
     # The notation: the pure state's own code, run on a blank pure state of these rules holding only what that
     # code reads of the position (see _notation).

@@ -1293,7 +1293,7 @@ _FIELDS = (
 # <<< end of generated names
 
 
-def sample_worlds(state: GameState, shell: DominoState, seat: int, rng: random.Random) -> GameState:
+def sample_worlds(state: Any, shell: DominoState, seat: int, rng: random.Random) -> Any:
     """``DominoState.sample_hidden`` of ``state`` for ``seat`` (a pure state, or a native one read through the
     protocol: the same draws from ``rng``, the same world). ``shell`` is a pure state of the same rules and
     players at the same public turn (``state`` itself when pure): the frame of each hand is derived by its
@@ -1341,7 +1341,7 @@ def sample_worlds(state: GameState, shell: DominoState, seat: int, rng: random.R
     forced_rule = r.first_lead == "highest_double_forced"
 
     def swap(t: Any, segment: list[tuple[int, dict[str, Any]]], made: list[dict[str, Any]],
-             seat: int) -> GameState | None:
+             seat: int) -> Any:
         # the template's hand with the deal of ``made``: hands, boneyard and the events that show them
         deal = made[-1]
         dealt = [[tile_of[x] for x in h] for h in deal["hands"]]

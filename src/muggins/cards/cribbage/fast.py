@@ -101,6 +101,24 @@ class NativeCribbageState(NativeCardState):
     def side_of(self, seat: int) -> int:
         return seat % 2 if self.num_players == 4 else seat
 
+    def inventory(self) -> dict[str, list[str]]:
+        """As ``CribbageState.inventory``: each hand, the cards played this hand (in the order played, from
+        the log), the crib, the starter once cut and the rest of the pack."""
+        nat = self._nat
+        out = {f"hand {s}": [_TEXT[c] for c in nat.held(s)] for s in range(self.num_players)}
+        played: list[str] = []
+        for e in reversed(self._events_made() or self._start_state().log):
+            if e.kind == "deal":
+                break
+            if e.kind == "play":
+                played.append(e.data["card"])
+        out["played"] = played[::-1]
+        out["crib"] = [_TEXT[c] for c in nat.crib()]
+        pack, cut = nat.pack()
+        out["starter"] = [_TEXT[pack[cut]]] if cut >= 0 else []
+        out["stock"] = [_TEXT[c] for i, c in enumerate(pack) if i != cut]
+        return out
+
     @property
     def hand_no(self) -> int:
         """The number of the hand being played (``CribbageState.hand_no``)."""

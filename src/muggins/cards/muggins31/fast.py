@@ -71,6 +71,15 @@ class NativeCardMugginsState(NativeCardState):
     def _table_for(cls, rules: Any) -> tuple[Action, ...]:
         return _TABLE
 
+    def inventory(self) -> dict[str, list[str]]:
+        """As ``CardMugginsState.inventory``: each hand, the stock, the pile in play and the closed piles."""
+        nat = self._nat
+        out = {f"hand {s}": [_TEXT[c] for c in nat.held(s)] for s in range(self.num_players)}
+        out["stock"] = [_TEXT[c] for c in reversed(nat.stock())]
+        out["pile"] = [_TEXT[c] for c in nat.pile()]
+        out["closed piles"] = [c for p in self._tracked().piles for c in p]
+        return out
+
     @property
     def round_no(self) -> int:
         """The number of the round being played (``CardMugginsState.round_no``)."""
