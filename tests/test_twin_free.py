@@ -68,7 +68,7 @@ def test_a_served_game_builds_no_pure_twin(game: str, preset: str, players: int,
         state = spec.new(rules, players, seed=7)
         moves = 0
         while not state.is_over() and moves < 400:
-            _serve(state, rng, refused=game == "dominoes")
+            _serve(state, rng, refused=True)
             moves += 1
             if moves % 50 == 0:  # a player takes two moves back
                 before = state.history[:-2]
@@ -100,4 +100,41 @@ def test_card_inventories_are_the_pure_inventories_with_no_twin(monkeypatch: pyt
                 for place, cards in want.items():
                     unordered = place.startswith("hand") or place == "crib"
                     assert (sorted(got[place]) == sorted(cards)) if unordered else got[place] == cards, place
+        assert not twins, (game, preset, twins)
+
+
+def test_a_refused_card_move_has_the_pure_words_and_builds_no_twin(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every card game preset and player count: plays of every card held and of others, go, draw, pass,
+    counts, discards of one and two cards, claims on them, for every seat, refused with the pure engine's type
+    and words (its own checks, run on what they read of the native position)."""
+    from muggins.cards.dealing import DECK
+    from muggins.core.errors import MugginsError
+    from tests.cards.test_native_states import CASES, _pair
+    from tests.conformance.cases import choose
+
+    def refusal(state: Any, seat: int, action: Action) -> tuple[str, str] | None:
+        copy = state.clone()
+        try:
+            copy.apply(seat, action)
+        except MugginsError as e:
+            return type(e).__name__, str(e)
+        return None
+
+    for game, preset, options, players in CASES:
+        pure, nat = _pair(game, preset, options, players, 2)
+        rng = random.Random(2)
+        with count_twins(monkeypatch) as twins:
+            for _ in range(40):
+                if pure.is_over():
+                    break
+                for seat in range(players):
+                    tries = [Action("go"), Action("draw"), Action("pass"), Action("count", "crib"), Action("count"),
+                             Action("play", rng.choice(DECK)), Action("play", rng.choice(DECK), claim=3),
+                             Action("discard", (rng.choice(DECK), rng.choice(DECK))), Action("go", claim=1),
+                             Action("discard", (rng.choice(DECK),)), *(Action("play", c) for c in pure.hands[seat])]
+                    for action in tries:
+                        assert refusal(nat, seat, action) == refusal(pure, seat, action), (game, seat, action)
+                seat, action = choose(pure, rng)
+                pure.apply(seat, action)
+                nat.apply(seat, action)
         assert not twins, (game, preset, twins)

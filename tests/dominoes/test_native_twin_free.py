@@ -17,7 +17,7 @@ import pytest
 
 from muggins._accel import load_native
 from muggins.core.chance import Chance
-from muggins.core.errors import MugginsError
+from muggins.core.errors import MugginsError, RecordError
 from muggins.core.protocol import Action
 from muggins.dominoes.action_ids import free_places
 from muggins.dominoes.state import DominoState
@@ -135,7 +135,14 @@ def test_native_samples_are_the_pure_samples(preset: str, players: int, rules: A
                 if moves % 11 == 0:
                     who = moves // 11 % players
                     r_pure, r_fast = random.Random(moves), random.Random(moves)
-                    a, b = pure.sample_hidden(who, r_pure), fast.sample_hidden(who, r_fast)
+                    try:
+                        a = pure.sample_hidden(who, r_pure)
+                    except RecordError as e:  # no world found by the pure sampler: nor by the native one
+                        with pytest.raises(RecordError) as got:
+                            fast.sample_hidden(who, r_fast)
+                        assert str(got.value) == str(e)
+                        continue
+                    b = fast.sample_hidden(who, r_fast)
                     assert type(b) is NativeDominoState
                     assert r_fast.getstate() == r_pure.getstate(), (seed, moves)
                     same_game(a, b)

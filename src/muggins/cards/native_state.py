@@ -34,7 +34,7 @@ import weakref
 from collections.abc import Callable
 from contextlib import suppress
 from functools import partial
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Self, cast
 
 from muggins.core.action_ids import ActionSpace, id_mask, space_of
 from muggins.core.chance import Chance
@@ -372,8 +372,39 @@ class NativeCardState:
                     self._id_cache[action] = i  # its id in any position
             nat.apply_id(seat, i)
         except IllegalAction as e:
+            why = self._refusal(seat, action)
+            if why is not None:
+                raise why from None
             self._synced().clone().apply(seat, action)  # the reference engine's words for the refusal
             raise e from None  # (both engines refuse the same moves: the lockstep tests hold them to it)
+
+    def _refusal(self, seat: object, action: Action) -> IllegalAction | None:
+        """The pure engine's refusal of ``action`` (its ``apply``: the same checks, the same words), run on a
+        pure state holding what those checks read of this position (``_refusing``), its legal moves this
+        engine's; None for a call or a late claim (that code reads the window). A move refused with a window
+        open is refused by the same checks, after the window's closing, which they do not read."""
+        if action.kind in ("muggins", "claim"):
+            return None
+        blank = self._notation_of(_refusal_type(self.pure_type))
+        blank._over = False
+        blank._manual = self.rules.claims == "manual"
+        blank._window = None
+        blank.log = []
+        blank.history = []
+        blank._ver = 0
+        blank.legal = self._regular
+        self._refusing(blank)
+        try:
+            blank.apply(seat, action)
+        except IllegalAction as e:
+            return e
+        except Exception:  # it read what it was not given: the twin says it
+            return None
+        return None
+
+    def _refusing(self, blank: Any) -> None:
+        """Set on ``blank`` what the pure engine's checks of a move read of this position."""
+        raise NotImplementedError
 
     def claim_for(self, seat: int, action: Action) -> int:
         """The points ``action`` would score for ``seat`` now (what a perfect player announces with it)."""
@@ -470,7 +501,11 @@ class NativeCardState:
     def _notation(self) -> Any:
         """A pure state of these rules with no position: its ``format_action``, ``action_to_json`` and
         ``parse_action`` read the rules alone (a subclass sets what else its parsing reads)."""
-        blank = self.pure_type.__new__(self.pure_type)
+        return self._notation_of(self.pure_type)
+
+    def _notation_of(self, kind: Any) -> Any:
+        """A state of the pure class ``kind`` with these rules and players and no position."""
+        blank = kind.__new__(kind)
         blank.rules = self.rules
         blank.num_players = self.num_players
         return blank
@@ -571,6 +606,20 @@ def _decoded(space: ActionSpace) -> tuple[dict[int, Action], dict[Action, int]]:
             _DECODED.clear()
         hit = _DECODED[id(space)] = (space, {}, {})
     return hit[1], hit[2]
+
+
+_REFUSING: dict[type, type] = {}
+
+
+def _refusal_type(kind: type) -> type:
+    """A subclass of the pure state class ``kind`` whose regular moves are its ``legal(seat)``."""
+    made = _REFUSING.get(kind)
+    if made is None:
+        def regular(self: Any, seat: int) -> list[Action]:
+            return cast("list[Action]", self.legal(seat))
+
+        made = _REFUSING[kind] = type(f"Refusing{kind.__name__}", (kind,), {"_regular": regular})
+    return made
 
 
 def _fields(kind: type) -> tuple[str, ...]:

@@ -629,7 +629,8 @@ class NativeDominoState:
 
     def _shell(self) -> Any:
         """A pure state of these rules at this game's public turn, holding nothing of its tiles: what the
-        sampler's frame code reads (the rules, the turn, a layout it lays itself)."""
+        sampler's frame code reads (the rules, the turn, a layout it lays on a copy of it). Made once for
+        the rules; only its turn is set here (that code changes nothing of it)."""
         from muggins.dominoes.state import DominoState
 
         key = (id(self.rules), self.num_players)
@@ -638,7 +639,7 @@ class NativeDominoState:
             if len(_SHELLS) > 64:
                 _SHELLS.clear()
             hit = _SHELLS[key] = (self.rules, DominoState.new(self.rules, self.num_players, Chance(0)))
-        shell = hit[1].clone()
+        shell = hit[1]
         shell._over = self._nat.is_over()
         shell.turn = self._nat.to_move()
         return shell

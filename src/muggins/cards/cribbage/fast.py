@@ -101,6 +101,32 @@ class NativeCribbageState(NativeCardState):
     def side_of(self, seat: int) -> int:
         return seat % 2 if self.num_players == 4 else seat
 
+    def _refusing(self, blank: Any) -> None:
+        nat, n = self._nat, self.num_players
+        blank.phase = nat.phase()
+        blank.turn = nat.turn()
+        blank.hands = [[DECK[c] for c in nat.held(s)] for s in range(n)]
+        blank.count = nat.count()
+        blank._to_discard = sum(1 << s for s in nat.waiting_for())
+        blank._show_order = self._show_order
+        blank._show_i = 0
+
+    @property
+    def phase(self) -> str:
+        """The phase of the hand (``CribbageState.phase``)."""
+        return str(self._nat.phase())
+
+    @property
+    def _show_order(self) -> list[tuple[int, str]]:
+        """The next count of the show as ``CribbageState._show_order[_show_i]`` gives it (the seat that counts
+        and what: "hand" or "crib"), alone (``_show_i`` is 0): what a move "count" is read as."""
+        nat = self._nat
+        waiting = nat.waiting_for()
+        return [(min(waiting) if waiting else nat.dealer(), "crib" if nat.view_ints()[3] == self.num_players
+                 else "hand")]
+
+    _show_i = 0
+
     def inventory(self) -> dict[str, list[str]]:
         """As ``CribbageState.inventory``: each hand, the cards played this hand (in the order played, from
         the log), the crib, the starter once cut and the rest of the pack."""

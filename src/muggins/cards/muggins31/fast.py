@@ -80,6 +80,12 @@ class NativeCardMugginsState(NativeCardState):
         out["closed piles"] = [c for p in self._tracked().piles for c in p]
         return out
 
+    def _refusing(self, blank: Any) -> None:
+        nat = self._nat
+        blank.turn = nat.turn()
+        blank.hands = [[DECK[c] for c in nat.held(s)] for s in range(self.num_players)]
+        blank.total = nat.total()
+
     @property
     def round_no(self) -> int:
         """The number of the round being played (``CardMugginsState.round_no``)."""
