@@ -27,7 +27,7 @@ CASES = (("muggins", 2), ("all-fives", 4), ("five-up", 3))
 def positions(preset: str, players: int, count: int) -> list[tuple[Any, Any, int]]:
     """(pure state, native state, seat to move) at ``count`` points of greedy-random games."""
     rules = get_game("dominoes").rules(preset)
-    out = []
+    out: list[tuple[Any, Any, int]] = []
     seed = 0
     while len(out) < count:
         pure, fast = DominoState.new(rules, players, Chance(seed)), NativeDominoState.new(rules, players, Chance(seed))

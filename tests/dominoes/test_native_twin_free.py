@@ -59,8 +59,8 @@ def same_answers(pure: DominoState, fast: NativeDominoState, rng: random.Random)
                 for text in (f"{a.subject} on {a.target}", f"{a.subject} on {a.target} end",
                              f"{a.subject} on {a.target} side"):
                     assert answer(fast.parse_action, text, seat) == answer(pure.parse_action, text, seat), text
-        for text in TEXTS:
-            assert answer(fast.parse_action, text, seat) == answer(pure.parse_action, text, seat), text
+        for written in TEXTS:
+            assert answer(fast.parse_action, written, seat) == answer(pure.parse_action, written, seat), written
     assert answer(fast.legal_action_mask, pure.num_players) == answer(pure.legal_action_mask, pure.num_players)
 
 
@@ -99,7 +99,8 @@ def _families() -> list[tuple[str, int, Any]]:
 
     out: list[tuple[str, int, Any]] = [(p, n, SPEC.rules(p, OPTIONS[i % len(OPTIONS)]))
                                        for i, (p, n) in enumerate(CASES)]
-    out += [(p, n, dataclasses.replace(PRESETS[p], **o)) for p, n, o in (f[:3] for f in FAMILY)]
+    options: list[tuple[str, int, Any]] = [f[:3] for f in FAMILY]
+    out += [(p, n, dataclasses.replace(PRESETS[p], **o)) for p, n, o in options]
     return out
 
 

@@ -772,7 +772,8 @@ class NativeDominoState:
     def action_from_id(self, seat: object, i: object) -> Action:
         """The action numbered ``i`` if ``seat`` may take it now (``GameState.action_from_id``: the same
         numbering read natively, the same refusals)."""
-        action: Action = self._space.action_from_id(self, check_seat(seat, self.num_players), i)
+        state: Any = self  # (read through the protocol, as a pure state is)
+        action: Action = self._space.action_from_id(state, check_seat(seat, self.num_players), i)
         return action
 
     def history_ids(self) -> list[tuple[int, int]]:
@@ -829,7 +830,8 @@ class NativeDominoState:
                 i = nat.offered_id(nat.to_move(), action if action.claim is None else action._replace(claim=None))
                 if i >= 0:
                     return int(i + space._code(space.by_kind[kind], action.claim))
-        return int(space.action_id(self, check_action(action)))  # as GameState.action_id
+        state: Any = self  # (read through the protocol, as a pure state is)
+        return int(space.action_id(state, check_action(action)))  # as GameState.action_id
 
     def parse_action(self, text: object, seat: int | None = None) -> Action:
         """The move ``text`` names (``DominoState.parse_action``): a move of ``seat`` written as the view's
@@ -938,9 +940,11 @@ def _refusal_type() -> Any:
     if not _REFUSALS:
         from muggins.dominoes.state import DominoState
 
-        class Refusal(DominoState):  # type: ignore[misc]
+        class Refusal(DominoState):
+            legal: list[Action]
+
             def _regular(self, seat: int) -> list[Action]:
-                return cast("list[Action]", self.legal)
+                return self.legal
 
         _REFUSALS.append(Refusal)
     return _REFUSALS[0]
