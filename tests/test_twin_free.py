@@ -81,7 +81,7 @@ def test_a_served_game_builds_no_pure_twin(game: str, preset: str, players: int,
 
 def test_card_inventories_are_the_pure_inventories_with_no_twin(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every preset of both card games with every number of players, after every move: the same places holding
-    the same cards (in the same order, but a hand or the crib, given in deck order)."""
+    the same cards in the same order."""
     from tests.cards.test_native_states import CASES, _pair
     from tests.conformance.cases import choose
 
@@ -95,11 +95,7 @@ def test_card_inventories_are_the_pure_inventories_with_no_twin(monkeypatch: pyt
                 seat, action = choose(pure, rng)
                 pure.apply(seat, action)
                 nat.apply(seat, action)
-                want, got = pure.inventory(), nat.inventory()
-                assert set(got) == set(want)
-                for place, cards in want.items():
-                    unordered = place.startswith("hand") or place == "crib"
-                    assert (sorted(got[place]) == sorted(cards)) if unordered else got[place] == cards, place
+                assert nat.inventory() == pure.inventory()
         assert not twins, (game, preset, twins)
 
 

@@ -492,8 +492,8 @@ class NativeCardState:
         return self._own(self._synced().sample_hidden(seat, rng))
 
     def inventory(self) -> dict[str, list[str]]:
-        """Every card by where it lies, as the pure state names the places (``GameState.inventory``), from the
-        engine's data; a hand in deck order."""
+        """Every card by where it lies, as the pure state names and orders them (``GameState.inventory``),
+        from the engine's data and the record."""
         raise NotImplementedError
 
     # The notation: the pure state's own code, run on a blank pure state of these rules holding only what that

@@ -139,7 +139,15 @@ class NativeCribbageState(NativeCardState):
             if e.kind == "play":
                 played.append(e.data["card"])
         out["played"] = played[::-1]
-        out["crib"] = [_TEXT[c] for c in nat.crib()]
+        # the crib as the pure state fills it: the card dealt to it, then each discard of this hand in turn
+        outs = self._sync_chance(False).outcomes
+        dealt = next(o for o in reversed(outs[:self._sync_chance(False).position]) if o.get("kind") == "deal")
+        crib = list(dealt.get("crib", ()))
+        laid = (len(nat.crib()) - len(crib)) // self.rules.discard_each
+        discards = [a for _, a in self.history if a.kind == "discard"]
+        for a in discards[len(discards) - laid:] if laid else ():
+            crib.extend(c.text for c in (a.subject if isinstance(a.subject, tuple) else (a.subject,)))
+        out["crib"] = crib
         pack, cut = nat.pack()
         out["starter"] = [_TEXT[pack[cut]]] if cut >= 0 else []
         out["stock"] = [_TEXT[c] for i, c in enumerate(pack) if i != cut]

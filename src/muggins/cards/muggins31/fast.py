@@ -74,7 +74,13 @@ class NativeCardMugginsState(NativeCardState):
     def inventory(self) -> dict[str, list[str]]:
         """As ``CardMugginsState.inventory``: each hand, the stock, the pile in play and the closed piles."""
         nat = self._nat
-        out = {f"hand {s}": [_TEXT[c] for c in nat.held(s)] for s in range(self.num_players)}
+        ch = self._sync_chance(False)
+        deal = next(o for o in reversed(ch.outcomes[:ch.position]) if o.get("kind") == "deal")
+        # a hand as the pure state keeps it: the cards dealt, in the order dealt, then those drawn, in turn
+        order = {text: (0, i) for h in deal["hands"] for i, text in enumerate(h)}
+        order.update((text, (1, i)) for i, text in enumerate(deal["stock"]))
+        out = {f"hand {s}": sorted((_TEXT[c] for c in nat.held(s)), key=order.__getitem__)
+               for s in range(self.num_players)}
         out["stock"] = [_TEXT[c] for c in reversed(nat.stock())]
         out["pile"] = [_TEXT[c] for c in nat.pile()]
         out["closed piles"] = [c for p in self._tracked().piles for c in p]
