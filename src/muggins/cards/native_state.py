@@ -29,13 +29,14 @@ build, or rules out of the engine's scope make ``spec.new`` give the pure state.
 from __future__ import annotations
 
 import random
+import sys
 import weakref
 from collections.abc import Callable
 from contextlib import suppress
 from functools import partial
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Self, cast
 
-from muggins.core.action_ids import ActionSpace, space_of
+from muggins.core.action_ids import ActionSpace, id_mask, space_of
 from muggins.core.chance import Chance
 from muggins.core.errors import GameOver, IllegalAction, shown
 from muggins.core.protocol import MUGGINS, Action, Event, GameState, check_action, check_seat
@@ -261,6 +262,12 @@ class NativeCardState:
     to_act = property(lambda self: self._nat.to_act)
     is_over = property(lambda self: self._nat.is_over)
 
+    @property
+    def _ver(self) -> int:
+        """A number that changes with every move (each logs an event): what a cache of answers about the
+        position is keyed by (``GameState._ver``)."""
+        return int(self._nat.num_events())
+
     # --- the protocol -------------------------------------------------------------------------------
     def winners(self) -> frozenset[int]:
         return frozenset(self._nat.winners())
@@ -334,15 +341,7 @@ class NativeCardState:
 
     def legal_action_mask(self, seat: object, numpy: bool = False) -> Any:
         """One byte per action id, 1 where ``seat`` may take that action now (every claim included)."""
-        seat = check_seat(seat, self.num_players)
-        mask = bytearray(self._space.size)
-        for i in self._nat.legal_ids(seat):
-            mask[i] = 1
-        if numpy:
-            import numpy as np
-
-            return np.frombuffer(mask, dtype=np.bool_)
-        return bytes(mask)
+        return id_mask(self._space.size, self._nat.legal_ids(check_seat(seat, self.num_players)), numpy)
 
     def action_id(self, action: Action) -> int:
         return int(self._space.action_id(self._as_state, check_action(action)))
@@ -373,8 +372,39 @@ class NativeCardState:
                     self._id_cache[action] = i  # its id in any position
             nat.apply_id(seat, i)
         except IllegalAction as e:
+            why = self._refusal(seat, action)
+            if why is not None:
+                raise why from None
             self._synced().clone().apply(seat, action)  # the reference engine's words for the refusal
             raise e from None  # (both engines refuse the same moves: the lockstep tests hold them to it)
+
+    def _refusal(self, seat: object, action: Action) -> IllegalAction | None:
+        """The pure engine's refusal of ``action`` (its ``apply``: the same checks, the same words), run on a
+        pure state holding what those checks read of this position (``_refusing``), its legal moves this
+        engine's; None for a call or a late claim (that code reads the window). A move refused with a window
+        open is refused by the same checks, after the window's closing, which they do not read."""
+        if action.kind in ("muggins", "claim"):
+            return None
+        blank = self._notation_of(_refusal_type(self.pure_type))
+        blank._over = False
+        blank._manual = self.rules.claims == "manual"
+        blank._window = None
+        blank.log = []
+        blank.history = []
+        blank._ver = 0
+        blank.legal = self._regular
+        self._refusing(blank)
+        try:
+            blank.apply(seat, action)
+        except IllegalAction as e:
+            return e
+        except Exception:  # it read what it was not given: the twin says it
+            return None
+        return None
+
+    def _refusing(self, blank: Any) -> None:
+        """Set on ``blank`` what the pure engine's checks of a move read of this position."""
+        raise NotImplementedError
 
     def claim_for(self, seat: int, action: Action) -> int:
         """The points ``action`` would score for ``seat`` now (what a perfect player announces with it)."""
@@ -462,14 +492,20 @@ class NativeCardState:
         return self._own(self._synced().sample_hidden(seat, rng))
 
     def inventory(self) -> dict[str, list[str]]:
-        return dict(self._synced().inventory())
+        """Every card by where it lies, as the pure state names and orders them (``GameState.inventory``),
+        from the engine's data and the record."""
+        raise NotImplementedError
 
     # The notation: the pure state's own code, run on a blank pure state of these rules holding only what that
     # code reads of the position (see _notation).
     def _notation(self) -> Any:
         """A pure state of these rules with no position: its ``format_action``, ``action_to_json`` and
         ``parse_action`` read the rules alone (a subclass sets what else its parsing reads)."""
-        blank = self.pure_type.__new__(self.pure_type)
+        return self._notation_of(self.pure_type)
+
+    def _notation_of(self, kind: Any) -> Any:
+        """A state of the pure class ``kind`` with these rules and players and no position."""
+        blank = kind.__new__(kind)
         blank.rules = self.rules
         blank.num_players = self.num_players
         return blank
@@ -489,8 +525,9 @@ class NativeCardState:
 
     def __getattr__(self, name: str) -> Any:
         """Anything else of the pure state (``hands``, ``total``, ``result()``, ...): read from the twin."""
-        if name in _OWN or name.startswith("__"):
-            raise AttributeError(name)
+        pure = self.pure_type
+        if name in _OWN or name.startswith("__") or not (hasattr(pure, name) or name in _fields(pure)):
+            raise AttributeError(name)  # (what the pure state does not have either: no twin built to say so)
         return getattr(self._synced(), name)
 
     # --- copies -------------------------------------------------------------------------------------
@@ -569,6 +606,25 @@ def _decoded(space: ActionSpace) -> tuple[dict[int, Action], dict[Action, int]]:
             _DECODED.clear()
         hit = _DECODED[id(space)] = (space, {}, {})
     return hit[1], hit[2]
+
+
+_REFUSING: dict[type, type] = {}
+
+
+def _refusal_type(kind: type) -> type:
+    """A subclass of the pure state class ``kind`` whose regular moves are its ``legal(seat)``."""
+    made = _REFUSING.get(kind)
+    if made is None:
+        def regular(self: Any, seat: int) -> list[Action]:
+            return cast("list[Action]", self.legal(seat))
+
+        made = _REFUSING[kind] = type(f"Refusing{kind.__name__}", (kind,), {"_regular": regular})
+    return made
+
+
+def _fields(kind: type) -> tuple[str, ...]:
+    """The fields of the pure state class ``kind`` (its module's generated ``_FIELDS``)."""
+    return tuple(getattr(sys.modules[kind.__module__], "_FIELDS", ()))
 
 
 def _call_back(state: weakref.ref[NativeCardState], name: str, *args: Any) -> Any:

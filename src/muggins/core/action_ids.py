@@ -153,6 +153,19 @@ class ActionSpace:
         return action
 
 
+def id_mask(size: int, ids: Any, numpy: bool = False) -> Any:
+    """The mask of ``size`` action ids with a 1 at each of ``ids``: bytes, or with ``numpy`` a numpy array of
+    bools (as ``GameState.legal_action_mask`` gives it)."""
+    mask = bytearray(size)
+    for i in ids:
+        mask[i] = 1
+    if numpy:
+        import numpy as np
+
+        return np.frombuffer(mask, dtype=np.bool_)  # shares the fresh bytearray: writable, no copy
+    return bytes(mask)
+
+
 _SPACES: dict[tuple[str, int, int], tuple[Any, ActionSpace]] = {}
 
 

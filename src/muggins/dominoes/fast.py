@@ -20,14 +20,14 @@ from __future__ import annotations
 import random
 from typing import Any, NoReturn, cast
 
-from muggins.core.action_ids import space_of
+from muggins.core.action_ids import id_mask, space_of
 from muggins.core.chance import Chance
 from muggins.core.claims import check_points
 from muggins.core.errors import ClaimError, GameOver, IllegalAction, NotYourTurn, RecordError, shown
 from muggins.core.protocol import Action, Event, check_action, check_seat
 from muggins.dominoes.deals import draw_deal, draw_lot, fresh, lot_tied
 from muggins.dominoes.rules import DominoRules
-from muggins.dominoes.tiles import Tile, full_set, pips
+from muggins.dominoes.tiles import Tile, full_set, parse_tile, pips
 from muggins.dominoes.views import DominoView, LayoutTile, OpenEnd, move_text
 
 # the native log's record codes and the names its small ints stand for (native.pyx, "event log")
@@ -499,9 +499,43 @@ class NativeDominoState:
             self._refused(e, seat, action)
 
     def _refused(self, error: IllegalAction, seat: object, action: object) -> NoReturn:
-        """Raise the reference engine's refusal of ``action`` (the native engine refused it with ``error``)."""
+        """Raise the reference engine's refusal of ``action`` (the native engine refused it with ``error``):
+        a move of the game's own (``_apply`` words it with the pure engine's ``_why_illegal``) as it is, a
+        call or a late claim as the pure twin refuses it."""
+        if not isinstance(action, Action) or action.kind not in ("muggins", "claim"):
+            raise error
         self.to_pure().clone().apply(seat, action)
         raise error  # pragma: no cover - refused by the native engine alone
+
+    def _why_illegal(self, seat: int, action: Action) -> str:
+        """Why ``action`` (no claim) is not a legal move of ``seat``, the seat to move: the pure engine's own
+        words (``DominoState._why_illegal``), read from a pure state holding what that code reads of this
+        position (the hands, the layout, the knock, the lead that is forced, the boneyard's size)."""
+        nat, tiles, r = self._nat, self._tiles, self.rules
+        blank = self._notation(_refusal_type())
+        blank.hands = [[tiles[t] for t in nat.hand_of(s)] for s in range(self.num_players)]
+        blank.boneyard = [None] * nat.table()[1]
+        blank.phase = self.phase
+        nat.history_ids()  # decodes the log so far
+        dec = nat.decoder()
+        blank._spinner = dec.spinner
+        places = blank._posall
+        blank._posflat = places
+        if r.spinner_fill_first and any(x[4] == dec.spinner for x in places):
+            blank._posflat = [x for x in places if x[4] == dec.spinner]
+        blank._forced_lead = None
+        if self.hand_no == 1 and r.first_lead == "highest_double_forced":  # the hands chose the lead
+            from muggins.dominoes.state import _hands_leader
+
+            deal = next(o for o in reversed(self._outcomes()) if o.get("kind") == "deal")
+            blank._forced_lead = _hands_leader([[parse_tile(x, r.tile_set) for x in h] for h in deal["hands"]],
+                                               True)[1]
+        blank._knock = None  # a partner's knock stands until the next move: he must score or knock too
+        last = next((e for e in reversed(self.log) if e.kind in _MOVE_KINDS), None)
+        if last is not None and last.kind == "knock" and not last.data["partner"]:
+            blank._knock = ("partner", last.seat)
+        blank.legal = self._nat.offered(seat)
+        return str(blank._why_illegal(seat, action))
 
     def _apply(self, seat: object, action: object) -> None:
         nat = self._nat
@@ -540,7 +574,7 @@ class NativeDominoState:
         base = action if claim is None else action._replace(claim=None)
         i = self._nat.offered_id(seat, base)
         if i < 0:
-            raise IllegalAction(f"{action} is not a legal move of seat {seat} now")
+            raise IllegalAction(self._why_illegal(seat, base))
         nat.apply_id(seat, i + (claim + 1 if claim is not None else 0))
 
     # --- copies, undo, sampling -------------------------------------------------------------------------
@@ -579,9 +613,53 @@ class NativeDominoState:
             self._nat.on_deal = self._deal
 
     def sample_hidden(self, seat: int, rng: random.Random) -> NativeDominoState:
-        """A native game consistent with everything ``seat`` has seen (the pure engine's sample, its
-        future deals drawn from ``rng`` as there)."""
-        return NativeDominoState.from_pure(self.to_pure().sample_hidden(seat, rng))
+        """A native game consistent with everything ``seat`` has seen: ``DominoState.sample_hidden``'s own code
+        (``sample_worlds``) run on this state, so the same numbers are drawn from ``rng`` for the same world,
+        its future deals drawn from ``rng`` as there; the world replayed natively (:meth:`with_deal`). A game
+        dealt by the native generator or read from a pure one is sampled by the pure engine."""
+        check_seat(seat, self.num_players)
+        chance = self.chance
+        if chance is None or self._start is not None:
+            return NativeDominoState.from_pure(self.to_pure().sample_hidden(seat, rng))
+        from muggins.dominoes.state import sample_worlds
+
+        sample = sample_worlds(self, self._shell(), seat, rng)
+        assert isinstance(sample, NativeDominoState)
+        return sample
+
+    def _shell(self) -> Any:
+        """A pure state of these rules at this game's public turn, holding nothing of its tiles: what the
+        sampler's frame code reads (the rules, the turn, a layout it lays on a copy of it). Made once for
+        the rules; only its turn is set here (that code changes nothing of it)."""
+        from muggins.dominoes.state import DominoState
+
+        key = (id(self.rules), self.num_players)
+        hit = _SHELLS.get(key)
+        if hit is None or hit[0] is not self.rules:
+            if len(_SHELLS) > 64:
+                _SHELLS.clear()
+            hit = _SHELLS[key] = (self.rules, DominoState.new(self.rules, self.num_players, Chance(0)))
+        shell = hit[1]
+        shell._over = self._nat.is_over()
+        shell.turn = self._nat.to_move()
+        return shell
+
+    def with_deal(self, made: list[dict[str, Any]]) -> NativeDominoState:
+        """This game with the outcomes of its current hand (its lots and deal) replaced by ``made`` and its
+        moves replayed natively by their ids: the sample ``sample_worlds`` makes of a native template."""
+        assert self.chance is not None and self._start is None
+        outs = self.chance.outcomes[:self.chance.position]
+        sample = NativeDominoState.new(self.rules, self.num_players,
+                                       Chance(outcomes=[*outs[:len(outs) - len(made)], *made]))
+        apply_id = sample._nat.apply_id
+        for seat, i in self._nat.history_ids():
+            apply_id(seat, i)
+        return sample
+
+    @property
+    def phase(self) -> str:
+        """"lead" while the hand waits for its lead, else "play" (``DominoState.phase``)."""
+        return "lead" if self._nat.table()[4] else "play"
 
     def view(self, seat: int | None) -> DominoView:
         """What ``seat`` may see (None: a spectator), equal to ``DominoState.view`` of the equal pure state,
@@ -611,6 +689,10 @@ class NativeDominoState:
     def _layout(self, hand: int, nnodes: int) -> list[LayoutTile]:
         """The view's layout (``DominoState.layout``): each placed tile's entry is made once a hand, from
         the native geometry, and copied into every view."""
+        return [cast("LayoutTile", dict(e)) for e in self._laid(hand, nnodes)[1]]
+
+    def _laid(self, hand: int, nnodes: int) -> tuple[int, list[dict[str, Any]], list[int], list[int]]:
+        """The layout cache brought up to date: (hand, each tile's view entry, its tile, its kind)."""
         lay = self._layout_cache
         if lay is None or lay[0] != hand or len(lay[1]) > nnodes:
             lay = self._layout_cache = (hand, [], [], [])
@@ -631,7 +713,7 @@ class NativeDominoState:
             entries.append(entry)
             ids.append(t)
             kinds.append(kind)
-        return [cast("LayoutTile", dict(e)) for e in entries]
+        return lay
 
     def _open_ends(self) -> list[OpenEnd]:
         """The view's open ends (``DominoState.open_ends``): every free place, by layout tile then slot."""
@@ -640,6 +722,59 @@ class NativeDominoState:
         return [{"on": tiles[ids[node]].text,
                  "part": "half" if kinds[node] == _NONDOUBLE else "end" if bit >= 4 else "side", "value": v}
                 for node, bit, v in self._nat.places()]
+
+    @property
+    def _posall(self) -> list[tuple[Tile, str | None, int, None, int, int]]:
+        """The free places as ``DominoState._posall`` holds them (the layout tile, the part of it, the value
+        it shows, -, the layout tile's number, the slot bit), from the native geometry: what the action
+        numbering (``action_ids.free_places``) and the notation read of the layout."""
+        nat, tiles = self._nat, self._tiles
+        table = nat.table()
+        ids = self._laid(table[6], table[7])[2]
+        return [(tiles[ids[node]], None if bit < 4 else "end", v, None, node, bit) for node, bit, v in nat.places()]
+
+    @property
+    def _ver(self) -> int:
+        """A number that changes with every move (the native log grows with each): what a cache of answers
+        about the position is keyed by (``GameState._ver``)."""
+        return int(self._nat.log_size)
+
+    @property
+    def count(self) -> int:
+        """The count of the open ends (``DominoState.count``)."""
+        return int(self._nat.count)
+
+    def layout(self) -> list[LayoutTile]:
+        """The placed tiles in order, each with where it sits (``DominoState.layout``)."""
+        table = self._nat.table()
+        return self._layout(table[6], table[7])
+
+    @property
+    def hand_no(self) -> int:
+        """The number of the hand being played (``DominoState.hand_no``)."""
+        return int(self._nat.hand_no)
+
+    def inventory(self) -> dict[str, list[str]]:
+        """Every tile by where it lies (``DominoState.inventory``): each hand in the order its tiles came,
+        the boneyard, the layout in the order laid."""
+        nat, tiles = self._nat, self._tiles
+        nat.history_ids()  # decodes the log so far: the decoder keeps the hands and the layout in order
+        dec = nat.decoder()
+        out = {f"hand {s}": [tiles[t].text for t in h] for s, h in enumerate(dec.hands)}
+        out["stock"] = [tiles[t].text for t in nat.boneyard()]
+        out["layout"] = [tiles[t].text for t in dec.ltile]
+        return out
+
+    def legal_action_mask(self, seat: object, numpy: bool = False) -> Any:
+        """One byte per action id, 1 where ``seat`` may take that action now (``GameState.legal_action_mask``)."""
+        return id_mask(self._space.size, self._nat.legal_ids(check_seat(seat, self.num_players)), numpy)
+
+    def action_from_id(self, seat: object, i: object) -> Action:
+        """The action numbered ``i`` if ``seat`` may take it now (``GameState.action_from_id``: the same
+        numbering read natively, the same refusals)."""
+        state: Any = self  # (read through the protocol, as a pure state is)
+        action: Action = self._space.action_from_id(state, check_seat(seat, self.num_players), i)
+        return action
 
     def history_ids(self) -> list[tuple[int, int]]:
         """Every action applied to the native game: (seat, action id)."""
@@ -695,7 +830,8 @@ class NativeDominoState:
                 i = nat.offered_id(nat.to_move(), action if action.claim is None else action._replace(claim=None))
                 if i >= 0:
                     return int(i + space._code(space.by_kind[kind], action.claim))
-        return int(self.to_pure().action_id(action))
+        state: Any = self  # (read through the protocol, as a pure state is)
+        return int(space.action_id(state, check_action(action)))  # as GameState.action_id
 
     def parse_action(self, text: object, seat: int | None = None) -> Action:
         """The move ``text`` names (``DominoState.parse_action``): a move of ``seat`` written as the view's
@@ -704,8 +840,27 @@ class NativeDominoState:
             for a in self._nat.offered(seat):
                 if a.kind != "muggins" and a.kind != "claim" and _text(a) == text:
                     return cast("Action", a)
-        parsed: Action = self.to_pure().parse_action(text, seat)
+        parsed: Action = self._notation().parse_action(text, seat)
         return parsed
+
+    def _notation(self, kind: Any = None) -> Any:
+        """A pure state (of ``kind``, a ``DominoState`` by default) of these rules holding only what
+        ``DominoState.parse_action`` reads of the position (the layout tiles, their kinds, the free places):
+        its own code reads the text."""
+        from muggins.dominoes.state import DominoState
+
+        kind = kind or DominoState
+        blank = kind.__new__(kind)
+        blank.rules = self.rules
+        blank.num_players = self.num_players
+        places = self._posall
+        assert self._layout_cache is not None  # made by _posall
+        ids, kinds = self._layout_cache[2], self._layout_cache[3]
+        tiles = self._tiles
+        blank._node_of = {tiles[t]: node for node, t in enumerate(ids)}
+        blank._linfo = [(k, 0, 0) for k in kinds]
+        blank._posall = places
+        return blank
 
     def format_action(self, action: Action) -> str:
         """How ``action`` is written (``DominoState.format_action``)."""
@@ -775,6 +930,28 @@ def _unused(rng: random.Random) -> dict[str, Any]:  # pragma: no cover - every o
     raise AssertionError("a recorded outcome was asked to be drawn")
 
 
+_MOVE_KINDS = frozenset(("hand_start", "play", "draw", "pass", "knock"))
+_REFUSALS: list[Any] = []
+
+
+def _refusal_type() -> Any:
+    """A pure state class whose legal moves are the ones it is given (``legal``): the pure engine's
+    ``_why_illegal`` reads them, and the position, from it (see ``NativeDominoState._why_illegal``)."""
+    if not _REFUSALS:
+        from muggins.dominoes.state import DominoState
+
+        class Refusal(DominoState):
+            legal: list[Action]
+
+            def _regular(self, seat: int) -> list[Action]:
+                return self.legal
+
+        _REFUSALS.append(Refusal)
+    return _REFUSALS[0]
+
+
+#: (id of the rules, players) -> (the rules, a pure state of them: see ``NativeDominoState._shell``)
+_SHELLS: dict[tuple[int, int], tuple[Any, Any]] = {}
 _LOADED: list[tuple[Any, str | None]] = []
 #: (id of the rules, players) -> (the rules, why native states cannot play them or None)
 _SCOPE: dict[tuple[int, int], tuple[Any, str | None]] = {}

@@ -956,81 +956,7 @@ class DominoState(GameState):
         the holder of the highest double led. All but the last two are forbidden-tile masks on the
         slots of the hand's frame (``sampling_frame``), derived from the log before any world is drawn."""
         check_seat(seat, self.num_players)
-        r = self.rules
-        n, each, top = self.num_players, self._each, r.tile_set
-        _, _, tile_of = _sample_masks(top, r.lead_must_be, r.first_lead, r.score_fn)
-
-        def frame(segment: list[tuple[int, dict[str, Any]]], learned: dict[int, int],
-                  pick: random.Random | None) -> _Frame:
-            return self._frame(seat, segment, learned, pick)
-
-        def build(segment: list[tuple[int, dict[str, Any]]], outcomes: list[dict[str, Any]],
-                  learned: dict[int, int], pick: random.Random | None,
-                  memo: dict[str, Any] | None = None) -> list[dict[str, Any]] | None:
-            if memo is not None and "frame" in memo:  # the same log and inferences: the same frame
-                slots0, held, mine, drawn, drawers, unknown, _ = memo["frame"]
-                slots = {key: v[:] for key, v in slots0.items()}
-                unknown = unknown[:]
-            else:
-                slots, held, mine, drawn, drawers, unknown, picked = frame(segment, learned, pick)
-                if memo is not None and not picked:
-                    memo["frame"] = ({key: v[:] for key, v in slots.items()}, held, mine, drawn, drawers,
-                                     unknown[:], picked)
-            if pick is not None:
-                shuffle(unknown, pick)
-            keys = [key for s in range(n) for key in held[s] if slots[key][1] is None]
-            if keys:
-                match = _assign([slots[key][0] for key in keys], unknown)
-                used = set(match)
-                for key, ti in zip(keys, match, strict=True):
-                    slots[key][1] = unknown[ti]
-                unknown = [t for i, t in enumerate(unknown) if i not in used]
-            for m, t in slots.values():
-                if m >> t.index & 1:  # no world fits these choices: a tile its holder was shown not to hold
-                    return None
-            hands = [mine if s == seat else [slots[(s, j)][1].text for j in range(each)] for s in range(n)]
-            bone = [(t if t is not None else slots[(drawers[g], -1 - g)][1]).text for g, t in enumerate(drawn)]
-            bone.extend(t.text for t in unknown)
-            return [*(dict(o) for o in outcomes if o.get("kind") != "deal"),
-                    {"kind": "deal", "hands": hands, "boneyard": bone}]
-
-        hands_lead = r.first_lead not in ("lot_heaviest", "lot_lightest", "must_set_double")
-        forced_rule = r.first_lead == "highest_double_forced"
-
-        def swap(t: GameState, segment: list[tuple[int, dict[str, Any]]], made: list[dict[str, Any]],
-                 seat: int) -> DominoState | None:
-            # the template's hand with the deal of ``made``: hands, boneyard and the events that show them
-            assert isinstance(t, DominoState)
-            deal = made[-1]
-            dealt = [[tile_of[x] for x in h] for h in deal["hands"]]
-            bone = [tile_of[x] for x in deal["boneyard"]]
-            forced_lead = t._forced_lead
-            if hands_lead and t.hand_no == 1:  # the hands chose the leader (and maybe his lead)
-                leader, best = _hands_leader(dealt, forced_rule)
-                if leader != t._leader or (t.phase != "lead" and best is not t._forced_lead):
-                    return None
-                forced_lead = best
-            c = t.clone()
-            c._forced_lead = forced_lead
-            held = [h[:] for h in dealt]
-
-            def forced(s: int, d: dict[str, Any], hand: list[Tile]) -> dict[str, Any]:
-                if not c._voluntary or d["lead"]:  # as _do_draw: could he have played?
-                    return {"forced": True}
-                pm = 0
-                for v in d["ends"]:
-                    pm |= 1 << v
-                return {"forced": not any(x.mask & pm for x in hand)}
-
-            g = redeal_events(c.log, segment, seat, held, bone, deal["hands"], tile_of, "tile", forced)
-            c.hands = held
-            c.boneyard = bone[g:][::-1]
-            return c
-
-        # with a voluntary draw, a player who kept the turn may draw: that he held a playable tile is no
-        # constraint a draw can hold, so those games check every sample by its replay
-        sample = resample(self, seat, rng, start_kind="hand_start", primary=_primary, build=build,
-                          swap=None if r.extra_turn == "double_or_scoring" and r.voluntary_draw else swap)
+        sample = sample_worlds(self, self, seat, rng)
         assert isinstance(sample, DominoState)
         return sample
 
@@ -1365,6 +1291,95 @@ _FIELDS = (
     "_lmask", "_node_of", "_posall", "_posflat", "_spinner", "_hand_log_start",
 )
 # <<< end of generated names
+
+
+def sample_worlds(state: Any, shell: DominoState, seat: int, rng: random.Random) -> Any:
+    """``DominoState.sample_hidden`` of ``state`` for ``seat`` (a pure state, or a native one read through the
+    protocol: the same draws from ``rng``, the same world). ``shell`` is a pure state of the same rules and
+    players at the same public turn (``state`` itself when pure): the frame of each hand is derived by its
+    code from the log as ``seat`` saw it. A world is swapped into a pure template; a native template gives
+    its sample with ``with_deal`` (its record replayed natively on the deal drawn)."""
+    r = shell.rules
+    n, each, top = shell.num_players, shell._each, r.tile_set
+    _, _, tile_of = _sample_masks(top, r.lead_must_be, r.first_lead, r.score_fn)
+
+    def frame(segment: list[tuple[int, dict[str, Any]]], learned: dict[int, int],
+              pick: random.Random | None) -> _Frame:
+        return shell._frame(seat, segment, learned, pick)
+
+    def build(segment: list[tuple[int, dict[str, Any]]], outcomes: list[dict[str, Any]],
+              learned: dict[int, int], pick: random.Random | None,
+              memo: dict[str, Any] | None = None) -> list[dict[str, Any]] | None:
+        if memo is not None and "frame" in memo:  # the same log and inferences: the same frame
+            slots0, held, mine, drawn, drawers, unknown, _ = memo["frame"]
+            slots = {key: v[:] for key, v in slots0.items()}
+            unknown = unknown[:]
+        else:
+            slots, held, mine, drawn, drawers, unknown, picked = frame(segment, learned, pick)
+            if memo is not None and not picked:
+                memo["frame"] = ({key: v[:] for key, v in slots.items()}, held, mine, drawn, drawers,
+                                 unknown[:], picked)
+        if pick is not None:
+            shuffle(unknown, pick)
+        keys = [key for s in range(n) for key in held[s] if slots[key][1] is None]
+        if keys:
+            match = _assign([slots[key][0] for key in keys], unknown)
+            used = set(match)
+            for key, ti in zip(keys, match, strict=True):
+                slots[key][1] = unknown[ti]
+            unknown = [t for i, t in enumerate(unknown) if i not in used]
+        for m, t in slots.values():
+            if m >> t.index & 1:  # no world fits these choices: a tile its holder was shown not to hold
+                return None
+        hands = [mine if s == seat else [slots[(s, j)][1].text for j in range(each)] for s in range(n)]
+        bone = [(t if t is not None else slots[(drawers[g], -1 - g)][1]).text for g, t in enumerate(drawn)]
+        bone.extend(t.text for t in unknown)
+        return [*(dict(o) for o in outcomes if o.get("kind") != "deal"),
+                {"kind": "deal", "hands": hands, "boneyard": bone}]
+
+    hands_lead = r.first_lead not in ("lot_heaviest", "lot_lightest", "must_set_double")
+    forced_rule = r.first_lead == "highest_double_forced"
+
+    def swap(t: Any, segment: list[tuple[int, dict[str, Any]]], made: list[dict[str, Any]],
+             seat: int) -> Any:
+        # the template's hand with the deal of ``made``: hands, boneyard and the events that show them
+        deal = made[-1]
+        dealt = [[tile_of[x] for x in h] for h in deal["hands"]]
+        forced_lead = t._forced_lead if isinstance(t, DominoState) else None
+        if hands_lead and t.hand_no == 1:  # the hands chose the leader (and maybe his lead)
+            leader, best = _hands_leader(dealt, forced_rule)
+            if isinstance(t, DominoState):
+                was, was_forced = t._leader, t._forced_lead
+            else:  # as the template's own deal chose them
+                was, was_forced = _hands_leader([[tile_of[x] for x in h] for h in t.chance.outcomes[-1]["hands"]],
+                                                forced_rule)
+            if leader != was or (t.phase != "lead" and best is not was_forced):
+                return None
+            forced_lead = best
+        if not isinstance(t, DominoState):  # a native template: its record replayed on the deal made
+            return t.with_deal(made)
+        bone = [tile_of[x] for x in deal["boneyard"]]
+        c = t.clone()
+        c._forced_lead = forced_lead
+        held = [h[:] for h in dealt]
+
+        def forced(s: int, d: dict[str, Any], hand: list[Tile]) -> dict[str, Any]:
+            if not c._voluntary or d["lead"]:  # as _do_draw: could he have played?
+                return {"forced": True}
+            pm = 0
+            for v in d["ends"]:
+                pm |= 1 << v
+            return {"forced": not any(x.mask & pm for x in hand)}
+
+        g = redeal_events(c.log, segment, seat, held, bone, deal["hands"], tile_of, "tile", forced)
+        c.hands = held
+        c.boneyard = bone[g:][::-1]
+        return c
+
+    # with a voluntary draw, a player who kept the turn may draw: that he held a playable tile is no
+    # constraint a draw can hold, so those games check every sample by its replay
+    return resample(state, seat, rng, start_kind="hand_start", primary=_primary, build=build,
+                    swap=None if r.extra_turn == "double_or_scoring" and r.voluntary_draw else swap)
 
 
 @functools.cache

@@ -101,6 +101,68 @@ class NativeCribbageState(NativeCardState):
     def side_of(self, seat: int) -> int:
         return seat % 2 if self.num_players == 4 else seat
 
+    def _refusing(self, blank: Any) -> None:
+        nat, n = self._nat, self.num_players
+        blank.phase = nat.phase()
+        blank.turn = nat.turn()
+        blank.hands = [[DECK[c] for c in nat.held(s)] for s in range(n)]
+        blank.count = nat.count()
+        blank._to_discard = sum(1 << s for s in nat.waiting_for())
+        blank._show_order = self._show_order
+        blank._show_i = 0
+
+    @property
+    def phase(self) -> str:
+        """The phase of the hand (``CribbageState.phase``)."""
+        return str(self._nat.phase())
+
+    @property
+    def _show_order(self) -> list[tuple[int, str]]:
+        """The next count of the show as ``CribbageState._show_order[_show_i]`` gives it (the seat that counts
+        and what: "hand" or "crib"), alone (``_show_i`` is 0): what a move "count" is read as."""
+        nat = self._nat
+        waiting = nat.waiting_for()
+        return [(min(waiting) if waiting else nat.dealer(), "crib" if nat.view_ints()[3] == self.num_players
+                 else "hand")]
+
+    _show_i = 0
+
+    def inventory(self) -> dict[str, list[str]]:
+        """As ``CribbageState.inventory``: each hand, the cards played this hand (in the order played, from
+        the log), the crib, the starter once cut and the rest of the pack."""
+        nat = self._nat
+        out = {f"hand {s}": [_TEXT[c] for c in nat.held(s)] for s in range(self.num_players)}
+        played: list[str] = []
+        for e in reversed(self._events_made() or self._start_state().log):
+            if e.kind == "deal":
+                break
+            if e.kind == "play":
+                played.append(e.data["card"])
+        out["played"] = played[::-1]
+        # the crib as the pure state fills it: the card dealt to it, then each discard of this hand in turn
+        outs = self._sync_chance(False).outcomes
+        dealt = next(o for o in reversed(outs[:self._sync_chance(False).position]) if o.get("kind") == "deal")
+        crib = list(dealt.get("crib", ()))
+        laid = (len(nat.crib()) - len(crib)) // self.rules.discard_each
+        discards = [a for _, a in self.history if a.kind == "discard"]
+        for a in discards[len(discards) - laid:] if laid else ():
+            crib.extend(c.text for c in (a.subject if isinstance(a.subject, tuple) else (a.subject,)))
+        out["crib"] = crib
+        pack, cut = nat.pack()
+        out["starter"] = [_TEXT[pack[cut]]] if cut >= 0 else []
+        out["stock"] = [_TEXT[c] for i, c in enumerate(pack) if i != cut]
+        return out
+
+    @property
+    def hand_no(self) -> int:
+        """The number of the hand being played (``CribbageState.hand_no``)."""
+        return int(self._nat.hand_no())
+
+    @property
+    def count(self) -> int:
+        """The count of the pegging (``CribbageState.count``)."""
+        return int(self._nat.count())
+
     def winners(self) -> frozenset[int]:
         won = self._nat.winners()
         return frozenset(s for s in range(self.num_players) if self.side_of(s) in won)

@@ -71,6 +71,37 @@ class NativeCardMugginsState(NativeCardState):
     def _table_for(cls, rules: Any) -> tuple[Action, ...]:
         return _TABLE
 
+    def inventory(self) -> dict[str, list[str]]:
+        """As ``CardMugginsState.inventory``: each hand, the stock, the pile in play and the closed piles."""
+        nat = self._nat
+        ch = self._sync_chance(False)
+        deal = next(o for o in reversed(ch.outcomes[:ch.position]) if o.get("kind") == "deal")
+        # a hand as the pure state keeps it: the cards dealt, in the order dealt, then those drawn, in turn
+        order = {text: (0, i) for h in deal["hands"] for i, text in enumerate(h)}
+        order.update((text, (1, i)) for i, text in enumerate(deal["stock"]))
+        out = {f"hand {s}": sorted((_TEXT[c] for c in nat.held(s)), key=order.__getitem__)
+               for s in range(self.num_players)}
+        out["stock"] = [_TEXT[c] for c in reversed(nat.stock())]
+        out["pile"] = [_TEXT[c] for c in nat.pile()]
+        out["closed piles"] = [c for p in self._tracked().piles for c in p]
+        return out
+
+    def _refusing(self, blank: Any) -> None:
+        nat = self._nat
+        blank.turn = nat.turn()
+        blank.hands = [[DECK[c] for c in nat.held(s)] for s in range(self.num_players)]
+        blank.total = nat.total()
+
+    @property
+    def round_no(self) -> int:
+        """The number of the round being played (``CardMugginsState.round_no``)."""
+        return int(self._nat.round_no())
+
+    @property
+    def total(self) -> int:
+        """The total of the pile in play (``CardMugginsState.total``)."""
+        return int(self._nat.total())
+
     def _points_of(self, seat: int, action: Action) -> int:
         """As ``CardMugginsState._points_of``: a play's points ("last" with ``mug_last``), from the engine."""
         card = action.subject
