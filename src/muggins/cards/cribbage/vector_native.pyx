@@ -25,7 +25,7 @@ import numpy as np
 
 from muggins.core.bits cimport lowbit, popcount
 from muggins.core.splitmix cimport splitmix_next
-from muggins.core.vector_out cimport Out, bind_out
+from muggins.core.vector_out cimport Out, bind_out, next_step_deal, settle
 from muggins.cards.cribbage.native cimport (CLAIM_NONE, ID_COUNT_CRIB, ID_COUNT_HAND, ID_GO, ID_PLAY, PH_DISCARD,
                                             PH_OVER, PH_PLAY, POLICY_GREEDY, POLICY_RANDOM, Game, NativeCribbage,
                                             apply_legal, call_muggins, choose, late_claim, legal_check, new_game,
@@ -346,57 +346,25 @@ cdef void reset_one(Core* c, int i, Game* template) noexcept nogil:
     observe(c, i, c.o.obs + <Py_ssize_t>i * c.e.size, c.o.mask + <Py_ssize_t>i * (c.m.moves + 1))
 
 
-cdef double outcome(Game* g, int seat) noexcept nogil:
-    """+1 for the winning side, -1 for another, 0 when nobody won."""
-    if g.winner < 0:
-        return 0.0
-    return 1.0 if side(g, seat) == g.winner else -1.0
-
-
 cdef void step_one(Core* c, int i, int64_t mv, int64_t amount, Game* template) noexcept nogil:
     cdef Game* g = &c.games[i]
-    cdef int n = c.n, s, actor, ok, over
+    cdef int s, actor, ok
     cdef int before[4]
     cdef int after[4]
-    cdef float* all_r
+    cdef double result[4]
     cdef Py_ssize_t width = c.m.moves + 1
-    c.o.illegal_out[i] = 0
-    if c.o.pending[i]:  # next-step reset: the action is ignored
+    if next_step_deal(&c.o, i, c.n):
         reset_one(c, i, template)
-        c.o.reward[i] = 0.0
-        c.o.term[i] = 0
-        if c.o.rewards_all:
-            for s in range(n):
-                c.o.rewards_all[i * n + s] = 0.0
         return
     actor = next_actor(g, c.o.declined[i])
     seat_scores(g, before)
     ok = actor >= 0 and apply_choice(c, g, &c.o.declined[i], actor, mv, amount)
     if ok and c.learner >= 0:
         play_bots(c, g, &c.o.declined[i])
-    over = g.phase == PH_OVER
     seat_scores(g, after)
-    c.o.term[i] = 1 if (over or not ok) else 0
-    if c.learner >= 0:
-        s = c.learner
-        if not ok:
-            c.o.reward[i] = c.illegal
-        elif c.win:
-            c.o.reward[i] = outcome(g, s) if over else 0.0
-        else:
-            c.o.reward[i] = after[s] - c.o.seen[4 * i + s]
-        c.o.seen[4 * i + s] = after[s]
-    else:
-        all_r = c.o.rewards_all + i * n
-        for s in range(n):
-            if not ok:
-                all_r[s] = <float>c.illegal if s == actor else 0.0
-            elif c.win:
-                all_r[s] = <float>outcome(g, s) if over else 0.0
-            else:
-                all_r[s] = after[s] - before[s]
-        c.o.reward[i] = all_r[actor] if actor >= 0 else 0.0
-    c.o.illegal_out[i] = 0 if ok else 1
+    for s in range(c.n):  # +1 for the winning side, -1 for another, 0 when nobody won
+        result[s] = 0.0 if g.winner < 0 else (1.0 if side(g, s) == g.winner else -1.0)
+    settle(&c.o, i, c.n, c.learner, actor, ok, g.phase == PH_OVER, c.win, c.illegal, before, after, result)
     if not c.o.term[i]:
         observe(c, i, c.o.obs + <Py_ssize_t>i * c.e.size, c.o.mask + <Py_ssize_t>i * width)
         return
