@@ -332,7 +332,7 @@ def play_out(opponents: str, games: int, seed: int) -> float:
 
 
 def test_greedy_opponent_in_c_beats_random_play() -> None:
-    """The greedy opponent keeps the best four cards and pegs the most: random play that the ``random``
+    """The greedy opponent pegs the most it can and calls every missed point: random play that the ``random``
     opponent meets about evenly loses most games to it."""
     against_random = play_out("random", 80, seed=7)
     against_greedy = play_out("greedy", 80, seed=7)

@@ -141,6 +141,7 @@ cdef int legal_check(Game* g, int seat, int i) noexcept nogil
 cdef int own_moves(Game* g, int seat, int* ids, bint by_id, int cap) noexcept nogil
 cdef void apply_legal(Game* g, int seat, int i) noexcept nogil
 cdef int choose(Game* g, int seat, int policy) noexcept nogil
+cdef int choose_mixed(Game* g, int seat, double greedy) noexcept nogil
 cdef int true_points(Game* g, int seat, int i) noexcept nogil
 cdef void call_muggins(Game* g, int seat, int amount) noexcept nogil
 cdef void late_claim(Game* g, int seat, int amount) noexcept nogil

@@ -5,8 +5,8 @@
 Every game is a :c:type:`Game` of the native engine (:mod:`muggins.cards.cribbage.native`, whose
 ``native.pxd`` declares it). A step applies each game's action given as a compact pair
 (:mod:`muggins.rl.compact`: a move - a discard, a card, go, a count, the muggins call, the late claim or "let
-it go" - then the amount it announces), lets the opponents (random or greedy, as the native engine's
-policies of those names, with perfect attention: true claims, every missed point called) act inside C, deals
+it go" - then the amount it announces), lets the opponents (random or greedy, with perfect attention: true
+claims, every missed point called) act inside C, deals
 a new game where one ended, and writes each observation
 (:class:`muggins.cards.cribbage.observation.CribbageEncoder`'s vector, computed from the C data) and mask of
 legal moves into NumPy arrays made once. The loop over games runs without the GIL, so chunks of games can
@@ -28,7 +28,7 @@ from muggins.core.splitmix cimport splitmix_next
 from muggins.core.vector_out cimport Out, bind_out, next_step_deal, settle
 from muggins.cards.cribbage.native cimport (CLAIM_NONE, ID_COUNT_CRIB, ID_COUNT_HAND, ID_GO, ID_PLAY, PH_DISCARD,
                                             PH_OVER, PH_PLAY, POLICY_GREEDY, POLICY_RANDOM, Game, NativeCribbage,
-                                            apply_legal, call_muggins, choose, late_claim, legal_check, new_game,
+                                            apply_legal, call_muggins, choose, choose_mixed, late_claim, legal_check, new_game,
                                             own_moves, set_rules, true_points)
 
 cdef enum:
@@ -192,7 +192,9 @@ cdef void move(Game* g, int seat, int internal, int claim) noexcept nogil:
 
 cdef void bot_act(Game* g, int* declined, int seat, int policy) noexcept nogil:
     """One action of a bot with perfect attention: call a window with missed points, claim late what it may,
-    let any other window go, else move by ``policy`` announcing the move's true points."""
+    let any other window go, else move by ``policy`` announcing the move's true points: random, any legal
+    move; greedy, the registry's ``greedy`` bot's choice (the most points now, ties at random: any discard,
+    which scores nothing now, and the card pegging most)."""
     cdef int a, claim = CLAIM_NONE, late
     if g.w_open and g.w_missed > 0 and side(g, seat) != g.w_side:
         call_muggins(g, seat, g.w_missed)
@@ -206,7 +208,7 @@ cdef void bot_act(Game* g, int* declined, int seat, int policy) noexcept nogil:
     if not waiting(g) >> seat & 1:
         declined[0] |= 1 << seat
         return
-    a = choose(g, seat, policy)
+    a = choose_mixed(g, seat, 1.0) if policy == POLICY_GREEDY else choose(g, seat, POLICY_RANDOM)
     if g.manual and a >= ID_PLAY:
         claim = true_points(g, seat, a)
         if claim == 0:
