@@ -268,6 +268,9 @@ def test_bad_arguments_are_refused() -> None:
         vector_env("cribbage", "three-hand", 3, num_envs=2, opponents=["greedy", "search"])
     with pytest.raises(RulesError):
         vector_env("cribbage", "four-hand", 2, num_envs=2)
+    with pytest.raises(NotImplementedError, match="three for last"):
+        vector_env("cribbage", "five-card", 2, num_envs=2, target=3)
+    assert vector_env("cribbage", "five-card", 2, num_envs=2, target=4, seed=0).reset()[0]["action_mask"].any(1).all()
     with pytest.raises(RuntimeError):
         vector_env("cribbage", "cribbage", 2, num_envs=2).step(np.zeros((2, 2), np.int64))
 

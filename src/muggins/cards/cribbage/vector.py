@@ -48,6 +48,9 @@ class CribbageVectorEnv(NativeVectorEnv):
         why = native_module("muggins.cards.cribbage.native").unsupported(rules, n)
         if why is not None:
             raise NotImplementedError(f"the batched environment steps the native engine: {why}")
+        if rules.five_card and rules.target <= 3:
+            raise NotImplementedError("five-card cribbage to 3 or less is won by the first pone's three for last "
+                                      "before anyone moves: an episode would have no step")
 
     def _opponent_names(self, known: dict[str, int]) -> tuple[str, ...]:
         return (*known, "search")
