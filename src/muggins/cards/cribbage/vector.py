@@ -20,8 +20,8 @@ automatic scoring or the muggins rule). The API is the batched domino environmen
   equal number for number) and the mask of the moves the seat to act may make.
 * **Opponents** ``"random"`` (a legal move at random) and ``"greedy"`` (the registry's ``greedy`` bot's choice:
   the most points now, ties at random, so any discard, which scores nothing now, and the card pegging most)
-  are played in C with perfect attention: each announces its move's true points and calls every missed point. The native search bot is not played here:
-  ``opponents="search"`` is NotImplementedError.
+  are played in C with perfect attention: each announces its move's true points and calls every missed point.
+  The native search bot is not played here: ``opponents="search"`` is NotImplementedError.
 * **Seeds**: the deals (and the first dealer) are the native engine's, not those of ``spec.new``; a seed
   replays a run exactly.
 """
