@@ -26,9 +26,9 @@ import numpy as np
 from muggins.core.bits cimport lowbit, popcount
 from muggins.core.splitmix cimport splitmix_next
 from muggins.core.vector_out cimport Out, bind_out, next_step_deal, settle
-from muggins.cards.cribbage.native cimport (CLAIM_NONE, ID_COUNT_CRIB, ID_COUNT_HAND, ID_GO, ID_PLAY, PH_DISCARD,
-                                            PH_OVER, PH_PLAY, POLICY_GREEDY, POLICY_RANDOM, Game, NativeCribbage,
-                                            apply_legal, call_muggins, choose, choose_mixed, late_claim, legal_check, new_game,
+from muggins.cards.cribbage.native cimport (CLAIM_NONE, ID_COUNT_HAND, ID_GO, ID_PLAY, PH_DISCARD, PH_OVER,
+                                            POLICY_GREEDY, POLICY_RANDOM, Game, NativeCribbage, apply_legal,
+                                            call_muggins, choose, choose_mixed, late_claim, legal_check, new_game,
                                             own_moves, set_rules, true_points)
 
 cdef enum:
