@@ -1,6 +1,6 @@
-"""Speed of a batched environment (``muggins.rl.vector_env``: dominoes, or card Muggins with ``--game
-card-muggins``) beside the PettingZoo environment of the same game, in the same run: environment steps per
-second, each step returning every game's observation and mask.
+"""Speed of a batched environment (``muggins.rl.vector_env``: dominoes, card Muggins with ``--game
+card-muggins`` or cribbage with ``--game cribbage``) beside the PettingZoo environment of the same game, in
+the same run: environment steps per second, each step returning every game's observation and mask.
 
 * ``vector``: ``--envs`` games, one learning seat, the others played by the ``random`` bot in C, on one core;
   then the same on ``--threads`` threads, and with every seat learning. ``env`` times the ``step`` calls
@@ -87,8 +87,8 @@ def medians(runs: list[dict[str, float]]) -> dict[str, int]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--game", default="dominoes", choices=("dominoes", "card-muggins"))
-    ap.add_argument("--preset", default="muggins")
+    ap.add_argument("--game", default="dominoes", choices=("dominoes", "card-muggins", "cribbage"))
+    ap.add_argument("--preset", default=None, help="muggins (cribbage: cribbage)")
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--envs", type=int, default=4096)
     ap.add_argument("--threads", type=int, default=2)
@@ -97,6 +97,7 @@ def main() -> None:
     ap.add_argument("--search-iterations", type=int, default=64, help="the search opponent's iterations a move")
     ap.add_argument("--search-envs", type=int, default=256, help="games stepped with the search opponent")
     args = ap.parse_args()
+    args.preset = args.preset or ("cribbage" if args.game == "cribbage" else "muggins")
     out: dict[str, Any] = {"game": args.game, "preset": args.preset, "players": args.players, "envs": args.envs,
                            "cpus": os.cpu_count(), "seconds": args.seconds, "repeats": args.repeats}
     modes = {"one_core": (1, "random"), f"threads_{args.threads}": (args.threads, "random"),

@@ -24,7 +24,8 @@ ACCELERATED = ("muggins.core.chance", "muggins.core.claims", "muggins.core.proto
 #: only where asked for (playouts, ``muggins bench``, the batched learning environment). Optional: without a
 #: build ``load_native`` says why and callers keep to the pure engine.
 NATIVE = ("muggins.dominoes.native", "muggins.cards.cribbage.native", "muggins.dominoes.vector_native",
-          "muggins.cards.muggins31.native", "muggins.cards.muggins31.vector_native")
+          "muggins.cards.muggins31.native", "muggins.cards.muggins31.vector_native",
+          "muggins.cards.cribbage.vector_native")
 
 _ROOT = Path(__file__).resolve().parent
 

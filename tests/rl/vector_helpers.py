@@ -39,15 +39,17 @@ def run(env: Any, seed: int, steps: int) -> list[Any]:
     return out
 
 
-def check_determinism(game: str, preset: str, players: int, opponents: str | None) -> None:
+def check_determinism(game: str, preset: str, players: int, opponents: str | None,
+                      two: tuple[str, int] = ("muggins", 2)) -> None:
     """A seed replays a run exactly, on one thread or two; another seed deals otherwise; ``reset(seed=)``
-    deals again what the constructor's seed dealt, and a list of seeds (one per game) replays too."""
+    deals again what the constructor's seed dealt (in a game of preset and players ``two``), and a list of
+    seeds (one per game) replays too."""
     a = run(vector_env(game, preset, players, num_envs=5, opponents=opponents), 11, 300)
     b = run(vector_env(game, preset, players, num_envs=5, opponents=opponents, threads=2), 11, 300)
     c = run(vector_env(game, preset, players, num_envs=5, opponents=opponents), 12, 300)
     assert data_equivalence(a, b, exact=True)
     assert not data_equivalence(a[:1], c[:1])
-    env = vector_env(game, "muggins", 2, num_envs=4, seed=3)
+    env = vector_env(game, *two, num_envs=4, seed=3)
     first, _ = env.reset()
     env.step(legal_rows(first, np.random.default_rng(0), env))
     again, _ = env.reset(seed=3)
@@ -57,11 +59,11 @@ def check_determinism(game: str, preset: str, players: int, opponents: str | Non
 
 
 class OneGame(gymnasium.Env):  # type: ignore[misc]
-    """One game of a vector (2-player ``muggins`` of ``game`` against ``greedy``) as a plain Gymnasium
+    """One game of a vector (2-player ``preset`` of ``game`` against ``greedy``) as a plain Gymnasium
     environment, for ``check_env``."""
 
-    def __init__(self, game: str) -> None:
-        self.vec = vector_env(game, "muggins", 2, num_envs=1, opponents="greedy")
+    def __init__(self, game: str, preset: str = "muggins") -> None:
+        self.vec = vector_env(game, preset, 2, num_envs=1, opponents="greedy")
         self.observation_space = self.vec.single_observation_space
         self.action_space = self.vec.single_action_space
 

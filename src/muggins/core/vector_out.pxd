@@ -56,3 +56,50 @@ cdef inline tuple bind_out(Out* o, dict arrays, int num_envs, bint all_seats, bi
         if len(arrays[name]) != num_envs:
             raise ValueError(f"the array {name!r} must have a row per game ({num_envs})")
     return (arrays, own)
+
+
+cdef inline bint next_step_deal(Out* o, Py_ssize_t i, int n) noexcept nogil:
+    """Whether game ``i`` ended on the last step and is dealt anew on this one (next-step reset: its action is
+    ignored); if so, its reward and end are cleared here (nobody scored) and the caller deals it."""
+    cdef int s
+    if not o.pending[i]:
+        return 0
+    o.reward[i] = 0.0
+    o.term[i] = 0
+    o.illegal_out[i] = 0
+    if o.rewards_all:
+        for s in range(n):
+            o.rewards_all[i * n + s] = 0.0
+    return 1
+
+
+cdef inline void settle(Out* o, Py_ssize_t i, int n, int learner, int actor, bint ok, bint over, bint win,
+                        double illegal, const int* before, const int* after, const double* result) noexcept nogil:
+    """Write game ``i``'s step: ended (over, or ``ok`` false: an illegal action), illegal, and the rewards:
+    the learner's (``learner`` >= 0: ``illegal`` for an illegal action, else ``result[learner]`` at the end
+    with ``win``, else its score's change since its last observation) or every seat's (``learner`` -1:
+    ``illegal`` for the actor of an illegal action, ``result`` at the end with ``win``, else each score's
+    change over the step; the returned reward the actor's). ``before``, ``after``: each seat's score;
+    ``result``: each seat's +1 won, -1 lost, 0 neither."""
+    cdef int s
+    cdef float* all_r
+    o.term[i] = 1 if (over or not ok) else 0
+    o.illegal_out[i] = 0 if ok else 1
+    if learner >= 0:
+        if not ok:
+            o.reward[i] = illegal
+        elif win:
+            o.reward[i] = result[learner] if over else 0.0
+        else:
+            o.reward[i] = after[learner] - o.seen[4 * i + learner]
+        o.seen[4 * i + learner] = after[learner]
+        return
+    all_r = o.rewards_all + i * n
+    for s in range(n):
+        if not ok:
+            all_r[s] = <float>illegal if s == actor else 0.0
+        elif win:
+            all_r[s] = <float>result[s] if over else 0.0
+        else:
+            all_r[s] = after[s] - before[s]
+    o.reward[i] = all_r[actor] if actor >= 0 else 0.0

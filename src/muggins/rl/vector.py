@@ -5,8 +5,8 @@ A game that has one registers the import path of its batched environment class (
 compact pairs of :mod:`muggins.rl.compact` (with "let it go" as the move head's last value) and whose
 observations are ``{"observation", "action_mask"}`` as in the PettingZoo environment. Dominoes has one
 (``muggins.dominoes.vector``, whose docstring says all: opponents, rewards, autoreset, seeds, threads), and so
-has card Muggins (``muggins.cards.muggins31.vector``); both are :class:`NativeVectorEnv`, the Python half
-they share over their game's C core.
+have card Muggins (``muggins.cards.muggins31.vector``) and cribbage (``muggins.cards.cribbage.vector``); all
+are :class:`NativeVectorEnv`, the Python half they share over their game's C core.
 
 ``backend="python"`` (and every game that registers none) gets the same spaces from Python instead: a
 ``gymnasium.vector.SyncVectorEnv`` of :class:`CompactGymEnv`, one :func:`muggins.rl.gym_env` each (any bot

@@ -27,6 +27,7 @@ SPEC = register(GameSpec(
     benchmarks=("muggins.cards.cribbage.show:benchmark",),
     drills=("muggins.cards.cribbage.drills:ShowDrill",),
     native="muggins.cards.cribbage.fast:NativeCribbageState",
+    vector="muggins.cards.cribbage.vector:CribbageVectorEnv",
 ))
 
 __all__ = ["SPEC", "CribbageRules", "CribbageState", "stacked"]

@@ -46,61 +46,6 @@ from muggins.core.protocol import check_seat
 __all__ = ["NUM_IDS", "NativeCribbage", "check_rules", "from_state", "random_games_native", "sample_world", "search",
            "show_points"]
 
-cdef enum:
-    PH_DISCARD = 0
-    PH_PLAY = 1
-    PH_SHOW = 2
-    PH_OVER = 3
-    ID_PLAY = 1326
-    ID_GO = 1378
-    ID_COUNT_HAND = 1379
-    ID_COUNT_CRIB = 1380
-    N_IDS = 1381
-    PACK = 40   # undealt cards after a two-player deal
-    PACK_MAX = 42  # ... after a five-card deal (36 with three players, 32 with four)
-    POLICY_RANDOM = 0
-    POLICY_GREEDY = 1
-    # the event log: records of EV_WIDTH ints (kind, seat, six fields), one per event of the pure engine
-    EV_WIDTH = 8
-    EV_DEAL = 0         # seat dealer: hand number
-    EV_DEALT = 1        # seat: its cards (-1 padded)
-    EV_DISCARD = 2      # seat: the cards laid away (-1 padded)
-    EV_STARTER = 3      # card, cut
-    EV_SCORE = 4        # seat: side, points, reason (R_*)
-    EV_PLAY = 5         # seat: card, count, points, pair points, run length, go (0, 1 go, 2 last card)
-    EV_GO = 6           # seat: count, takes (0 nothing, 1 go, 2 last card)
-    EV_RESET = 7        # count, last
-    EV_SHOW_START = 8   # dealer
-    EV_SHOW = 9         # seat: what (0 hand, 1 crib), points, mask low 32 bits, mask high bits, starter
-    EV_EXPLAIN = 10     # seat: what, mask low, mask high, starter
-    EV_GAME_END = 11    # winner side, then each side's score
-    R_HEELS = 0
-    R_PLAY = 1
-    R_GO = 2
-    R_HAND = 3
-    R_CRIB = 4
-    R_MUGGED = 5
-    R_FALSE_CALL = 6
-    R_MUGGINS = 7
-    R_OVER_PENALTY = 8
-    R_THREE = 9
-    EV_CLAIM = 12       # seat: points, late
-    EV_OVER_CLAIM = 13  # seat: points, true points, what (W_*), penalty
-    EV_MISSED = 14      # seat: side, points, reason
-    EV_MUGGINS = 15     # seat: on, outcome (O_*), points, named (-1: none), missed, reason
-    EV_HIS_HEELS = 16   # seat: card
-    W_CARD = 0          # what a scoring step is called in an over-claim message
-    W_GO = 1
-    W_HAND = 2
-    W_CRIB = 3
-    W_JACK = 4
-    O_STEAL = 0
-    O_FORFEIT = 1
-    O_STEAL_AND_DEDUCT = 2
-    O_FALSE_CALL = 3
-    CLAIM_NONE = -1
-    CLAIM_TRUE = -2     # a playout's moves announce their true points
-
 NUM_IDS = N_IDS
 _PHASES = ("discard", "play", "show", "over")
 _PEG_PAIRS = (0, 0, 2, 6, 12)
@@ -108,72 +53,6 @@ _REASONS = ("his heels", "play", "go", "hand", "crib", "mugged", "false call", "
             "three for last")
 _WHATS = ("card", "go", "hand", "crib", "jack turned up")
 _OUTCOMES = ("steal", "forfeit", "steal_and_deduct", "false_call")
-
-cdef struct EvLog:
-    int* buf
-    long n          # ints used (events x EV_WIDTH)
-    long cap
-    void* owner     # the one Game that writes here: a copy of the struct (a playout's, a search's) never does
-
-cdef struct Game:
-    uint64_t held[4]      # the cards each seat holds now
-    uint64_t kept[4]      # the hand each seat kept for the show (0 until it discards)
-    uint64_t crib
-    int scores[3]         # one per side
-    int target
-    int dealer
-    int phase
-    int turn              # the seat to play or count (-1 while discarding or once over)
-    int count
-    int to_discard        # bit mask of the seats still to lay away
-    int ranks[16]         # ranks of the current series (at most 8 cards with two players)
-    int nranks
-    int gone              # bit mask of the seats that said go in this series
-    int last              # the seat that laid the last card of this series (-1: none)
-    int show_i            # 0 pone's hand, 1 dealer's hand, 2 the crib
-    int starter           # -1 until cut
-    int cut
-    int pack[PACK_MAX]
-    int winner            # -1 until over
-    int hand_no
-    int feed_cut          # a fed cut position, -1: none
-    int feed_deal         # 1: feed_cards holds the next deal
-    int feed_cards[52]    # seat 0's six, seat 1's six, the pack in order
-    uint64_t rng
-    EvLog* log            # the event log, NULL when off (see ev)
-    # the muggins rule (claims="manual", RULES.md §2.8; core/protocol.py's window logic)
-    int manual
-    int lenient           # claim_timing == "lenient": a scorer who said nothing may claim late
-    int mug_rule          # O_STEAL, O_FORFEIT or O_STEAL_AND_DEDUCT
-    int over_penalty      # over_claim == "opponent_scores"
-    int false_call        # false_call_penalty: 0 none, 1 deduct, 2 award
-    int false_points
-    int award_cap[5]      # per window reason (R_HEELS .. R_CRIB): the most a false call awards
-    int mug_heels
-    int claim             # the claim of the move being applied (CLAIM_NONE, CLAIM_TRUE or the points)
-    int w_open            # the open window: its scorer, side, missed points, reason, what, late claim
-    int w_scorer
-    int w_side
-    int w_missed
-    int w_claimed
-    int w_reason
-    int w_what
-    int w_may
-    int w_late
-    int due               # a show whose true count is told when its window closes: 1 + crib, 0 none
-    int due_seat
-    uint64_t due_mask
-    int due_starter
-    # the deal (RULES.md §5: two, three or four players, the five-card game)
-    int nplayers
-    int nsides            # a seat's side is seat % nsides (partners sit opposite with four)
-    int each              # cards dealt to each seat
-    int discard_each
-    int crib_dealt        # cards dealt to the crib (one with three players)
-    int npack             # undealt cards
-    int five_card         # one series of play; three for last to the first pone
-    int external          # 1: deals and cuts come from the owner's chance (``pending`` until it gives them)
-    int pending           # 1: a hand waits for its deal, 2: the play waits for the cut
 
 
 # ------------------------------------------------------------------------------------------ helpers ----
@@ -586,6 +465,12 @@ cdef inline void begin_hand(Game* g, int n, int phase) noexcept nogil:
     g.gone = 0
     g.last = -1
     g.show_i = 0
+    for seat in range(4):
+        g.discards[seat] = 0
+    g.pile = 0
+    g.series = 0
+    g.shown = 0
+    g.crib_shown = 0
     if logging(g):
         ev(g, EV_DEAL, g.dealer, g.hand_no, 0, 0, 0, 0, 0)
         for seat in range(n):
@@ -706,6 +591,8 @@ cdef void end_series(Game* g, int last) noexcept nogil:
     g.nranks = 0
     g.gone = 0
     g.last = -1
+    g.series |= g.pile
+    g.pile = 0
     cdef int t = last
     cdef int k
     if not g.five_card:  # the five-card game plays one series
@@ -745,6 +632,7 @@ cdef void lay_away(Game* g, int seat, uint64_t cards) noexcept nogil:
     g.held[seat] &= ~cards
     g.kept[seat] = g.held[seat]
     g.crib |= cards
+    g.discards[seat] = cards
     g.to_discard &= ~(1 << seat)
     if logging(g):
         ev_cards(g, EV_DISCARD, seat, cards)
@@ -778,6 +666,7 @@ cdef void do_play(Game* g, int seat, int card) noexcept nogil:
     g.count += card_value(card)
     g.ranks[g.nranks] = card_rank(card)
     g.nranks += 1
+    g.pile |= <uint64_t>1 << card
     g.last = seat
     cdef int pts = peg_points(g.ranks, g.nranks, g.count)
     cdef int nxt = -1
@@ -831,6 +720,10 @@ cdef void do_count(Game* g, int seat) noexcept nogil:
     cdef bint crib = g.show_i == g.nplayers
     cdef uint64_t shown = g.crib if crib else g.kept[seat]
     cdef int pts = show_score(shown, g.starter, crib)
+    if crib:
+        g.crib_shown = 1
+    else:
+        g.shown |= shown
     if g.manual:
         if logging(g):
             ev(g, EV_SHOW, seat, crib, -1, <int><unsigned int>shown, <int>(shown >> 32), g.starter, 0)
@@ -849,8 +742,9 @@ cdef void do_count(Game* g, int seat) noexcept nogil:
     g.show_i += 1
     if g.show_i < g.nplayers:  # the hands from the dealer's left round to the dealer, then his crib
         g.turn = (g.dealer + 1 + g.show_i) % g.nplayers
-    elif g.show_i == g.nplayers:
+    elif g.show_i == g.nplayers:  # the crib is turned up for everyone before the dealer counts it
         g.turn = g.dealer
+        g.crib_shown = 1
     else:
         g.dealer = (g.dealer + 1) % g.nplayers
         deal(g)
@@ -1215,10 +1109,6 @@ cdef int _policy(object policy) except -1:
 
 
 #: the int object of each id below N_IDS_CACHED, made once: a list of legal ids takes them, allocating none
-cdef enum:
-    N_IDS_CACHED = 4096
-    MAX_OFFER = 64   # the most Actions of a seat's own moves an offer keeps (six cards held: 15 discards)
-
 cdef tuple _INTS = tuple(range(N_IDS_CACHED))
 
 
@@ -1294,27 +1184,6 @@ cdef inline int* take_spare(Spare* spare, long* cap) noexcept:
 
 cdef class NativeCribbage:
     """One two-player cribbage game in C data; integer ids in and out (see the module docstring)."""
-
-    cdef Game g
-    cdef EvLog evlog
-    cdef object rules
-    # the numbering of docs/actions.md under these rules: where each block starts, claim codes per move
-    cdef int id_play, id_go, id_count, id_muggins, id_claim, id_size, width
-    cdef bint same_ids    # the ids of these rules are the internal ones (two players, automatic scoring)
-    cdef object deal_fn   # the owner's chance, see follow_chance
-    cdef object cut_fn
-    cdef IdLog hist       # (seat, id) of every move applied by apply_id while the history is kept
-    cdef bint keep_hist
-    cdef MT mt            # the owner's random.Random, while the engine holds it (own_rng): see take_rng
-    cdef bint own_rng
-    cdef DrawLog drawn    # the outcomes drawn from it, not yet taken (take_drawn)
-    cdef public object chance  # the owner's Chance (the state's, whose generator this game may hold)
-    cdef tuple act_table  # the Actions of the owner's protocol: see bind_actions
-    cdef dict act_ids
-    cdef object act_window
-    cdef object act_slow
-    cdef int offer[MAX_OFFER]  # the internal ids of the Actions legal_actions offered last (apply_action
-    cdef int noffer            # finds an offered Action there by its identity)
 
     cdef int layout(self, object rules) except -1:
         from math import comb
@@ -1602,6 +1471,12 @@ cdef class NativeCribbage:
             g.ranks[i] = ranks[i]
         g.gone = state._gone
         g.last = state._last
+        for s in range(4):
+            g.discards[s] = _mask(state.discards[s]) if s < g.nplayers else 0
+        g.pile = _mask([c for _, c in state._pile])
+        g.series = _mask([c for p in state._old_series for _, c in p])
+        g.shown = _mask([c for x in state._shows if x[1] == "hand" for c in x[2]])
+        g.crib_shown = bool(state._crib_shown)
         g.show_i = state._show_i if g.phase == PH_SHOW else 0
         w = state._window
         g.w_open = w is not None
@@ -1902,7 +1777,7 @@ cdef class NativeCribbage:
             self.resume()
         return 0
 
-    cdef inline int external_id(self, int internal) noexcept:
+    cdef int external_id(self, int internal) noexcept:
         """The id under these rules of the internal move ``internal`` claiming nothing."""
         if internal < ID_PLAY:
             return internal
