@@ -12,6 +12,7 @@ import importlib.abc
 import importlib.machinery
 import importlib.util
 import os
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -44,14 +45,29 @@ def source_path(name: str) -> str:
 
 
 def native_state(name: str) -> str:
-    """"built", "stale" (its .pyx changed after it was compiled) or "not built"."""
+    """"built", "stale" (its .pyx, its .pxd or a .pxd of the project it cimports changed after it was compiled)
+    or "not built"."""
     source, compiled = _paths(name)
-    source = source.with_suffix(".pyx")
     if not compiled:
         return "not built"
-    if source.exists() and any(c.stat().st_mtime < source.stat().st_mtime for c in compiled):
+    sources = _declarations(source.with_suffix(".pyx"))
+    if sources and any(c.stat().st_mtime < max(p.stat().st_mtime for p in sources) for c in compiled):
         return "stale"
     return "built"
+
+
+_CIMPORT = re.compile(r"^\s*(?:from\s+(muggins(?:\.\w+)+)\s+cimport\b|cimport\s+(muggins(?:\.\w+)+))", re.M)
+
+
+def _declarations(pyx: Path) -> list[Path]:
+    """What a native module is compiled from: its .pyx, its own .pxd and the project's .pxd files it cimports
+    (the declarations of a C struct shared with another module are compiled into both)."""
+    if not pyx.exists():
+        return []
+    found = [pyx, pyx.with_suffix(".pxd")]
+    for m in _CIMPORT.finditer(pyx.read_text(encoding="utf-8")):
+        found.append(_ROOT.joinpath(*(m.group(1) or m.group(2)).split(".")[1:]).with_suffix(".pxd"))
+    return [p for p in found if p.exists()]
 
 
 def load_native(name: str) -> tuple[ModuleType | None, str | None]:
@@ -60,7 +76,8 @@ def load_native(name: str) -> tuple[ModuleType | None, str | None]:
     state = native_state(name)
     if state != "built":
         src = source_path(name)[:-3] + ".pyx"
-        why = "not built" if state == "not built" else f"stale build ({src} changed after it was compiled)"
+        why = "not built" if state == "not built" else \
+            f"stale build ({src} or a .pxd it reads changed after it was compiled)"
         return None, f"{why}: python setup.py build_ext --inplace, or pip install again"
     try:
         return importlib.import_module(name), None

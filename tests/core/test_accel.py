@@ -6,6 +6,7 @@ import importlib
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -98,3 +99,37 @@ def test_version_and_bench_say_which_build_runs() -> None:
     import json
 
     assert json.loads(res.output)["build"] == _accel.build_status()
+
+
+def test_a_native_module_is_stale_when_a_declaration_it_reads_changed(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its .pyx, its own .pxd and the project's .pxd files it cimports are what it was compiled from: any of them
+    newer than the build makes it stale (a C struct declared in a .pxd is compiled into every module reading it)."""
+    import importlib.machinery
+
+    (tmp_path / "core").mkdir()
+    (tmp_path / "game").mkdir()
+    shared, own, pyx = tmp_path / "core" / "shared.pxd", tmp_path / "game" / "mod.pxd", tmp_path / "game" / "mod.pyx"
+    other = tmp_path / "core" / "other.pxd"
+    shared.write_text("cdef struct S:\n    int x\n")
+    own.write_text("cdef int f()\n")
+    other.write_text("cdef int g()\n")
+    pyx.write_text("# cython: language_level=3\nfrom libc.stdint cimport uint64_t\n"
+                   "from muggins.core.shared cimport S\n\ncdef int f():\n    return 0\n")
+    built = tmp_path / "game" / ("mod" + importlib.machinery.EXTENSION_SUFFIXES[0])
+    built.write_bytes(b"")
+    monkeypatch.setattr(_accel, "_ROOT", tmp_path)
+    for p in (shared, own, other, pyx):
+        os.utime(p, (1_000_000, 1_000_000))
+    os.utime(built, (2_000_000, 2_000_000))
+    assert _accel.native_state("muggins.game.mod") == "built"
+    os.utime(other, (3_000_000, 3_000_000))  # a declaration it does not read
+    assert _accel.native_state("muggins.game.mod") == "built"
+    for p in (shared, own, pyx):
+        os.utime(p, (3_000_000, 3_000_000))
+        assert _accel.native_state("muggins.game.mod") == "stale", p.name
+        mod, why = _accel.load_native("muggins.game.mod")
+        assert mod is None and why is not None and "stale build" in why
+        os.utime(p, (1_000_000, 1_000_000))
+    built.unlink()
+    assert _accel.native_state("muggins.game.mod") == "not built"
