@@ -156,7 +156,8 @@ def test_native_samples_are_the_pure_samples(preset: str, players: int, rules: A
                         b.apply(s, act)
                     same_game(a, b)
                     assert r_fast.getstate() == r_pure.getstate()
-        assert not twins, twins
+        # a game with extra turns is sampled on the pure twin (NativeDominoState.sample_hidden says why)
+        assert not twins or rules.extra_turn != "none", twins
 
 
 def refusal(state: Any, seat: int, action: Action) -> tuple[str, str] | None:

@@ -335,9 +335,10 @@ class SearchPolicy:
                         before: list[int], scale: float) -> list[float] | None:
         """The rollout of ``_rollout`` played in C from the world ``d`` (left as it is) and its rewards; None
         when the engine cannot take this state (the pure rollout then runs)."""
-        own = getattr(d, "native", None)  # a native domino state: its own game copied, no pure copy read
+        # a native state whose engine game plays out as it is (the domino one): that game copied, no pure copy read
+        own = getattr(d, "native", None) if getattr(type(d), "plays_out_its_game", False) else None
         try:
-            nat = own.clone() if d.game == "dominoes" and own is not None else engine.from_state(d)
+            nat = own.clone() if own is not None else engine.from_state(d)
         except NotImplementedError:
             return None
         nat.playout(0, rng.getrandbits(64), self.horizon - plies, True, self.rollout_greedy)

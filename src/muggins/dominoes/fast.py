@@ -323,6 +323,9 @@ class NativeDominoState:
 
     game = "dominoes"
     action_ids = "muggins.dominoes.action_ids"
+    #: its engine game (:attr:`native`) is played out as it is by a search's native rollout (copied), no
+    #: pure copy of it read
+    plays_out_its_game = True
 
     def __init__(self, rules: DominoRules, num_players: int, seed: int = 0) -> None:
         """A new game dealt by the native engine's own generator from ``seed`` (``muggins bench``, the
@@ -616,11 +619,18 @@ class NativeDominoState:
         """A native game consistent with everything ``seat`` has seen: ``DominoState.sample_hidden``'s own code
         (``sample_worlds``) run on this state, so the same numbers are drawn from ``rng`` for the same world,
         its future deals drawn from ``rng`` as there; the world replayed natively (:meth:`with_deal`). A game
-        dealt by the native generator or read from a pure one is sampled by the pure engine."""
+        dealt by the native generator or read from a pure one is sampled by the pure engine, and so is a game
+        with extra turns (Seven-Toed Pete): whether a seat kept the turn after a double or a scoring play says
+        whether it could play again, which the sampler does not take into account, so a world replayed move by
+        move could hand the turn on where the game kept it; the pure sample keeps the position's turn."""
         check_seat(seat, self.num_players)
         chance = self.chance
-        if chance is None or self._start is not None:
-            return NativeDominoState.from_pure(self.to_pure().sample_hidden(seat, rng))
+        if chance is None or self._start is not None or self.rules.extra_turn != "none":
+            world = self.to_pure().sample_hidden(seat, rng)
+            sample = NativeDominoState.from_pure(world)
+            if sample.chance is not None:
+                sample.chance.rng = world.chance.rng  # (its next deals drawn from ``rng`` itself, as there)
+            return sample
         from muggins.dominoes.state import sample_worlds
 
         sample = sample_worlds(self, self._shell(), seat, rng)

@@ -26,7 +26,7 @@ import numpy as np
 
 from muggins.core.bits cimport lowbit, popcount
 from muggins.core.splitmix cimport splitmix_next
-from muggins.core.vector_out cimport Out, bind_out
+from muggins.core.vector_out cimport Out, bind_out, next_step_deal, settle
 from muggins.cards.muggins31.native cimport (CLAIM_NONE, EV_ROUND_START, EV_WIDTH, GO, POLICY_GREEDY,
                                              POLICY_RANDOM, EvLog, Game, NativeCardMuggins, apply_move,
                                              call_muggins, choose, late_claim, new_game, search_move, true_points)
@@ -353,15 +353,10 @@ cdef void step_one(Core* c, int i, int64_t mv, int64_t amount, Game* template) n
     cdef Game* g = &c.games[i]
     cdef int n = c.n, s, actor, ok
     cdef int before[4]
-    cdef float* all_r
-    c.o.illegal_out[i] = 0
-    if c.o.pending[i]:  # next-step reset: the action is ignored
+    cdef int after[4]
+    cdef double result[4]
+    if next_step_deal(&c.o, i, n):
         reset_one(c, i, template)
-        c.o.reward[i] = 0.0
-        c.o.term[i] = 0
-        if c.o.rewards_all:
-            for s in range(n):
-                c.o.rewards_all[i * n + s] = 0.0
         return
     actor = next_actor(g, c.o.declined[i])
     for s in range(n):
@@ -369,27 +364,10 @@ cdef void step_one(Core* c, int i, int64_t mv, int64_t amount, Game* template) n
     ok = actor >= 0 and apply_choice(c, g, &c.o.declined[i], actor, mv, amount)
     if ok and c.learner >= 0:
         play_bots(c, g, &c.o.declined[i])
-    c.o.term[i] = 1 if (g.over or not ok) else 0
-    if c.learner >= 0:
-        s = c.learner
-        if not ok:
-            c.o.reward[i] = c.illegal
-        elif c.win:
-            c.o.reward[i] = outcome(g, s) if g.over else 0.0
-        else:
-            c.o.reward[i] = g.scores[s] - c.o.seen[4 * i + s]
-        c.o.seen[4 * i + s] = g.scores[s]
-    else:
-        all_r = c.o.rewards_all + i * n
-        for s in range(n):
-            if not ok:
-                all_r[s] = <float>c.illegal if s == actor else 0.0
-            elif c.win:
-                all_r[s] = <float>outcome(g, s) if g.over else 0.0
-            else:
-                all_r[s] = g.scores[s] - before[s]
-        c.o.reward[i] = all_r[actor] if actor >= 0 else 0.0
-    c.o.illegal_out[i] = 0 if ok else 1
+    for s in range(n):
+        after[s] = g.scores[s]
+        result[s] = outcome(g, s) if g.over else 0.0
+    settle(&c.o, i, n, c.learner, actor, ok, g.over, c.win, c.illegal, before, after, result)
     if not c.o.term[i]:
         observe(c, i, c.o.obs + <Py_ssize_t>i * c.e.size, c.o.mask + <Py_ssize_t>i * c.moves)
         return
