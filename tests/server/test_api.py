@@ -181,9 +181,12 @@ def play_out(ws: Any, seat: int, limit: int = 5000, calls: bool = True) -> dict[
                 if r["type"] == "state":
                     m = r
                 elif r.get("ref") == "x":
-                    errors += r["type"] == "error"  # a bot moved first (a muggins call): a stale move
+                    # a bot moved first (a muggins call): a stale move, answered from the newer state next;
+                    # only errors in a row mean the game is stuck (over a whole game a loaded machine lets the
+                    # bots win many such races)
+                    errors = errors + 1 if r["type"] == "error" else 0
                     break
-            assert errors < 20
+            assert errors < 20, r
         else:
             m = next_state(ws)
     raise AssertionError("the game did not end")
