@@ -96,7 +96,7 @@ def swapped(pure: CribbageState, seat: int, rng: random.Random) -> tuple[Cribbag
         hidden |= {c.index for c in pure.hands[o]}
     if not pure._crib_shown:
         hidden |= {c.index for c in pure.discards[o]}
-    perm = {}
+    perm: dict[int, int] = {}
     for rank in range(1, 14):
         places = sorted(c for c in hidden if DECK[c].rank == rank)
         cards = places[:]
