@@ -2161,26 +2161,18 @@ cdef list _events(const int* buf, long n, long start, object rules):
 # iteration draws a world under the seat's constraints, walks one tree keyed by (actor, action id) with UCB1
 # and availability counts, adds one node, rolls out with the mixed greedy/uniform playout to the end of the
 # hand and backs up ``_score_rewards``' rewards. The constraints come once per search from the pure state's
-# sampling frame (``CribbageState.sampling_frame``: the unseen cards, the slots they fill, the go floors), so
-# no world depends on anything the seat has not seen.
+# sampling frame (``CribbageState.sampling_frame``: the unseen cards, the slots they fill, the go floors), or
+# equally from the game alone (``frame_of``, the batched environment's search opponent), so no world depends on
+# anything the seat has not seen.
 
 from libc.stdlib cimport malloc, realloc, free
 from libc.math cimport sqrt, log, tanh
-from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+from muggins.core.mcts cimport Node, Tree, add_node, best_child, new_tree, now_seconds
 
 cdef enum:
     MAX_PATH = 256
     MAX_ACTS = 16
-
-cdef struct Node:
-    int actor
-    int action
-    int first               # first child (-1: none), children in the order they were added
-    int last_child
-    int next                # next sibling
-    int visits
-    int avail
-    double reward
 
 
 cdef inline int rbelow(uint64_t* s, int n) noexcept nogil:
@@ -2267,41 +2259,6 @@ cdef int legal_list(Game* g, int seat, int* out) noexcept nogil:
     return own_moves(g, seat, out, 1, MAX_ACTS)
 
 
-cdef struct Tree:
-    Node* nodes
-    int size
-    int cap
-
-
-cdef int add_node(Tree* t, int parent, int actor, int action) noexcept nogil:
-    """A new child of ``parent`` (appended after its siblings); -1 when memory runs out."""
-    cdef Node* grown
-    cdef int i
-    if t.size == t.cap:
-        grown = <Node*>realloc(t.nodes, 2 * t.cap * sizeof(Node))
-        if grown == NULL:
-            return -1
-        t.nodes = grown
-        t.cap *= 2
-    i = t.size
-    t.size += 1
-    t.nodes[i].actor = actor
-    t.nodes[i].action = action
-    t.nodes[i].first = -1
-    t.nodes[i].last_child = -1
-    t.nodes[i].next = -1
-    t.nodes[i].visits = 0
-    t.nodes[i].avail = 1
-    t.nodes[i].reward = 0.0
-    if parent >= 0:
-        if t.nodes[parent].first < 0:
-            t.nodes[parent].first = i
-        else:
-            t.nodes[t.nodes[parent].last_child].next = i
-        t.nodes[parent].last_child = i
-    return i
-
-
 cdef inline double reward_of(Game* w, int side, const int* before, double scale, int points) noexcept nogil:
     """``_score_rewards`` for two sides: 1 or 0 once the game is over (unless playing for ``points``), else
     the squashed gain over the other side's since the root."""
@@ -2380,12 +2337,6 @@ cdef int iterate(const Frame* f, Tree* t, uint64_t* rng, double c, int horizon, 
         nd.visits += 1
         nd.reward += r0 if nd.actor == 0 else r1
     return 0
-
-
-cdef inline double now_seconds() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
 cdef int make_frame(Frame* f, object state, int seat, bint omniscient=False) except -1:
@@ -2629,28 +2580,6 @@ cdef long search_loop(const Frame* f, Tree* t, uint64_t* rng, long budget, doubl
         if limit > 0 and (done & 3) == 0 and now_seconds() >= deadline:
             break
     return done
-
-
-cdef int best_child(const Tree* t, int seat) noexcept nogil:
-    """The root's most visited move of ``seat`` (the higher reward sum on a tie, else the first); -1: none."""
-    cdef int ch = t.nodes[0].first, best = -1
-    while ch >= 0:
-        if t.nodes[ch].actor == seat and (best < 0 or t.nodes[ch].visits > t.nodes[best].visits or (
-                t.nodes[ch].visits == t.nodes[best].visits and t.nodes[ch].reward > t.nodes[best].reward)):
-            best = ch
-        ch = t.nodes[ch].next
-    return best
-
-
-cdef int new_tree(Tree* t) noexcept nogil:
-    """An empty tree, its root made; -1 when there is no memory."""
-    t.cap = 1024
-    t.size = 0
-    t.nodes = <Node*>malloc(t.cap * sizeof(Node))
-    if t.nodes == NULL:
-        return -1
-    add_node(t, -1, -1, -1)
-    return 0
 
 
 cdef int search_move(Game* g, int seat, long iterations, double c, int horizon, double greedy,
