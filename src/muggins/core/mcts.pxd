@@ -1,6 +1,6 @@
 # The search tree of the native engines' SO-ISMCTS (``muggins.bots.search`` in C): nodes in one growing array,
 # each with its children in a list in the order they were added. Inline C only (cimported by the .pyx engines).
-from libc.stdlib cimport realloc
+from libc.stdlib cimport malloc, realloc
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 
@@ -48,6 +48,28 @@ cdef inline int add_node(Tree* t, int parent, int actor, int action) noexcept no
             t.nodes[t.nodes[parent].last_child].next = i
         t.nodes[parent].last_child = i
     return i
+
+
+cdef inline int new_tree(Tree* t) noexcept nogil:
+    """An empty tree, its root made; -1 when there is no memory."""
+    t.cap = 1024
+    t.size = 0
+    t.nodes = <Node*>malloc(t.cap * sizeof(Node))
+    if t.nodes == NULL:
+        return -1
+    add_node(t, -1, -1, -1)
+    return 0
+
+
+cdef inline int best_child(const Tree* t, int seat) noexcept nogil:
+    """The root's most visited move of ``seat`` (the higher reward sum on a tie, else the first); -1: none."""
+    cdef int ch = t.nodes[0].first, best = -1
+    while ch >= 0:
+        if t.nodes[ch].actor == seat and (best < 0 or t.nodes[ch].visits > t.nodes[best].visits or (
+                t.nodes[ch].visits == t.nodes[best].visits and t.nodes[ch].reward > t.nodes[best].reward)):
+            best = ch
+        ch = t.nodes[ch].next
+    return best
 
 
 cdef inline double now_seconds() noexcept nogil:

@@ -61,6 +61,12 @@ cdef enum:
     CLAIM_TRUE = -2     # a playout's moves announce their true points
     N_IDS_CACHED = 4096
     MAX_OFFER = 64   # the most Actions of a seat's own moves an offer keeps (six cards held: 15 discards)
+    # the search's frame (native.pyx, "the native search")
+    MAX_SLOTS = 8
+    SLOT_HELD = 0
+    SLOT_DISCARDS = 1
+    SLOT_CRIB = 2
+    SLOT_PACK = 3
 
 cdef struct EvLog:
     int* buf
@@ -133,6 +139,21 @@ cdef struct Game:
     uint64_t series       # the cards of this hand's earlier series
     uint64_t shown        # the kept hands counted so far in this hand's show
     int crib_shown        # 1: the crib is turned up (next to count, or counted)
+    int go_floor[4]       # every card a seat still holds is worth more than this (what its gos told)
+
+cdef struct Frame:
+    Game base              # the position with every card the seat cannot see taken out
+    int pool[52]           # the unseen cards, ascending
+    int npool
+    int nslots             # slots in filling order, the most constrained first
+    int slot_kind[MAX_SLOTS]
+    int slot_owner[MAX_SLOTS]
+    int slot_size[MAX_SLOTS]
+    uint64_t slot_forbid[MAX_SLOTS]   # the cards a slot cannot hold (a go floor)
+    uint64_t played[2]     # the cards each seat has played in this hand (public)
+    int set_kept[2]        # 1: the seat's kept hand is its played cards and its drawn held cards
+    int set_crib           # 1: the crib is the seen discards and the drawn ones
+    uint64_t crib_seen     # the discards of the crib the seat knows (its own)
 
 cdef int set_rules(Game* g, object rules) except -1
 cdef void seed_game(Game* g, uint64_t seed) noexcept nogil
@@ -145,6 +166,10 @@ cdef int choose_mixed(Game* g, int seat, double greedy) noexcept nogil
 cdef int true_points(Game* g, int seat, int i) noexcept nogil
 cdef void call_muggins(Game* g, int seat, int amount) noexcept nogil
 cdef void late_claim(Game* g, int seat, int amount) noexcept nogil
+cdef int frame_of(const Game* g, int seat, Frame* f) noexcept nogil
+cdef int draw_world(const Frame* f, Game* w, uint64_t* rng) noexcept nogil
+cdef int search_move(Game* g, int seat, long iterations, double c, int horizon, double greedy,
+                     double scale) noexcept nogil
 
 
 cdef class NativeCribbage:

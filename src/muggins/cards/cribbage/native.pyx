@@ -471,6 +471,8 @@ cdef inline void begin_hand(Game* g, int n, int phase) noexcept nogil:
     g.series = 0
     g.shown = 0
     g.crib_shown = 0
+    for seat in range(4):
+        g.go_floor[seat] = 0
     if logging(g):
         ev(g, EV_DEAL, g.dealer, g.hand_no, 0, 0, 0, 0, 0)
         for seat in range(n):
@@ -661,6 +663,12 @@ cdef void log_play(Game* g, int seat, int card, int pts) noexcept nogil:
     ev(g, EV_PLAY, seat, card, g.count, pts, peg if paired else 0, 0 if paired else peg, go)
 
 
+cdef inline void raise_floor(Game* g, int seat) noexcept nogil:
+    """``seat`` could not lay a card at this count: every card it holds is worth more than 31 - count."""
+    if 31 - g.count > g.go_floor[seat]:
+        g.go_floor[seat] = 31 - g.count
+
+
 cdef void do_play(Game* g, int seat, int card) noexcept nogil:
     g.held[seat] &= ~(<uint64_t>1 << card)
     g.count += card_value(card)
@@ -677,6 +685,8 @@ cdef void do_play(Game* g, int seat, int card) noexcept nogil:
                 nxt = seat
             else:
                 pts += 1  # nobody can follow: the go (or last card) comes with this card
+                if g.held[seat]:
+                    raise_floor(g, seat)
     if g.manual:
         if logging(g):
             ev(g, EV_PLAY, seat, card, g.count, -1, 0, 0, 0)
@@ -698,6 +708,8 @@ cdef void do_play(Game* g, int seat, int card) noexcept nogil:
 
 cdef void do_go(Game* g, int seat) noexcept nogil:
     cdef int t
+    if g.held[seat]:
+        raise_floor(g, seat)
     if seat == g.last:  # every other player has gone: the last card's player takes the point
         if logging(g):
             ev(g, EV_GO, seat, g.count, 1 if all_held(g) else 2, 0, 0, 0, 0)
@@ -1477,6 +1489,8 @@ cdef class NativeCribbage:
         g.series = _mask([c for p in state._old_series for _, c in p])
         g.shown = _mask([c for x in state._shows if x[1] == "hand" for c in x[2]])
         g.crib_shown = bool(state._crib_shown)
+        for s in range(4):
+            g.go_floor[s] = state._go_floor[s] if s < g.nplayers else 0
         g.show_i = state._show_i if g.phase == PH_SHOW else 0
         w = state._window
         g.w_open = w is not None
@@ -2147,45 +2161,18 @@ cdef list _events(const int* buf, long n, long start, object rules):
 # iteration draws a world under the seat's constraints, walks one tree keyed by (actor, action id) with UCB1
 # and availability counts, adds one node, rolls out with the mixed greedy/uniform playout to the end of the
 # hand and backs up ``_score_rewards``' rewards. The constraints come once per search from the pure state's
-# sampling frame (``CribbageState.sampling_frame``: the unseen cards, the slots they fill, the go floors), so
-# no world depends on anything the seat has not seen.
+# sampling frame (``CribbageState.sampling_frame``: the unseen cards, the slots they fill, the go floors), or
+# equally from the game alone (``frame_of``, the batched environment's search opponent), so no world depends on
+# anything the seat has not seen.
 
 from libc.stdlib cimport malloc, realloc, free
 from libc.math cimport sqrt, log, tanh
-from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+from muggins.core.mcts cimport Node, Tree, add_node, best_child, new_tree, now_seconds
 
 cdef enum:
-    MAX_SLOTS = 8
     MAX_PATH = 256
     MAX_ACTS = 16
-    SLOT_HELD = 0
-    SLOT_DISCARDS = 1
-    SLOT_CRIB = 2
-    SLOT_PACK = 3
-
-cdef struct Frame:
-    Game base              # the position with every card the seat cannot see taken out
-    int pool[52]           # the unseen cards, ascending
-    int npool
-    int nslots             # slots in filling order, the most constrained first
-    int slot_kind[MAX_SLOTS]
-    int slot_owner[MAX_SLOTS]
-    int slot_size[MAX_SLOTS]
-    uint64_t slot_forbid[MAX_SLOTS]   # the cards a slot cannot hold (a go floor)
-    uint64_t played[2]     # the cards each seat has played in this hand (public)
-    int set_kept[2]        # 1: the seat's kept hand is its played cards and its drawn held cards
-    int set_crib           # 1: the crib is the seen discards and the drawn ones
-    uint64_t crib_seen     # the discards of the crib the seat knows (its own)
-
-cdef struct Node:
-    int actor
-    int action
-    int first               # first child (-1: none), children in the order they were added
-    int last_child
-    int next                # next sibling
-    int visits
-    int avail
-    double reward
 
 
 cdef inline int rbelow(uint64_t* s, int n) noexcept nogil:
@@ -2272,41 +2259,6 @@ cdef int legal_list(Game* g, int seat, int* out) noexcept nogil:
     return own_moves(g, seat, out, 1, MAX_ACTS)
 
 
-cdef struct Tree:
-    Node* nodes
-    int size
-    int cap
-
-
-cdef int add_node(Tree* t, int parent, int actor, int action) noexcept nogil:
-    """A new child of ``parent`` (appended after its siblings); -1 when memory runs out."""
-    cdef Node* grown
-    cdef int i
-    if t.size == t.cap:
-        grown = <Node*>realloc(t.nodes, 2 * t.cap * sizeof(Node))
-        if grown == NULL:
-            return -1
-        t.nodes = grown
-        t.cap *= 2
-    i = t.size
-    t.size += 1
-    t.nodes[i].actor = actor
-    t.nodes[i].action = action
-    t.nodes[i].first = -1
-    t.nodes[i].last_child = -1
-    t.nodes[i].next = -1
-    t.nodes[i].visits = 0
-    t.nodes[i].avail = 1
-    t.nodes[i].reward = 0.0
-    if parent >= 0:
-        if t.nodes[parent].first < 0:
-            t.nodes[parent].first = i
-        else:
-            t.nodes[t.nodes[parent].last_child].next = i
-        t.nodes[parent].last_child = i
-    return i
-
-
 cdef inline double reward_of(Game* w, int side, const int* before, double scale, int points) noexcept nogil:
     """``_score_rewards`` for two sides: 1 or 0 once the game is over (unless playing for ``points``), else
     the squashed gain over the other side's since the root."""
@@ -2385,12 +2337,6 @@ cdef int iterate(const Frame* f, Tree* t, uint64_t* rng, double c, int horizon, 
         nd.visits += 1
         nd.reward += r0 if nd.actor == 0 else r1
     return 0
-
-
-cdef inline double now_seconds() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
 cdef int make_frame(Frame* f, object state, int seat, bint omniscient=False) except -1:
@@ -2476,6 +2422,125 @@ cdef int make_frame(Frame* f, object state, int seat, bint omniscient=False) exc
     return 0
 
 
+cdef inline void add_slot(Frame* f, int kind, int owner, int size, uint64_t forbid) noexcept nogil:
+    f.slot_kind[f.nslots] = kind
+    f.slot_owner[f.nslots] = owner
+    f.slot_size[f.nslots] = size
+    f.slot_forbid[f.nslots] = forbid
+    f.nslots += 1
+
+
+cdef int frame_of(const Game* g, int seat, Frame* f) noexcept nogil:
+    """The frame of ``g`` for ``seat`` built in C from the game alone, reading only what the seat's view shows
+    (its own cards and discards, the cards laid and shown, whether the crib is turned up, the floors the other's
+    gos set): the frame :func:`make_frame` builds from the protocol state. -1 where the native search does not
+    play (not two players, five-card, manual claims, a finished game, a deal or cut the owner has yet to give)."""
+    cdef Game* b = &f.base
+    cdef int o = seat ^ 1, i, t, c, in_pack
+    cdef uint64_t pool = 0, forbid = 0, m
+    cdef bint hidden_held, hidden_discards
+    if g.nplayers != 2 or g.five_card or g.manual or not 0 <= seat < 2 or g.phase == PH_OVER or g.pending:
+        return -1
+    f.base = g[0]
+    b.log = NULL
+    b.external = 0
+    b.feed_cut = -1
+    b.feed_deal = 0
+    for i in range(g.npack):  # the pack but the starter
+        if g.pack[i] >= 0 and g.pack[i] != g.starter:
+            pool |= <uint64_t>1 << g.pack[i]
+    in_pack = popcount(pool)
+    hidden_held = g.held[o] != 0 and not (g.shown & g.kept[o])
+    hidden_discards = g.discards[o] != 0 and not g.crib_shown
+    if hidden_held:
+        pool |= g.held[o]
+    if hidden_discards:
+        pool |= g.discards[o]
+    f.npool = 0
+    m = pool
+    while m:
+        f.pool[f.npool] = lowbit(m)
+        f.npool += 1
+        m &= m - 1
+    # the slots as make_frame orders them: the held cards (the only ones a floor constrains), the discards, the pack
+    f.nslots = 0
+    if hidden_held:
+        m = pool
+        while m:
+            c = lowbit(m)
+            m &= m - 1
+            if card_value(c) <= g.go_floor[o]:
+                forbid |= <uint64_t>1 << c
+        add_slot(f, SLOT_HELD, o, popcount(g.held[o]), forbid)
+        b.held[o] = 0
+    if hidden_discards:
+        add_slot(f, SLOT_DISCARDS, o, popcount(g.discards[o]), 0)
+    add_slot(f, SLOT_PACK, 0, in_pack, 0)
+    for t in range(2):
+        f.played[t] = g.kept[t] & ~g.held[t]
+    f.set_kept[seat] = 0
+    f.set_kept[o] = 1 if not (g.to_discard >> o) & 1 and not (g.shown & g.kept[o]) else 0
+    if f.set_kept[o]:
+        b.kept[o] = 0
+    f.set_crib = 0 if g.crib_shown else 1
+    f.crib_seen = 0 if (g.to_discard >> seat) & 1 else g.discards[seat]
+    if f.set_crib:
+        b.crib = f.crib_seen
+    for i in range(PACK):
+        if not (b.starter >= 0 and i == b.cut):
+            b.pack[i] = -1
+    return 0
+
+
+cdef int source_frame(Frame* f, object source, int seat) except -1:
+    """The frame of ``source`` for ``seat``: :func:`frame_of` for a :class:`NativeCribbage` (from its game
+    alone), :func:`make_frame` for a protocol state."""
+    from muggins.core.errors import GameOver
+
+    cdef NativeCribbage n
+    if not isinstance(source, NativeCribbage):
+        return make_frame(f, source, seat)
+    n = source
+    if not 0 <= seat < n.g.nplayers:
+        raise ValueError(f"there is no seat {seat} in a {n.g.nplayers}-player game")
+    if n.g.phase == PH_OVER:
+        raise GameOver("the game is over: there is nothing to search")
+    if frame_of(&n.g, seat, f) < 0:
+        raise NotImplementedError("the native cribbage search plays the two-player six-card game with automatic "
+                                  "claims, its deal and cut made")
+    return 0
+
+
+cdef dict frame_dict(const Frame* f):
+    cdef const Game* b = &f.base
+    return {"hands": [_cards(b.held[0]), _cards(b.held[1])], "kept": [_cards(b.kept[0]), _cards(b.kept[1])],
+            "crib": _cards(b.crib), "pack": [b.pack[i] for i in range(PACK)], "starter": b.starter, "cut": b.cut,
+            "scores": [b.scores[0], b.scores[1]], "phase": _PHASES[b.phase], "turn": b.turn, "count": b.count,
+            "dealer": b.dealer, "hand": b.hand_no, "to_discard": b.to_discard, "gone": b.gone, "last": b.last,
+            "ranks": [b.ranks[i] for i in range(b.nranks)], "show": b.show_i, "target": b.target,
+            "pool": [f.pool[i] for i in range(f.npool)],
+            "slots": [(f.slot_kind[i], f.slot_owner[i], f.slot_size[i], f.slot_forbid[i]) for i in range(f.nslots)],
+            "played": [f.played[0], f.played[1]], "set_kept": [f.set_kept[0], f.set_kept[1]],
+            "set_crib": f.set_crib, "crib_seen": f.crib_seen}
+
+
+def seat_frame(source: object, seat: int) -> dict:
+    """What the search of ``seat`` knows in ``source``: the frame a protocol state (``CribbageState`` or
+    native-backed) gives from the seat's view (``sampling_frame``), or the one a :class:`NativeCribbage` gives
+    in C from its game alone (:func:`frame_of`, as the batched environment's search opponent builds it). A dict
+    of card indices: the position with the unseen cards taken out, ``pool`` (the unseen cards), ``slots``
+    ((kind, owner, size, forbidden cards mask) in filling order), the cards each seat played this hand, and
+    which kept hands and crib a world rebuilds."""
+    cdef Frame* f = <Frame*>malloc(sizeof(Frame))
+    if f == NULL:
+        raise MemoryError()
+    try:
+        source_frame(f, source, seat)
+        return frame_dict(f)
+    finally:
+        free(f)
+
+
 cdef dict world_dict(Game* w):
     return {"hands": [_cards(w.held[0]), _cards(w.held[1])], "kept": [_cards(w.kept[0]), _cards(w.kept[1])],
             "crib": _cards(w.crib), "pack": [w.pack[i] for i in range(PACK)], "starter": w.starter,
@@ -2483,7 +2548,8 @@ cdef dict world_dict(Game* w):
 
 
 def sample_world(state: object, seat: int, seed: int = 0) -> dict:
-    """One world the search of ``seat`` could draw in ``state`` (card indices): ``hands`` held now,
+    """One world the search of ``seat`` could draw in ``state`` (a protocol state or a :class:`NativeCribbage`,
+    as :func:`seat_frame` takes them; card indices): ``hands`` held now,
     ``kept``, ``crib``, ``pack`` (the undealt cards in order, the starter at its cut), ``starter``. It depends
     only on what ``seat`` has seen and ``seed``."""
     cdef Frame* f = <Frame*>malloc(sizeof(Frame))
@@ -2492,17 +2558,57 @@ def sample_world(state: object, seat: int, seed: int = 0) -> dict:
     if f == NULL:
         raise MemoryError()
     try:
-        make_frame(f, state, seat)
+        source_frame(f, state, seat)
         draw_world(f, &w, &rng)
         return world_dict(&w)
     finally:
         free(f)
 
 
+cdef long search_loop(const Frame* f, Tree* t, uint64_t* rng, long budget, double limit, double c, int hz,
+                      double greedy, double scale, int points, int* failed) noexcept nogil:
+    """The search's iterations from the root (node 0 of ``t``): at most ``budget``, and ``limit`` seconds at
+    most (checked every few iterations; 0: no clock, the budget alone). Returns the iterations done;
+    ``failed`` set when the tree outgrew memory."""
+    cdef long done = 0
+    cdef double deadline = now_seconds() + limit if limit > 0 else 0.0
+    while done < budget:
+        if iterate(f, t, rng, c, hz, greedy, scale, points) < 0:
+            failed[0] = 1
+            break
+        done += 1
+        if limit > 0 and (done & 3) == 0 and now_seconds() >= deadline:
+            break
+    return done
+
+
+cdef int search_move(Game* g, int seat, long iterations, double c, int horizon, double greedy,
+                     double scale) noexcept nogil:
+    """The search bot's move (an internal id) for ``seat`` in ``g``: :func:`search`'s SO-ISMCTS at
+    ``iterations`` iterations and no clock, every world drawn from :func:`frame_of` (what the seat knows), its
+    generator seeded from the game's. -1 when it cannot run (rules it does not play, no memory, the root
+    waiting for another seat)."""
+    cdef Frame* f = <Frame*>malloc(sizeof(Frame))
+    cdef Tree t
+    cdef uint64_t rng = splitmix_next(&g.rng)
+    cdef int failed = 0, best, move = -1
+    if f == NULL:
+        return -1
+    if frame_of(g, seat, f) == 0 and new_tree(&t) == 0:
+        search_loop(f, &t, &rng, iterations, 0.0, c, horizon, greedy, scale, 0, &failed)
+        best = best_child(&t, seat)
+        if best >= 0 and not failed:
+            move = t.nodes[best].action
+        free(t.nodes)
+    free(f)
+    return move
+
+
 def search(state: object, seat: int, iterations: int, time_limit: float, exploration: float = 0.7,
            horizon: int = 120, rollout_greedy: float = 0.8, seed: int = 0, omniscient: bool = False,
            reward_scale: float = 0.0, bint play_for_points=False) -> dict:
-    """SO-ISMCTS for ``seat`` in ``state`` (a pure ``CribbageState``), as ``SearchPolicy`` runs it, in C:
+    """SO-ISMCTS for ``seat`` in ``state`` (a protocol state, or a :class:`NativeCribbage` whose frame is built
+    from its game alone: :func:`seat_frame`), as ``SearchPolicy`` runs it, in C:
     at most ``iterations`` iterations or ``time_limit`` seconds (checked every few iterations), UCB1 with
     ``exploration``, ``horizon`` plies per iteration (tree and rollout), rollouts greedy with probability
     ``rollout_greedy`` and stopped at the hand's end. Deterministic for a ``seed`` when the iterations run
@@ -2525,42 +2631,31 @@ def search(state: object, seat: int, iterations: int, time_limit: float, explora
     cdef long done = 0
     cdef double c = exploration, greedy = rollout_greedy, limit = time_limit
     cdef int hz = min(horizon, 1 << 30), failed = 0, ch, best, s = seat, points = play_for_points
-    cdef double scale, deadline, scale_arg = reward_scale
+    cdef double scale, scale_arg = reward_scale
     cdef int legal[MAX_ACTS]
     cdef int nlegal
     if f == NULL:
         raise MemoryError()
     t.nodes = NULL
     try:
-        make_frame(f, state, seat, omniscient)
-        scale = scale_arg if scale_arg > 0 else max(5.0, state.rules.target / 10.0)
-        t.cap = 1024
-        t.size = 0
-        t.nodes = <Node*>malloc(t.cap * sizeof(Node))
-        if t.nodes == NULL:
+        if omniscient:
+            make_frame(f, state, seat, True)
+        else:
+            source_frame(f, state, seat)
+        scale = scale_arg if scale_arg > 0 else max(5.0, f.base.target / 10.0)
+        if new_tree(&t) < 0:
             raise MemoryError()
-        add_node(&t, -1, -1, -1)
         with nogil:
-            deadline = now_seconds() + limit
-            while done < budget:
-                if iterate(f, &t, &rng, c, hz, greedy, scale, points) < 0:
-                    failed = 1
-                    break
-                done += 1
-                if (done & 3) == 0 and now_seconds() >= deadline:
-                    break
+            done = search_loop(f, &t, &rng, budget, limit, c, hz, greedy, scale, points, &failed)
         if failed:
             raise MemoryError("the search tree outgrew memory")
         children = []
-        best = -1
         ch = t.nodes[0].first
         while ch >= 0:
             if t.nodes[ch].actor == s:
                 children.append((t.nodes[ch].action, t.nodes[ch].visits, t.nodes[ch].reward))
-                if best < 0 or (t.nodes[ch].visits, t.nodes[ch].reward) > (t.nodes[best].visits,
-                                                                              t.nodes[best].reward):
-                    best = ch
             ch = t.nodes[ch].next
+        best = best_child(&t, s)
         if best >= 0:
             action = t.nodes[best].action
         else:  # the root waits for another seat first (a simultaneous discard): any move of the seat's

@@ -18,22 +18,27 @@ automatic scoring or the muggins rule). The API is the batched domino environmen
 * **Rewards**: ``"points"`` is the change of the learner's side's score; ``"win"`` +1 to the winning side.
 * **Observations**: :class:`muggins.cards.cribbage.observation.CribbageEncoder`'s vector (computed in C,
   equal number for number) and the mask of the moves the seat to act may make.
-* **Opponents** ``"random"`` (a legal move at random) and ``"greedy"`` (the registry's ``greedy`` bot's choice:
+* **Opponents** ``"random"`` (a legal move at random), ``"greedy"`` (the registry's ``greedy`` bot's choice:
   the most points now, ties at random, so any discard, which scores nothing now, and the card pegging most)
-  are played in C with perfect attention: each announces its move's true points and calls every missed point.
-  The native search bot is not played here: ``opponents="search"`` is NotImplementedError.
+  and ``"search"`` are played in C with perfect attention: each announces its move's true points and calls
+  every missed point. ``search`` is the search bot's native SO-ISMCTS
+  (:func:`muggins.cards.cribbage.native.search`, the bot's defaults) at ``search_iterations`` iterations a
+  move (64; no clock, so a run replays), each world drawn from what its seat's view shows, read in C from the
+  game (its own cards and discards, the cards laid and shown, the floors the other's gos set). Like the native
+  search it plays the two-player six-card game with automatic scoring: elsewhere it is NotImplementedError.
 * **Seeds**: the deals (and the first dealer) are the native engine's, not those of ``spec.new``; a seed
   replays a run exactly.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from muggins.rl.compact import CompactActions
-from muggins.rl.vector import NativeVectorEnv, native_module
+from muggins.rl.vector import NativeVectorEnv, check_search_iterations, native_module
 
 __all__ = ["CribbageVectorEnv"]
 
@@ -44,6 +49,12 @@ class CribbageVectorEnv(NativeVectorEnv):
     game_name = "cribbage"
     core_module = "muggins.cards.cribbage.vector_native"
 
+    def __init__(self, preset: str | None = None, players: int | None = None, num_envs: int = 8,
+                 opponents: str | Sequence[str] | None = "random", seed: int | None = None,
+                 search_iterations: int = 64, **kwargs: Any) -> None:
+        self.search_iterations = search_iterations
+        super().__init__(preset, players, num_envs, opponents, seed, **kwargs)
+
     def _check_rules(self, rules: Any, n: int) -> None:
         why = native_module("muggins.cards.cribbage.native").unsupported(rules, n)
         if why is not None:
@@ -52,16 +63,18 @@ class CribbageVectorEnv(NativeVectorEnv):
             raise NotImplementedError("five-card cribbage to 3 or less is won by the first pone's three for last "
                                       "before anyone moves: an episode would have no step")
 
-    def _opponent_names(self, known: dict[str, int]) -> tuple[str, ...]:
-        return (*known, "search")
-
     def _check_opponents(self, native: Any, names: list[str], rules: Any, n: int) -> None:
         if "search" in names:
-            raise NotImplementedError("the cribbage search bot is not played in C by the batched environment (its "
-                                      "worlds are drawn from the protocol state's record, for two players); use "
-                                      "'random' or 'greedy', or backend='python' for any bot")
+            check_search_iterations(self.search_iterations)
+            why = [w for w, out in ((f"{n} players", n != 2), ("five-card", rules.five_card),
+                                    ("manual claims", rules.claims == "manual")) if out]
+            if why:
+                raise NotImplementedError("the search opponent in C plays the two-player six-card game with "
+                                          f"automatic scoring, not {', '.join(why)}; use 'random' or 'greedy', or "
+                                          "backend='python' for any bot")
 
     def _make_core(self, native: Any, rules: Any, n: int, policies: list[int], learner: int, c: CompactActions,
                    win: bool, illegal_reward: float, arrays: dict[str, np.ndarray]) -> Any:
         return native.VectorCore(rules, n, self.num_envs, policies, learner, c.moves + 1, c.amounts,
-                                 c.move_start("play"), win, illegal_reward, self.same_step, arrays)
+                                 c.move_start("play"), win, illegal_reward, self.same_step, arrays,
+                                 self.search_iterations)

@@ -6,7 +6,9 @@ Every game is a :c:type:`Game` of the native engine (:mod:`muggins.cards.cribbag
 ``native.pxd`` declares it). A step applies each game's action given as a compact pair
 (:mod:`muggins.rl.compact`: a move - a discard, a card, go, a count, the muggins call, the late claim or "let
 it go" - then the amount it announces), lets the opponents (random or greedy, with perfect attention: true
-claims, every missed point called) act inside C, deals
+claims, every missed point called; or the search bot at a small budget, the native search,
+:func:`muggins.cards.cribbage.native.search`, its worlds drawn from a frame built in C from what its seat's view
+shows) act inside C, deals
 a new game where one ended, and writes each observation
 (:class:`muggins.cards.cribbage.observation.CribbageEncoder`'s vector, computed from the C data) and mask of
 legal moves into NumPy arrays made once. The loop over games runs without the GIL, so chunks of games can
@@ -29,14 +31,19 @@ from muggins.core.vector_out cimport Out, bind_out, next_step_deal, settle
 from muggins.cards.cribbage.native cimport (CLAIM_NONE, ID_COUNT_HAND, ID_GO, ID_PLAY, PH_DISCARD, PH_OVER,
                                             POLICY_GREEDY, POLICY_RANDOM, Game, NativeCribbage, apply_legal,
                                             call_muggins, choose, choose_mixed, late_claim, legal_check, new_game,
-                                            own_moves, set_rules, true_points)
+                                            own_moves, search_move, set_rules, true_points)
 
 cdef enum:
     LEARNER = -1
     MAX_OWN = 64    # the most own moves of a seat (15 discards of six cards)
+    P_SEARCH = 8          # the search bot (the native engine's policies are 0 and 1)
+    SEARCH_HORIZON = 120  # moves of a search's iteration at most (the search bot's horizon)
 
 #: the opponents played in C, by bot name
-POLICIES = {"random": POLICY_RANDOM, "greedy": POLICY_GREEDY}
+POLICIES = {"random": POLICY_RANDOM, "greedy": POLICY_GREEDY, "search": P_SEARCH}
+# the search bot's constants (its defaults): UCB1's exploration, the rollouts' greedy share
+cdef double SEARCH_EXPLORATION = 0.7
+cdef double SEARCH_ROLLOUT_GREEDY = 0.8
 
 
 cdef struct Enc:
@@ -190,11 +197,37 @@ cdef void move(Game* g, int seat, int internal, int claim) noexcept nogil:
     g.claim = CLAIM_NONE
 
 
-cdef void bot_act(Game* g, int* declined, int seat, int policy) noexcept nogil:
+cdef struct Core:
+    Enc e
+    Moves m
+    Game* games
+    int n
+    int policy[4]       # per seat: LEARNER, POLICY_RANDOM, POLICY_GREEDY or P_SEARCH
+    long search_iterations  # the search opponent's iterations a move
+    double scale        # and the points difference its squashed reward turns on
+    int learner         # the learning seat; -1: every seat learns
+    int amounts
+    int win, same_step
+    double illegal
+    Out o               # the arrays written, and each game's bookkeeping (muggins.core.vector_out)
+
+
+cdef int search_choice(Core* c, Game* g, int seat) noexcept nogil:
+    """The search bot's move for ``seat`` (waited for); greedy's when the move is forced or the search cannot
+    run."""
+    cdef int ids[MAX_OWN]
+    cdef int a = -1
+    if own_moves(g, seat, ids, 1, MAX_OWN) > 1:
+        a = search_move(g, seat, c.search_iterations, SEARCH_EXPLORATION, SEARCH_HORIZON, SEARCH_ROLLOUT_GREEDY,
+                        c.scale)
+    return a if a >= 0 else choose_mixed(g, seat, 1.0)
+
+
+cdef void bot_act(Core* c, Game* g, int* declined, int seat, int policy) noexcept nogil:
     """One action of a bot with perfect attention: call a window with missed points, claim late what it may,
     let any other window go, else move by ``policy`` announcing the move's true points: random, any legal
     move; greedy, the registry's ``greedy`` bot's choice (the most points now, ties at random: any discard,
-    which scores nothing now, and the card pegging most)."""
+    which scores nothing now, and the card pegging most); search, :func:`search_choice`."""
     cdef int a, claim = CLAIM_NONE, late
     if g.w_open and g.w_missed > 0 and side(g, seat) != g.w_side:
         call_muggins(g, seat, g.w_missed)
@@ -208,26 +241,16 @@ cdef void bot_act(Game* g, int* declined, int seat, int policy) noexcept nogil:
     if not waiting(g) >> seat & 1:
         declined[0] |= 1 << seat
         return
-    a = choose_mixed(g, seat, 1.0) if policy == POLICY_GREEDY else choose(g, seat, POLICY_RANDOM)
+    if policy == P_SEARCH:
+        a = search_choice(c, g, seat)
+    else:
+        a = choose_mixed(g, seat, 1.0) if policy == POLICY_GREEDY else choose(g, seat, POLICY_RANDOM)
     if g.manual and a >= ID_PLAY:
         claim = true_points(g, seat, a)
         if claim == 0:
             claim = CLAIM_NONE
     move(g, seat, a, claim)
     declined[0] = 0
-
-
-cdef struct Core:
-    Enc e
-    Moves m
-    Game* games
-    int n
-    int policy[4]       # per seat: LEARNER, POLICY_RANDOM or POLICY_GREEDY
-    int learner         # the learning seat; -1: every seat learns
-    int amounts
-    int win, same_step
-    double illegal
-    Out o               # the arrays written, and each game's bookkeeping (muggins.core.vector_out)
 
 
 cdef inline int compact_move(Moves* m, int internal) noexcept nogil:
@@ -304,7 +327,7 @@ cdef int play_bots(Core* c, Game* g, int* declined) noexcept nogil:
         s = next_actor(g, declined[0])
         if s < 0 or c.policy[s] == LEARNER:
             return s
-        bot_act(g, declined, s, c.policy[s])
+        bot_act(c, g, declined, s, c.policy[s])
 
 
 cdef void seat_scores(Game* g, int* out) noexcept nogil:
@@ -393,7 +416,7 @@ cdef class VectorCore:
 
     def __init__(self, rules: object, num_players: int, num_envs: int, policies: list[int], learner: int,
                  moves: int, amounts: int, play: int, win: bool, illegal_reward: float, same_step: bool,
-                 arrays: dict) -> None:
+                 arrays: dict, search_iterations: int = 64) -> None:
         cdef Core* c = &self.c
         set_rules(&self.template, rules)
         self.template.target = rules.target
@@ -411,6 +434,8 @@ cdef class VectorCore:
         c.win = bool(win)
         c.same_step = bool(same_step)
         c.illegal = illegal_reward
+        c.search_iterations = search_iterations
+        c.scale = max(5.0, rules.target / 10.0)
         # one record per game, kept in a bytes-like buffer numpy owns (freed with this object)
         self._games_buf = np.zeros(num_envs * sizeof(Game), dtype=np.uint8)
         cdef uint8_t[::1] gb = self._games_buf

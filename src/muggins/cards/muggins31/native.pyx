@@ -28,7 +28,7 @@ from libc.math cimport exp, log, sqrt, tanh
 from libc.time cimport clock, clock_t, CLOCKS_PER_SEC
 
 from muggins.core.bits cimport lowbit, popcount
-from muggins.core.mcts cimport Node, Tree, add_node, now_seconds
+from muggins.core.mcts cimport Node, Tree, add_node, best_child, now_seconds
 from muggins.core.idlog cimport IdLog, idlog_copy, idlog_free, idlog_init, idlog_list, idlog_push
 from muggins.core.splitmix cimport splitmix_next
 from muggins.core.pyrandom cimport (DRAW_DEAL, DRAW_WIDTH, MT, DrawLog, draw_copy, draw_push, draw_take,
@@ -2025,17 +2025,6 @@ cdef long search_loop(const Frame* f, Tree* t, uint64_t* rng, long budget, doubl
         if limit > 0 and (done & 15) == 0 and now_seconds() >= deadline:
             break
     return done
-
-
-cdef int best_child(const Tree* t, int seat) noexcept nogil:
-    """The root's most visited move of ``seat`` (the higher reward sum on a tie, else the first); -1: none."""
-    cdef int ch = t.nodes[0].first, best = -1
-    while ch >= 0:
-        if t.nodes[ch].actor == seat and (best < 0 or t.nodes[ch].visits > t.nodes[best].visits or (
-                t.nodes[ch].visits == t.nodes[best].visits and t.nodes[ch].reward > t.nodes[best].reward)):
-            best = ch
-        ch = t.nodes[ch].next
-    return best
 
 
 cdef int search_move(Game* g, int seat, long iterations, double c, int horizon, double greedy,
