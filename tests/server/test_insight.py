@@ -143,3 +143,22 @@ def test_a_card_games_hint_says_its_verb_once() -> None:
     hint = hint_of(st, seat, samples=4)
     assert hint["move"].startswith("play ") and hint["phrase"] == hint["move"]
     assert hint["phrase"].split().count("play") == 1
+    assert hint["count"] is None  # no ends to count in a card game
+
+
+def test_a_cribbage_hint_names_no_count_of_the_ends() -> None:
+    """Cribbage's running count of the play is no count of the ends: the hint carries none."""
+    from muggins.core.rules import get_game
+    from muggins.server.insight import hint_of
+
+    spec = get_game("cribbage")
+    st = spec.new(spec.rules(None), 2, seed=3)
+    while st.phase == "discard":
+        s = min(st.waiting_for())
+        st.apply(s, st.legal_actions(s)[0])
+    seat = min(st.waiting_for())
+    st.apply(seat, st.legal_actions(seat)[0])  # a card laid: the count of the play is no longer 0
+    seat = min(st.waiting_for())
+    hint = hint_of(st, seat, samples=4)
+    assert st.count > 0 and hint["move"] is not None
+    assert hint["count"] is None

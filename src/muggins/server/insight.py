@@ -69,7 +69,8 @@ def hint_of(state: Any, seat: int, samples: int = HINT_SAMPLES, seed: int = HINT
     bot would make and its expected points, from ``state`` as the seat knows it (hidden hands sampled).
     ``move`` is None when the seat has no regular move to rank (it may only call or claim); ``phrase`` is
     the move as the words that follow "the bot would" ("play 10S", "draw", "say go")."""
-    count = getattr(state, "count", None)
+    # (the count of the ends: a card game's ``count`` is another count, its pegging's, and no hint's)
+    count = getattr(state, "count", None) if hasattr(state.view(seat), "open_ends") else None
     out: dict[str, Any] = {"seat": seat, "index": len(state.history),
                            "count": count if isinstance(count, int) and not isinstance(count, bool) else None,
                            "move": None, "phrase": None, "points": None, "samples": samples}
