@@ -491,6 +491,14 @@ class NativeCardState:
         """As the pure state's (the same draw from ``rng``), played on natively."""
         return self._own(self._synced().sample_hidden(seat, rng))
 
+    def _replayed_with(self, outcomes: list[dict[str, Any]], history: list[tuple[int, Action]]) -> Self:
+        """A native game of these rules dealt from ``outcomes`` with the moves of ``history`` applied: a
+        sampled world (its record with the hidden cards drawn afresh) played to this point."""
+        sample = type(self).new(self.rules, self.num_players, Chance(outcomes=outcomes))
+        for who, action in history:
+            sample.apply(who, action)
+        return sample
+
     def inventory(self) -> dict[str, list[str]]:
         """Every card by where it lies, as the pure state names and orders them (``GameState.inventory``),
         from the engine's data and the record."""

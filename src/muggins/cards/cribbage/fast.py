@@ -102,12 +102,18 @@ class NativeCribbageState(NativeCardState):
         return seat % 2 if self.num_players == 4 else seat
 
     def _refusing(self, blank: Any) -> None:
-        nat, n = self._nat, self.num_players
-        blank.phase = nat.phase()
-        blank.turn = nat.turn()
-        blank.hands = [[DECK[c] for c in nat.held(s)] for s in range(n)]
+        nat = self._nat
+        self._turn_on(blank)
+        blank.hands = [[DECK[c] for c in nat.held(s)] for s in range(self.num_players)]
         blank.count = nat.count()
         blank._to_discard = sum(1 << s for s in nat.waiting_for())
+
+    def _turn_on(self, blank: Any) -> None:
+        """Set on the blank pure state ``blank`` where the hand is: its phase, the seat to play and the next
+        count of the show (what its parsing and its checks of a move read of the turn)."""
+        nat = self._nat
+        blank.phase = nat.phase()
+        blank.turn = nat.turn()
         blank._show_order = self._show_order
         blank._show_i = 0
 
@@ -140,8 +146,8 @@ class NativeCribbageState(NativeCardState):
                 played.append(e.data["card"])
         out["played"] = played[::-1]
         # the crib as the pure state fills it: the card dealt to it, then each discard of this hand in turn
-        outs = self._sync_chance(False).outcomes
-        dealt = next(o for o in reversed(outs[:self._sync_chance(False).position]) if o.get("kind") == "deal")
+        ch = self._sync_chance(False)
+        dealt = next(o for o in reversed(ch.outcomes[:ch.position]) if o.get("kind") == "deal")
         crib = list(dealt.get("crib", ()))
         laid = (len(nat.crib()) - len(crib)) // self.rules.discard_each
         discards = [a for _, a in self.history if a.kind == "discard"]
@@ -235,9 +241,7 @@ class NativeCribbageState(NativeCardState):
             if laid is not None and t.discards[s]:
                 i = max(i for i, (who, a) in enumerate(history) if who == s and a.kind == "discard")
                 history[i] = (s, discard_action(laid))
-        sample = type(self).new(self.rules, n, Chance(outcomes=made))
-        for who, action in history:
-            sample.apply(who, action)
+        sample = self._replayed_with(made, history)
         forked = Chance(outcomes=made)
         forked._pos = len(made)
         forked.rng = rng
@@ -248,11 +252,7 @@ class NativeCribbageState(NativeCardState):
         """The blank pure state with what ``CribbageState.parse_action`` reads of the position ("count" alone
         is the crib's count when the crib is to be counted next by ``seat``)."""
         blank = super()._notation()
-        nat = self._nat
-        blank.phase = nat.phase()
-        blank.turn = nat.turn()
-        blank._show_order = [(nat.dealer(), "crib" if nat.view_ints()[3] == self.num_players else "hand")]
-        blank._show_i = 0
+        self._turn_on(blank)
         return blank
 
     def view(self, seat: object) -> CribbageView:

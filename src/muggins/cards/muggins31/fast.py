@@ -14,7 +14,6 @@ from muggins.cards.muggins31.state import _FIELDS as PURE_FIELDS
 from muggins.cards.muggins31.state import GO, PLAY, CardMugginsState, _primary, deal_builder
 from muggins.cards.muggins31.views import Muggins31View
 from muggins.cards.native_state import NativeCardState, public_window
-from muggins.core.chance import Chance
 from muggins.core.protocol import Action, Event, check_seat
 from muggins.core.sampling import resample
 
@@ -126,11 +125,7 @@ class NativeCardMugginsState(NativeCardState):
         """This game's record with the outcomes of the current round replaced by ``made``, replayed natively
         (``resample``'s swap: what the pure state gets by swapping the deal into the template ``t``)."""
         outs = t.chance.outcomes
-        sample = type(self).new(self.rules, self.num_players,
-                                Chance(outcomes=[*outs[:len(outs) - len(made)], *made]))
-        for who, action in self.history:
-            sample.apply(who, action)
-        return sample
+        return self._replayed_with([*outs[:len(outs) - len(made)], *made], self.history)
 
     def view(self, seat: object) -> Muggins31View:
         """What ``seat`` may see (None: a spectator): see ``_view`` (declared here for the view's type)."""
