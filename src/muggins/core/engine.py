@@ -21,18 +21,12 @@ def _setting() -> str | None:
     env = os.environ
     data = getattr(env, "_data", None)
     if type(data) is dict:
-        raw = data.get(_KEY if _KEY is not None else _key(env))
+        raw = data.get(_KEY)
         return None if raw is None else str(env.decodevalue(raw))
     return env.get(ENGINE_ENV)
 
 
-_KEY: object = None
-
-
-def _key(env: object) -> object:
-    global _KEY
-    _KEY = env.encodekey(ENGINE_ENV)  # type: ignore[attr-defined]
-    return _KEY
+_KEY = os.environ.encodekey(ENGINE_ENV)  # the name as os.environ's store keeps it
 
 
 def engine_choice() -> str:
