@@ -34,10 +34,11 @@ import weakref
 from collections.abc import Callable
 from contextlib import suppress
 from functools import partial
-from typing import Any, ClassVar, Self, cast
+from typing import Any, ClassVar, Self
 
 from muggins.core.action_ids import ActionSpace, id_mask, space_of
 from muggins.core.chance import Chance
+from muggins.core.engine import refusing_type
 from muggins.core.errors import GameOver, IllegalAction, shown
 from muggins.core.protocol import MUGGINS, Action, Event, GameState, check_action, check_seat
 from muggins.core.views import WindowView
@@ -385,7 +386,7 @@ class NativeCardState:
         open is refused by the same checks, after the window's closing, which they do not read."""
         if action.kind in ("muggins", "claim"):
             return None
-        blank = self._notation_of(_refusal_type(self.pure_type))
+        blank = self._notation_of(refusing_type(self.pure_type))
         blank._over = False
         blank._manual = self.rules.claims == "manual"
         blank._window = None
@@ -614,20 +615,6 @@ def _decoded(space: ActionSpace) -> tuple[dict[int, Action], dict[Action, int]]:
             _DECODED.clear()
         hit = _DECODED[id(space)] = (space, {}, {})
     return hit[1], hit[2]
-
-
-_REFUSING: dict[type, type] = {}
-
-
-def _refusal_type(kind: type) -> type:
-    """A subclass of the pure state class ``kind`` whose regular moves are its ``legal(seat)``."""
-    made = _REFUSING.get(kind)
-    if made is None:
-        def regular(self: Any, seat: int) -> list[Action]:
-            return cast("list[Action]", self.legal(seat))
-
-        made = _REFUSING[kind] = type(f"Refusing{kind.__name__}", (kind,), {"_regular": regular})
-    return made
 
 
 def _fields(kind: type) -> tuple[str, ...]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 from types import ModuleType
-from typing import Any
+from typing import Any, cast
 
 ENGINE_ENV = "MUGGINS_ENGINE"
 CHOICES = ("native", "pure")
@@ -92,3 +92,19 @@ def describe_engines() -> str:
         engine, why = spec.engine()
         parts.append(f"{spec.name} {engine}" + (f" ({why})" if why else ""))
     return "engines: " + ", ".join(parts)
+
+
+_REFUSING: dict[type, type] = {}
+
+
+def refusing_type(kind: type) -> type:
+    """A subclass of the pure state class ``kind`` whose regular moves are its ``legal(seat)``: a native-backed
+    state runs the pure engine's own checks of a move (and their words) on a blank state of it, holding what
+    those checks read of the native position and the native engine's legal moves."""
+    made = _REFUSING.get(kind)
+    if made is None:
+        def regular(self: Any, seat: int) -> list[Any]:
+            return cast("list[Any]", self.legal(seat))
+
+        made = _REFUSING[kind] = type(f"Refusing{kind.__name__}", (kind,), {"_regular": regular})
+    return made

@@ -23,6 +23,7 @@ from typing import Any, NoReturn, cast
 from muggins.core.action_ids import id_mask, space_of
 from muggins.core.chance import Chance
 from muggins.core.claims import check_points
+from muggins.core.engine import refusing_type
 from muggins.core.errors import ClaimError, GameOver, IllegalAction, NotYourTurn, RecordError, shown
 from muggins.core.protocol import Action, Event, check_action, check_seat
 from muggins.dominoes.deals import draw_deal, draw_lot, fresh, lot_tied
@@ -515,7 +516,9 @@ class NativeDominoState:
         words (``DominoState._why_illegal``), read from a pure state holding what that code reads of this
         position (the hands, the layout, the knock, the lead that is forced, the boneyard's size)."""
         nat, tiles, r = self._nat, self._tiles, self.rules
-        blank = self._notation(_refusal_type())
+        from muggins.dominoes.state import DominoState
+
+        blank = self._notation(refusing_type(DominoState))
         blank.hands = [[tiles[t] for t in nat.hand_of(s)] for s in range(self.num_players)]
         blank.boneyard = [None] * nat.table()[1]
         blank.phase = self.phase
@@ -537,7 +540,7 @@ class NativeDominoState:
         last = next((e for e in reversed(self.log) if e.kind in _MOVE_KINDS), None)
         if last is not None and last.kind == "knock" and not last.data["partner"]:
             blank._knock = ("partner", last.seat)
-        blank.legal = self._nat.offered(seat)
+        blank.legal = self._nat.offered
         return str(blank._why_illegal(seat, action))
 
     def _apply(self, seat: object, action: object) -> None:
@@ -941,25 +944,6 @@ def _unused(rng: random.Random) -> dict[str, Any]:  # pragma: no cover - every o
 
 
 _MOVE_KINDS = frozenset(("hand_start", "play", "draw", "pass", "knock"))
-_REFUSALS: list[Any] = []
-
-
-def _refusal_type() -> Any:
-    """A pure state class whose legal moves are the ones it is given (``legal``): the pure engine's
-    ``_why_illegal`` reads them, and the position, from it (see ``NativeDominoState._why_illegal``)."""
-    if not _REFUSALS:
-        from muggins.dominoes.state import DominoState
-
-        class Refusal(DominoState):
-            legal: list[Action]
-
-            def _regular(self, seat: int) -> list[Action]:
-                return self.legal
-
-        _REFUSALS.append(Refusal)
-    return _REFUSALS[0]
-
-
 #: (id of the rules, players) -> (the rules, a pure state of them: see ``NativeDominoState._shell``)
 _SHELLS: dict[tuple[int, int], tuple[Any, Any]] = {}
 _LOADED: list[tuple[Any, str | None]] = []
