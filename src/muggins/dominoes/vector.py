@@ -36,13 +36,12 @@ A :class:`gymnasium.vector.VectorEnv` of ``num_envs`` domino games stepped toget
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from muggins.rl.compact import CompactActions
-from muggins.rl.vector import NativeVectorEnv, check_search_iterations, native_module
+from muggins.rl.vector import NativeVectorEnv, native_module
 
 __all__ = ["DominoVectorEnv"]
 
@@ -53,12 +52,6 @@ class DominoVectorEnv(NativeVectorEnv):
     game_name = "dominoes"
     core_module = "muggins.dominoes.vector_native"
 
-    def __init__(self, preset: str | None = None, players: int | None = None, num_envs: int = 8,
-                 opponents: str | Sequence[str] | None = "random", seed: int | None = None,
-                 search_iterations: int = 64, **kwargs: Any) -> None:
-        self.search_iterations = search_iterations
-        super().__init__(preset, players, num_envs, opponents, seed, **kwargs)
-
     def _check_rules(self, rules: Any, n: int) -> None:
         why = native_module("muggins.dominoes.native").unsupported(rules, n)
         if why is not None:
@@ -66,7 +59,6 @@ class DominoVectorEnv(NativeVectorEnv):
 
     def _check_opponents(self, native: Any, names: list[str], rules: Any, n: int) -> None:
         if "search" in names:
-            check_search_iterations(self.search_iterations)
             why = native.search_unsupported(rules, n)
             if why is not None:
                 raise NotImplementedError(f"the search opponent in C does not play {why}")

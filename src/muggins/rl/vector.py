@@ -170,9 +170,11 @@ class NativeVectorEnv(gymnasium.vector.VectorEnv[dict[str, np.ndarray], np.ndarr
     core_module: ClassVar[str]
 
     def __init__(self, preset: str | None = None, players: int | None = None, num_envs: int = 8,
-                 opponents: str | Sequence[str] | None = "random", seed: int | None = None, seat: int = 0,
-                 reward: str = "points", threads: int = 1, autoreset: str = "next_step",
-                 illegal_reward: float = -1.0, copy: bool = True, **options: Any) -> None:
+                 opponents: str | Sequence[str] | None = "random", seed: int | None = None,
+                 search_iterations: int = 64, seat: int = 0, reward: str = "points", threads: int = 1,
+                 autoreset: str = "next_step", illegal_reward: float = -1.0, copy: bool = True,
+                 **options: Any) -> None:
+        self.search_iterations = search_iterations  # a move of a search opponent
         native = native_module(self.core_module)
         spec, rules, n = resolve_game(self.game_name, preset, players, options)
         self._check_rules(rules, n)
@@ -197,6 +199,8 @@ class NativeVectorEnv(gymnasium.vector.VectorEnv[dict[str, np.ndarray], np.ndarr
                 raise RulesError(f"opponents is None (every seat learns), one of "
                                  f"{', '.join(self._opponent_names(known))}, or a list of {n - 1} of them (one per "
                                  f"other seat); got {shown(opponents)}")
+            if "search" in names:
+                check_search_iterations(search_iterations)
             self._check_opponents(native, names, rules, n)
             learner = seat
             others = iter(names)

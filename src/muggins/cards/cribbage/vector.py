@@ -32,13 +32,12 @@ automatic scoring or the muggins rule). The API is the batched domino environmen
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from muggins.rl.compact import CompactActions
-from muggins.rl.vector import NativeVectorEnv, check_search_iterations, native_module
+from muggins.rl.vector import NativeVectorEnv, native_module
 
 __all__ = ["CribbageVectorEnv"]
 
@@ -48,12 +47,6 @@ class CribbageVectorEnv(NativeVectorEnv):
 
     game_name = "cribbage"
     core_module = "muggins.cards.cribbage.vector_native"
-
-    def __init__(self, preset: str | None = None, players: int | None = None, num_envs: int = 8,
-                 opponents: str | Sequence[str] | None = "random", seed: int | None = None,
-                 search_iterations: int = 64, **kwargs: Any) -> None:
-        self.search_iterations = search_iterations
-        super().__init__(preset, players, num_envs, opponents, seed, **kwargs)
 
     def _check_rules(self, rules: Any, n: int) -> None:
         why = native_module("muggins.cards.cribbage.native").unsupported(rules, n)
@@ -65,7 +58,6 @@ class CribbageVectorEnv(NativeVectorEnv):
 
     def _check_opponents(self, native: Any, names: list[str], rules: Any, n: int) -> None:
         if "search" in names:
-            check_search_iterations(self.search_iterations)
             why = [w for w, out in ((f"{n} players", n != 2), ("five-card", rules.five_card),
                                     ("manual claims", rules.claims == "manual")) if out]
             if why:

@@ -25,13 +25,13 @@ autoreset modes, seeds, threads and ``copy``. What is the game's own:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from muggins.rl.compact import CompactActions
-from muggins.rl.vector import NativeVectorEnv, check_search_iterations, native_module
+from muggins.rl.vector import NativeVectorEnv, native_module
 
 __all__ = ["CardMugginsVectorEnv"]
 
@@ -41,12 +41,6 @@ class CardMugginsVectorEnv(NativeVectorEnv):
 
     game_name = "card-muggins"
     core_module = "muggins.cards.muggins31.vector_native"
-
-    def __init__(self, preset: str | None = None, players: int | None = None, num_envs: int = 8,
-                 opponents: str | Sequence[str] | None = "random", seed: int | None = None,
-                 search_iterations: int = 64, **kwargs: Any) -> None:
-        self.search_iterations = search_iterations
-        super().__init__(preset, players, num_envs, opponents, seed, **kwargs)
 
     @classmethod
     def play_amounts(cls, preset: str, players: int) -> Callable[[np.ndarray, np.ndarray], np.ndarray] | None:
@@ -62,10 +56,6 @@ class CardMugginsVectorEnv(NativeVectorEnv):
         why = native_module("muggins.cards.muggins31.native").unsupported(rules, n)
         if why is not None:
             raise NotImplementedError(f"the batched environment steps the native engine: {why}")
-
-    def _check_opponents(self, native: Any, names: list[str], rules: Any, n: int) -> None:
-        if "search" in names:
-            check_search_iterations(self.search_iterations)
 
     def _make_core(self, native: Any, rules: Any, n: int, policies: list[int], learner: int, c: CompactActions,
                    win: bool, illegal_reward: float, arrays: dict[str, np.ndarray]) -> Any:
