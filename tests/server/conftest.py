@@ -34,6 +34,16 @@ def client(db_url: str) -> Iterator[TestClient]:
         yield c
 
 
+def same_server(client: TestClient, browser: TestClient) -> TestClient:
+    """``browser`` sends its requests to the event loop of ``client`` (started by ``with client``), as every
+    browser of a real server reaches its one loop. Without it each request would run on a loop of its own,
+    closed when the request ends, and the bot tasks the request started (a bot's first move after a seat is
+    taken) would be cancelled with it, perhaps after their move was stored and before it was applied."""
+    assert client.portal is not None, "the first client must be started (with TestClient(...) as client)"
+    browser.portal = client.portal
+    return browser
+
+
 def new_table(client: TestClient, **body: Any) -> dict[str, Any]:
     body.setdefault("game", "dominoes")
     body.setdefault("grace", 0)

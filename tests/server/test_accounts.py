@@ -13,7 +13,7 @@ from sqlalchemy import select
 
 from muggins.server.accounts import COOKIE, Accounts
 from muggins.server.store import accounts_t, seat_owners_t, sessions_t
-from tests.server.conftest import new_table, sit
+from tests.server.conftest import new_table, same_server, sit
 from tests.server.test_migrations import pg_schema_url
 
 PASSWORD = "correct horse battery"
@@ -41,8 +41,10 @@ def acc(client: TestClient) -> Accounts:
 
 
 def other(client: TestClient, **kw: Any) -> TestClient:
-    """A second browser on the same server: its own cookie jar."""
-    return TestClient(client.app, **kw)
+    """A second browser on the same server: its own cookie jar, the server's one event loop (see
+    :func:`same_server`)."""
+    return same_server(client, TestClient(client.app, **kw))
+
 
 
 def sign_up(c: TestClient, username: str = "Ann_1", password: str = PASSWORD, **kw: Any) -> Any:

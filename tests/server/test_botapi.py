@@ -21,6 +21,7 @@ from muggins.server.app import create_app
 from muggins.server.guard import ClientLimits
 from muggins.server.store import accounts_t, bot_tokens_t, challenges_t, seat_owners_t
 from tests.server.botapi_helpers import PASSWORD, auth, validator
+from tests.server.conftest import same_server
 
 API = validator("bot-api.schema.json")
 
@@ -38,14 +39,21 @@ def app(db_url: str) -> Any:
     return made
 
 
+STARTED: dict[int, TestClient] = {}  # id(app) -> the client that runs its event loop (the ``web`` fixture)
+
+
 @pytest.fixture
 def web(app: Any) -> Iterator[TestClient]:
     with TestClient(app) as c:
+        STARTED[id(app)] = c
         yield c
+        del STARTED[id(app)]
 
 
 def login(app: Any, name: str) -> TestClient:
     c = TestClient(app)
+    if id(app) in STARTED:  # the server's one event loop, as for every browser of a real server
+        same_server(STARTED[id(app)], c)
     r = c.post("/api/account", json={"username": name, "password": PASSWORD})
     assert r.status_code == 201, r.text
     return c

@@ -192,7 +192,7 @@ def test_guests_cannot_make_or_join_rated_tables(client: TestClient) -> None:
         assert r.status_code == 422 and why in r.json()["error"], (bad, r.text)
     assert client.get("/api/tables").json()["total"] == 0  # nothing was made
     t = new_table(client, seats=[None, None], rated=True)
-    guest = TestClient(client.app)
+    guest = other(client)
     r = guest.post(f"/api/tables/{t['id']}/seats/1", json={"name": "Zed"})
     assert r.status_code == 401 and "rated" in r.json()["error"]
     assert client.get(f"/api/tables/{t['id']}").json()["seats"][1]["open"] is True
