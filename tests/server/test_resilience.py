@@ -12,12 +12,14 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from muggins.bots.bot import AttentiveBot
 from muggins.server.app import create_app
 from muggins.server.store import Store
 from muggins.server.tables import Connection, GameTable, TableManager
-from tests.server.conftest import new_table, sit
+from tests.server.conftest import new_table, sit, table_socket
+from tests.server.test_api import next_state
 
 
 async def until_over(table: GameTable, seconds: float = 60.0) -> None:
@@ -124,3 +126,37 @@ def test_a_hint_that_fails_answers_a_clear_error(tmp_path: Path, monkeypatch: py
     failed = [r for r in answers if r.status_code != 409 or "turn" not in r.json()["error"]]
     assert len(failed) == 1  # the seat to act asked, the other was told it is not its turn
     assert failed[0].status_code == 409 and "no hint could be worked out" in failed[0].json()["error"]
+
+
+def test_one_process_reloads_a_table_the_store_is_ahead_of(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A table whose next action is stored already (another server wrongly writing the same database) is not
+    left refusing every move: its copy is dropped, its socket closed, and the table served again as stored,
+    its bot playing on."""
+    db = f"sqlite:///{tmp_path / 'one.db'}"
+    other = Store(db)  # what a second server on the same database wrote
+    with TestClient(create_app(db, rate=1e6, burst=1e6, time_scale=0.0)) as c:
+        t = new_table(c, game="card-muggins", seats=[None, None], options={"target": 31})
+        tokens = [sit(c, t["id"], 0, "Ann"), sit(c, t["id"], 1, "Bob")]
+        manager = c.app.state.manager  # type: ignore[attr-defined]
+        first = manager.tables[t["id"]]
+        mover = min(first.state.to_act())
+        with table_socket(c, t["id"], tokens[mover]) as ws:
+            legal = next_state(ws)["view"]["legal"]
+            other.append_action(t["id"], 0, mover, legal[-1], None, None, None)
+            ws.send_json({"type": "act", "move": legal[0], "at": 0, "ref": "r"})
+            with pytest.raises(WebSocketDisconnect):  # refused, then closed: the page reconnects
+                while (r := ws.receive_json())["type"] == "state":
+                    pass
+                assert r["type"] == "error" and "moved on elsewhere" in r["message"], r
+                ws.receive_json()
+        now = manager.tables[t["id"]]
+        assert now is not first and "reloaded from the store" in caplog.text
+        assert [now.state.action_to_json(s, x)["move"] for s, x in now.state.history] == [legal[-1]]
+        with table_socket(c, t["id"], tokens[1 - mover]) as ws:  # the game goes on from the stored move
+            m = next_state(ws)
+            assert m["table"]["actions"] == 1
+            ws.send_json({"type": "act", "move": m["view"]["legal"][0], "at": 1, "ref": "s"})
+            while (r := ws.receive_json()).get("ref") != "s":
+                pass
+            assert r["type"] == "ack" and r["index"] == 1, r
+        assert len(other.load_one(t["id"]).actions) == 2  # type: ignore[union-attr]

@@ -841,12 +841,37 @@ class TableManager:
 
     def stale(self, table: GameTable) -> None:
         """A write of ``table`` found its action stored already: the table was played by another process
-        (scale-out mode), and ``on_stale`` reloads it; with none, it is only logged."""
+        (scale-out mode), and ``on_stale`` reloads it; with none (one process), it is logged and reloaded
+        here (:meth:`reload`)."""
         if self.on_stale is not None:
             self.on_stale(table)
         else:
-            log.error("table %s: its next action is stored already; is another server using this database?",
-                      table.id)
+            log.error("table %s: its next action is stored already; is another server using this database? "
+                      "It is reloaded from the store", table.id)
+            self.reload(table)
+
+    def reload(self, table: GameTable) -> None:
+        """One process: the copy ``table``, behind the store, is dropped (its bots stopped, its sockets closed
+        so that their pages reconnect) and the table served again as stored, its bots scheduled. A table
+        that can no longer be read stays as it was, refusing its moves, and is logged."""
+        if self.tables.get(table.id) is not table:
+            return
+        try:
+            stored = self.store.load_one(table.id)
+            if stored is None:
+                raise TableError("it is no longer stored", 404)
+            fresh = self._rebuild(stored)
+        except Exception:
+            log.exception("table %s could not be reloaded from the store", table.id)
+            return
+        table.cancel()
+        if fresh.status in ENDED:
+            del self.tables[table.id]
+            self.archived[table.id] = fresh
+        else:
+            self.tables[table.id] = fresh
+            fresh.schedule_bots()
+            self.table_changed(fresh)
 
     def table_ended(self, table: GameTable) -> None:
         self._tell(self.end_listeners, table, "its end")
