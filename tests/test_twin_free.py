@@ -55,6 +55,7 @@ def _serve(state: Any, rng: random.Random, refused: bool) -> None:
     state.apply(seat, action if not claim else action.with_claim(claim))
 
 
+@pytest.mark.usefixtures("native_allowed")  # a test of the native states: under any engine
 @pytest.mark.parametrize(("game", "preset", "players"), GAMES, ids=[f"{g}:{p}:{n}" for g, p, n in GAMES])
 @pytest.mark.parametrize("claims", ["auto", "manual"])
 def test_a_served_game_builds_no_pure_twin(game: str, preset: str, players: int, claims: str,

@@ -70,6 +70,7 @@ def protocol_positions(rules: Any, n: int, seed: int, limit: int) -> Any:
         st.apply_action_id(seat, rng.choice(ids))
 
 
+@pytest.mark.usefixtures("native_allowed")  # compares the native state with C: under any engine
 @pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_c_observation_and_mask_equal_the_protocol_state(case: tuple[str, int, dict[str, Any]]) -> None:
     """On every few positions of many seeded games (each one with an open window): the C observation of each

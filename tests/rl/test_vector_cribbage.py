@@ -77,6 +77,7 @@ def protocol_positions(rules: Any, n: int, seed: int, limit: int) -> Any:
         st.apply_action_id(seat, rng.choice(ids))
 
 
+@pytest.mark.usefixtures("native_allowed")  # compares the native state with C: under any engine
 @pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_c_observation_and_mask_equal_the_protocol_state(case: tuple[str, int, dict[str, Any]]) -> None:
     """On many positions of seeded games (every one with an open window, and the last of each game): the C

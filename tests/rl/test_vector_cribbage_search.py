@@ -40,6 +40,7 @@ def positions(rules: Any, seed: int) -> Iterator[Any]:
         st.apply_action_id(seat, rng.choice(st.legal_action_ids(seat)))
 
 
+@pytest.mark.usefixtures("native_allowed")  # compares the native state with C: under any engine
 def test_the_c_frame_equals_the_protocol_frame() -> None:
     """For both seats of every position of seeded games (discard, play and show; several hands), the frame the
     batched environment's search builds in C from the game alone equals the one the search of the pure
@@ -70,6 +71,7 @@ def test_the_c_frame_equals_the_protocol_frame() -> None:
     assert {"discard", "play", "show"} <= phases and len(hands) > 3
 
 
+@pytest.mark.usefixtures("native_allowed")  # compares the native state with C: under any engine
 def test_a_frame_is_for_the_games_the_search_plays() -> None:
     """No frame for a seat that is not there, a finished game, or a game the native search does not play."""
     nat = engine.NativeCribbage(rules=SPEC.rules("cribbage"), seed=2)
@@ -115,6 +117,7 @@ def swapped(pure: CribbageState, seat: int, rng: random.Random) -> tuple[Cribbag
     return b, set(b.hands[o]) != set(pure.hands[o]) or set(b.discards[o]) != set(pure.discards[o])
 
 
+@pytest.mark.usefixtures("native_allowed")  # compares the native state with C: under any engine
 def test_the_search_does_not_depend_on_the_cards_the_seat_cannot_see() -> None:
     """Two games alike in all the searching seat saw but with the cards it never saw swapped among themselves:
     the frame built in C from each game, the worlds drawn from it and the search's result are the same, while
