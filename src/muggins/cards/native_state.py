@@ -31,9 +31,7 @@ from __future__ import annotations
 import random
 import sys
 import weakref
-from collections.abc import Callable
 from contextlib import suppress
-from functools import partial
 from typing import Any, ClassVar, Self
 
 from muggins.core.action_ids import ActionSpace, id_mask, space_of
@@ -162,21 +160,13 @@ class NativeCardState:
                 _PREPARED.clear()
             hit = _PREPARED[key] = (self.rules, space, *_decoded(space), table, _fast_ids(space, table, self))
         _, self._space, self._action_cache, self._id_cache, self._table, self._fast_ids = hit
-        nat.bind_actions(self._table, self._fast_ids, self._hook("_window_actions"), self._hook("_apply"))
-        self._follow(nat)
-
-    def _hook(self, name: str) -> Callable[..., Any]:
-        """This state's method ``name`` for the engine to call back, holding the state weakly: the engine and its
-        state make no reference cycle, so a state dropped is freed at once (not by the garbage collector)."""
-        return partial(_call_back, weakref.ref(self), name)
+        # the engine calls this state back (_window_actions, _apply, _draw_deal, _draw_cut) through a weak
+        # reference: the engine and its state make no reference cycle, so a state dropped is freed at once
+        nat.bind_owner(weakref.ref(self), self._table, self._fast_ids)
 
     @classmethod
     def _table_for(cls, rules: Any) -> tuple[Action, ...]:
         """The Action of each internal move id of the engine (``regular_actions``)."""
-        raise NotImplementedError
-
-    def _follow(self, nat: Any) -> None:
-        """Make ``nat`` draw its chance through this state's :attr:`chance`."""
         raise NotImplementedError
 
     # --- the chance ---------------------------------------------------------------------------------
@@ -620,14 +610,6 @@ def _decoded(space: ActionSpace) -> tuple[dict[int, Action], dict[Action, int]]:
 def _fields(kind: type) -> tuple[str, ...]:
     """The fields of the pure state class ``kind`` (its module's generated ``_FIELDS``)."""
     return tuple(getattr(sys.modules[kind.__module__], "_FIELDS", ()))
-
-
-def _call_back(state: weakref.ref[NativeCardState], name: str, *args: Any) -> Any:
-    """Call the method ``name`` of the state ``state`` refers to (see :meth:`NativeCardState._hook`)."""
-    owner = state()
-    if owner is None:
-        raise ReferenceError("the state this native game belonged to is gone")
-    return getattr(owner, name)(*args)
 
 
 def _stand_in() -> random.Random:

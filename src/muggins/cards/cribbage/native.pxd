@@ -181,6 +181,8 @@ cdef class NativeCribbage:
     cdef bint same_ids    # the ids of these rules are the internal ones (two players, automatic scoring)
     cdef object deal_fn   # the owner's chance, see follow_chance
     cdef object cut_fn
+    cdef object owner     # a weak reference to the state this game serves (bind_owner), or None
+    cdef bint owner_deals  # the owner's chance gives the deals and cuts (bind_owner), not deal_fn and cut_fn
     cdef IdLog hist       # (seat, id) of every move applied by apply_id while the history is kept
     cdef bint keep_hist
     cdef MT mt            # the owner's random.Random, while the engine holds it (own_rng): see take_rng
@@ -206,3 +208,6 @@ cdef class NativeCribbage:
     cdef int do_move(self, int seat, int internal, int claim, int i) except -1
     cdef int external_id(self, int internal) noexcept
     cdef int external(self, int i, int claim)
+    cdef object the_owner(self)
+    cdef object window_actions(self, int seat)
+    cdef int slow_apply(self, object seat, object action) except -1

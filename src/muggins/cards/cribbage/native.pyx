@@ -1249,10 +1249,10 @@ cdef class NativeCribbage:
                 else:
                     g.feed_cut = 4 + mt_below(&self.mt, g.npack - 7)  # draw_cut: randint(4, m - 4)
                     draw_push(&self.drawn, DRAW_CUT, g.feed_cut, 1)[0] = g.pack[g.feed_cut]
-            elif self.deal_fn is None:
+            elif self.deal_fn is None and not self.owner_deals:
                 g.external = 0
             elif g.pending == 1:
-                got = self.deal_fn(g.dealer)
+                got = self.the_owner()._draw_deal(g.dealer) if self.owner_deals else self.deal_fn(g.dealer)
                 if got is None:  # the owner handed its generator over (take_rng): draw it here
                     if not self.own_rng:
                         raise RuntimeError("the deal function gave no deal and no generator")
@@ -1260,7 +1260,8 @@ cdef class NativeCribbage:
                 hands, pack, crib = got
                 self.feed_deal(hands, pack, crib)
             else:
-                got = self.cut_fn([g.pack[i] for i in range(g.npack)])
+                pack = [g.pack[i] for i in range(g.npack)]
+                got = self.the_owner()._draw_cut(pack) if self.owner_deals else self.cut_fn(pack)
                 if got is None:
                     if not self.own_rng:
                         raise RuntimeError("the cut function gave no cut and no generator")
@@ -1355,6 +1356,7 @@ cdef class NativeCribbage:
         engine's chance, outcome by outcome. None: chance from the generator again."""
         self.deal_fn = deal_fn
         self.cut_fn = cut_fn
+        self.owner_deals = 0
         self.g.external = deal_fn is not None
         self.keep_hist = 1
         if self.g.pending:
@@ -1543,6 +1545,8 @@ cdef class NativeCribbage:
         c.rules = self.rules
         c.deal_fn = self.deal_fn
         c.cut_fn = self.cut_fn
+        c.owner = self.owner
+        c.owner_deals = self.owner_deals
         c.keep_hist = self.keep_hist
         idlog_copy(&c.hist, &self.hist)
         if self.own_rng:
@@ -1628,13 +1632,46 @@ cdef class NativeCribbage:
         self.act_slow = slow
         self.noffer = 0
 
+    def bind_owner(self, owner: object, table: tuple, ids: dict) -> None:
+        """Serve the state ``owner`` refers to (a weak reference: the game keeps no state alive): its
+        :meth:`legal_actions` and :meth:`apply_action` as :meth:`bind_actions` with its ``_window_actions`` and
+        ``_apply``, its chance as :meth:`follow_chance` with its ``_draw_deal`` and ``_draw_cut`` (one reference
+        held, called back by name, for a new state at no cost of its own). ReferenceError once it is gone."""
+        self.act_table = table
+        self.act_ids = ids
+        self.act_window = self.act_slow = self.deal_fn = self.cut_fn = None
+        self.noffer = 0
+        self.owner = owner
+        self.owner_deals = 1
+        self.g.external = 1
+        self.keep_hist = 1
+        if self.g.pending:
+            self.resume()
+
+    cdef object the_owner(self):
+        """The state of :meth:`bind_owner`, or ReferenceError when it is gone."""
+        owner = None if self.owner is None else self.owner()
+        if owner is None:
+            raise ReferenceError("the state this native game belonged to is gone")
+        return owner
+
+    cdef object window_actions(self, int seat):
+        return self.the_owner()._window_actions(seat) if self.act_window is None else self.act_window(seat)
+
+    cdef int slow_apply(self, object seat, object action) except -1:
+        if self.act_slow is None:
+            self.the_owner()._apply(seat, action)
+        else:
+            self.act_slow(seat, action)
+        return 0
+
     def legal_actions(self, seat: object) -> list:
         """As the pure state's ``legal_actions`` (see :meth:`bind_actions`)."""
         cdef Game* g = &self.g
         cdef int s = seat_arg(seat, g.nplayers)
         out = self.actions_of(s, self.act_table, 1)
         if g.w_open and not g.phase == PH_OVER:
-            out.extend(self.act_window(s))
+            out.extend(self.window_actions(s))
         return out
 
     def apply_action(self, seat: object, action: object) -> None:
@@ -1657,12 +1694,12 @@ cdef class NativeCribbage:
                         break
         i = self.act_ids.get(id(action))
         if i is None or type(seat) is not int:
-            self.act_slow(seat, action)
+            self.slow_apply(seat, action)
             return
         try:
             self.apply_checked(seat, i)
         except IllegalAction:
-            self.act_slow(seat, action)  # refuses it again, in the reference engine's words
+            self.slow_apply(seat, action)  # refuses it again, in the reference engine's words
 
     def regular_actions(self, int seat, tuple table) -> list:
         """The Actions of ``seat``'s own moves now (no muggins call or late claim), in the pure engine's order
