@@ -191,19 +191,83 @@ cdef int rank_points(const int* cards, int n) noexcept nogil:
     return pts
 
 
-cdef int show_score(uint64_t hand, int starter, bint is_crib) noexcept nogil:
-    """A shown hand or crib of four cards with the starter (show.score_show): fifteens, pairs, runs, the
-    flush (four in hand, five with the starter; the crib only with all five) and his nobs."""
+# The fifteens, pairs and runs (rank_points) of every multiset of 4 or 5 ranks, by its place in the colex
+# order of multisets (RANKS_AT): a show reads its table instead of working them out.
+cdef unsigned char RANK_POINTS4[1820]  # C(16, 4) multisets of four of the 13 ranks
+cdef unsigned char RANK_POINTS5[6188]  # C(17, 5) of five
+cdef int BINOMIAL[6][18]  # BINOMIAL[k][n]: n choose k
+
+
+cdef inline int ranks_at(const int* ranks, int n) noexcept nogil:
+    """The place of the multiset ``ranks[:n]`` (0-12, ascending) in colex order: ranks r0 <= r1 <= ... read
+    as the combination r0 < r1 + 1 < r2 + 2 ... of the combinatorial number system."""
+    cdef int i, at = 0
+    for i in range(n):
+        at += BINOMIAL[i + 1][ranks[i] + i]
+    return at
+
+
+cdef void fill_rank_points() noexcept nogil:
+    cdef int k, n, i, at
+    cdef int ranks[5]
     cdef int cards[5]
-    cdef int n = 0, s0, suit
+    for n in range(18):
+        BINOMIAL[0][n] = 1
+    for k in range(1, 6):
+        BINOMIAL[k][0] = 0
+        for n in range(1, 18):
+            BINOMIAL[k][n] = BINOMIAL[k - 1][n - 1] + BINOMIAL[k][n - 1]
+    for k in range(4, 6):  # every ascending multiset, in turn: ranks as an odometer whose digits never fall
+        for i in range(k):
+            ranks[i] = 0
+        while True:
+            for i in range(k):
+                cards[i] = ranks[i] << 2
+            at = ranks_at(ranks, k)
+            if k == 4:
+                RANK_POINTS4[at] = <unsigned char>rank_points(cards, 4)
+            else:
+                RANK_POINTS5[at] = <unsigned char>rank_points(cards, 5)
+            i = k - 1
+            while i >= 0 and ranks[i] == 12:
+                i -= 1
+            if i < 0:
+                break
+            ranks[i] += 1
+            for n in range(i + 1, k):
+                ranks[n] = ranks[i]
+
+
+fill_rank_points()
+
+
+cdef int show_score(uint64_t hand, int starter, bint is_crib) noexcept nogil:
+    """A shown hand or crib of four cards with the starter (show.score_show): fifteens, pairs, runs (from
+    the table of their ranks), the flush (four in hand, five with the starter; the crib only with all five)
+    and his nobs."""
+    cdef int cards[5]
+    cdef int ranks[5]
+    cdef int n = 0, s0, suit, j, r = starter >> 2
     cdef uint64_t m = hand
     cdef bint flush = True
     while m:
         cards[n] = lowbit(m)
+        ranks[n] = cards[n] >> 2  # (ascending: cards in pack order go by rank)
         m &= m - 1
         n += 1
     cards[n] = starter
-    cdef int pts = rank_points(cards, n + 1)
+    j = n
+    while j > 0 and ranks[j - 1] > r:  # the starter's rank among them
+        ranks[j] = ranks[j - 1]
+        j -= 1
+    ranks[j] = r
+    cdef int pts
+    if n == 4:
+        pts = RANK_POINTS5[ranks_at(ranks, 5)]
+    elif n == 3:
+        pts = RANK_POINTS4[ranks_at(ranks, 4)]
+    else:
+        pts = rank_points(cards, n + 1)
     s0 = cards[0] & 3
     for suit in range(1, n):
         if (cards[suit] & 3) != s0:
@@ -651,12 +715,13 @@ cdef inline void do_discard1(Game* g, int seat, int card) noexcept nogil:
     lay_away(g, seat, <uint64_t>1 << card)
 
 
-cdef void log_play(Game* g, int seat, int card, int pts) noexcept nogil:
-    """The "play" event of the card just laid, its points split as ``peg_items`` names them."""
+cdef void log_play(Game* g, int seat, int card, int pts, int pegged) noexcept nogil:
+    """The "play" event of the card just laid, its points ``pts`` (``pegged`` of them by ``peg_points``, the rest
+    the go) split as ``peg_items`` names them."""
     cdef int n = g.nranks
     cdef int fifteen = 2 if (g.count == 15 or g.count == 31) else 0
-    cdef int peg = peg_points(g.ranks, n, g.count) - fifteen
-    cdef int go = pts - fifteen - peg
+    cdef int peg = pegged - fifteen
+    cdef int go = pts - pegged
     cdef bint paired = n >= 2 and g.ranks[n - 2] == g.ranks[n - 1]
     if go and not all_held(g):
         go = 2
@@ -677,6 +742,7 @@ cdef void do_play(Game* g, int seat, int card) noexcept nogil:
     g.pile |= <uint64_t>1 << card
     g.last = seat
     cdef int pts = peg_points(g.ranks, g.nranks, g.count)
+    cdef int pegged = pts
     cdef int nxt = -1
     if g.count < 31:
         nxt = next_active(g, seat)
@@ -695,7 +761,7 @@ cdef void do_play(Game* g, int seat, int card) noexcept nogil:
             return
     else:
         if logging(g):
-            log_play(g, seat, card, pts)
+            log_play(g, seat, card, pts, pegged)
         if pts:
             score(g, seat, pts, R_PLAY)
             if g.phase == PH_OVER:
