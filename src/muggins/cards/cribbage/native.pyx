@@ -28,6 +28,7 @@ from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy
 
+from muggins.core.pylist cimport muggins_refill
 from muggins.core.idlog cimport IdLog, idlog_copy, idlog_init, idlog_list, idlog_push
 from muggins.core.splitmix cimport splitmix_next, splitmix_unit
 from muggins.core.pyrandom cimport (DRAW_CUT, DRAW_DEAL, DRAW_WIDTH, MT, DrawLog, draw_copy, draw_push, draw_take, mt_below,
@@ -1641,7 +1642,7 @@ cdef class NativeCribbage:
             if not self.same_ids:
                 for a in range(n):
                     ids[a] = self.external_id(ids[a])
-            return _int_list(ids, n)
+            return self.id_list(ids, n)
         out = []
         if not 0 <= seat < g.nplayers or g.phase == PH_OVER:
             return out
@@ -1685,6 +1686,21 @@ cdef class NativeCribbage:
                 out.extend(range(self.id_muggins, self.id_claim))
             elif seat == g.w_scorer and g.w_may:
                 out.extend(range(self.id_claim, self.id_size))
+        return out
+
+    cdef list id_list(self, const int* ids, int n):
+        """A list of the ints ``ids[:n]``: the last one given refilled when nobody holds it any more."""
+        cdef PyObject* items[MAX_OFFER]
+        cdef int k
+        if n > MAX_OFFER:
+            return _int_list(ids, n)
+        for k in range(n):
+            if not 0 <= ids[k] < N_IDS_CACHED:
+                return _int_list(ids, n)
+            items[k] = PyTuple_GET_ITEM(_INTS, ids[k])
+        out = muggins_refill(<PyObject*>self.ids_kept, items, n, 16)
+        if out is not self.ids_kept:
+            self.ids_kept = out
         return out
 
     def bind_actions(self, table: tuple, ids: dict, window: object, slow: object) -> None:
@@ -1778,6 +1794,7 @@ cdef class NativeCribbage:
         """The Actions of ``seat``'s own moves now; ``offer``: their internal ids kept as the offer
         :meth:`apply_action` knows (``table`` is then the bound one)."""
         cdef int ids[N_IDS]
+        cdef PyObject* items[MAX_OFFER]
         cdef int n, k
         cdef PyObject* item
         if offer:
@@ -1785,11 +1802,18 @@ cdef class NativeCribbage:
         if len(table) != N_IDS:
             return []
         n = own_moves(&self.g, seat, ids, 0, N_IDS)
-        out = PyList_New(n)
-        for k in range(n):
-            item = PyTuple_GET_ITEM(table, ids[k])
-            Py_INCREF(<object>item)
-            PyList_SET_ITEM(out, k, <object>item)
+        if n <= MAX_OFFER:  # the last list given, refilled when nobody holds it any more
+            for k in range(n):
+                items[k] = PyTuple_GET_ITEM(table, ids[k])
+            out = muggins_refill(<PyObject*>self.acts_kept, items, n, 16)
+            if out is not self.acts_kept:
+                self.acts_kept = out
+        else:
+            out = PyList_New(n)
+            for k in range(n):
+                item = PyTuple_GET_ITEM(table, ids[k])
+                Py_INCREF(<object>item)
+                PyList_SET_ITEM(out, k, <object>item)
         if offer and n <= MAX_OFFER:
             memcpy(self.offer, ids, n * sizeof(int))
             self.noffer = n
