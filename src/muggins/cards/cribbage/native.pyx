@@ -28,15 +28,13 @@ from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy
 
-from muggins.core.pylist cimport muggins_refill
+from muggins.core.pylist cimport muggins_refill, muggins_small_int, tuple_items
 from muggins.core.idlog cimport IdLog, idlog_copy, idlog_init, idlog_list, idlog_push
 from muggins.core.splitmix cimport splitmix_next, splitmix_unit
 from muggins.core.pyrandom cimport (DRAW_CUT, DRAW_DEAL, DRAW_WIDTH, MT, DrawLog, draw_copy, draw_push, draw_take, mt_below,
                                     mt_cut_for_deal, mt_load, mt_seed, mt_sort_shuffle, mt_state)
 from libc.time cimport clock, clock_t, CLOCKS_PER_SEC
-from cpython.list cimport PyList_New, PyList_SET_ITEM
-from cpython.long cimport PyLong_AsLongAndOverflow
-from cpython.ref cimport PyObject, Py_INCREF
+from cpython.ref cimport PyObject
 from cpython.tuple cimport PyTuple_GET_ITEM
 
 import dataclasses
@@ -99,9 +97,25 @@ cdef inline int lowbit(uint64_t m) noexcept nogil:
     return MG_CTZ(m)
 
 
+cdef uint64_t FITTING[32]  # FITTING[count]: the cards that keep a count at most 31 (see fitting)
+
+
+cdef void fill_fitting() noexcept nogil:
+    cdef int count, room
+    for count in range(32):
+        room = 31 - count
+        FITTING[count] = <uint64_t>0xFFFFFFFFFFFFFFFF if room >= 10 else \
+            (<uint64_t>1 << (4 * room)) - 1 if room > 0 else 0
+
+
+fill_fitting()
+
+
 cdef inline uint64_t fitting(uint64_t held, int count) noexcept nogil:
     """The cards of ``held`` that keep the count at most 31: ranks 1..room sit at indices 0..4 room - 1."""
     cdef int room = 31 - count
+    if <unsigned int>count <= 31:  # (always, in a game)
+        return held & FITTING[count]
     if room >= 10:
         return held
     if room <= 0:
@@ -889,12 +903,38 @@ cdef int legal_check(Game* g, int seat, int i) noexcept nogil:
     return 3
 
 
+# the 15 pairs of six cards c0 < ... < c5 (indices lo, hi) in the order of their ids (by the higher card, then
+# the lower) and in the order of itertools.combinations
+cdef unsigned char PAIR_LO[2][15]
+cdef unsigned char PAIR_HI[2][15]
+
+
+cdef void fill_six_pairs() noexcept nogil:
+    cdef int a, b, k = 0
+    for b in range(1, 6):
+        for a in range(b):
+            PAIR_LO[1][k] = a
+            PAIR_HI[1][k] = b
+            k += 1
+    k = 0
+    for a in range(5):
+        for b in range(a + 1, 6):
+            PAIR_LO[0][k] = a
+            PAIR_HI[0][k] = b
+            k += 1
+
+
+fill_six_pairs()
+
+
 cdef int own_moves(Game* g, int seat, int* ids, bint by_id, int cap) noexcept nogil:
     """The internal ids of ``seat``'s own moves now into ``ids`` (at most ``cap`` of them), their number:
     discards by id (``by_id``) or as combinations of the sorted hand (the pure engine's order), plays by
-    card, else go, the next count."""
+    card, else go, the next count. (The usual cases - two cards laid away of six, a play from four cards at
+    most - are written out with no branch that depends on the cards.)"""
     cdef uint64_t fit, m, rest, held
-    cdef int a, b, n = 0
+    cdef int a, b, k, n = 0
+    cdef int c[6]
     if not 0 <= seat < g.nplayers or g.phase == PH_OVER:
         return 0
     if g.phase == PH_DISCARD:
@@ -902,6 +942,15 @@ cdef int own_moves(Game* g, int seat, int* ids, bint by_id, int cap) noexcept no
             return 0
         held = g.held[seat]
         m = held
+        if g.discard_each == 2 and popcount(held) == 6 and cap >= 15:
+            for k in range(6):
+                c[k] = lowbit(m)
+                m &= m - 1
+            for k in range(15):
+                a = c[PAIR_LO[by_id][k]]
+                b = c[PAIR_HI[by_id][k]]
+                ids[k] = a + b * (b - 1) // 2
+            return 15
         while m and n < cap:
             a = lowbit(m)
             m &= m - 1
@@ -930,6 +979,14 @@ cdef int own_moves(Game* g, int seat, int* ids, bint by_id, int cap) noexcept no
         if not fit:
             ids[0] = ID_GO
             return 1
+        n = popcount(fit)
+        if n <= 4 and cap >= 4:
+            m = fit | (<uint64_t>1 << 63)  # (a bit past the cards: the places past n are written, not given)
+            for k in range(4):
+                ids[k] = ID_PLAY + lowbit(m)
+                m &= m - 1
+            return n
+        n = 0
         while fit and n < cap:
             ids[n] = ID_PLAY + lowbit(fit)
             n += 1
@@ -1195,22 +1252,9 @@ cdef inline object _int(int i):
     return <object>PyTuple_GET_ITEM(_INTS, i) if 0 <= i < N_IDS_CACHED else i
 
 
-cdef list _int_list(const int* ids, int n):
-    """A new list of the ints ``ids[:n]``."""
-    cdef list out = PyList_New(n)
-    cdef int k
-    for k in range(n):
-        o = _int(ids[k])
-        Py_INCREF(o)
-        PyList_SET_ITEM(out, k, o)
-    return out
-
-
 cdef inline long _small(object x) noexcept:
     """The value of the int ``x`` (an exact int), or -1 when it is negative or does not fit a C long."""
-    cdef int overflow
-    cdef long v = PyLong_AsLongAndOverflow(x, &overflow)
-    return -1 if overflow or v < 0 else v
+    return muggins_small_int(<PyObject*>x)
 
 
 cdef inline int seat_arg(object seat, int n) except -1:
@@ -1226,12 +1270,10 @@ cdef tuple _SEATS = tuple(frozenset(s for s in range(4) if (m >> s) & 1) for m i
 
 
 cdef inline int waiting_mask(Game* g) noexcept nogil:
-    """A bit per seat the game waits for."""
-    if g.phase == PH_OVER:
-        return 0
-    if g.phase == PH_DISCARD:
-        return g.to_discard
-    return 1 << g.turn
+    """A bit per seat the game waits for: those still to lay away, else the seat to play or count (none once
+    over), worked out with no branch on the phase."""
+    return (g.to_discard & -<int>(g.phase == PH_DISCARD)) | \
+        ((1 << (g.turn & 3)) & -<int>((g.phase == PH_PLAY) | (g.phase == PH_SHOW)))
 
 
 cdef struct Spare:
@@ -1689,16 +1731,9 @@ cdef class NativeCribbage:
         return out
 
     cdef list id_list(self, const int* ids, int n):
-        """A list of the ints ``ids[:n]``: the last one given refilled when nobody holds it any more."""
-        cdef PyObject* items[MAX_OFFER]
-        cdef int k
-        if n > MAX_OFFER:
-            return _int_list(ids, n)
-        for k in range(n):
-            if not 0 <= ids[k] < N_IDS_CACHED:
-                return _int_list(ids, n)
-            items[k] = PyTuple_GET_ITEM(_INTS, ids[k])
-        out = muggins_refill(<PyObject*>self.ids_kept, items, n, 16)
+        """A list of the ints ``ids[:n]`` (ids of the automatic game, below N_IDS_CACHED): the last one given
+        refilled when nobody holds it any more."""
+        out = muggins_refill(<PyObject*>self.ids_kept, tuple_items(_INTS), ids, n, 16)
         if out is not self.ids_kept:
             self.ids_kept = out
         return out
@@ -1794,26 +1829,15 @@ cdef class NativeCribbage:
         """The Actions of ``seat``'s own moves now; ``offer``: their internal ids kept as the offer
         :meth:`apply_action` knows (``table`` is then the bound one)."""
         cdef int ids[N_IDS]
-        cdef PyObject* items[MAX_OFFER]
-        cdef int n, k
-        cdef PyObject* item
+        cdef int n
         if offer:
             self.noffer = 0
         if len(table) != N_IDS:
             return []
         n = own_moves(&self.g, seat, ids, 0, N_IDS)
-        if n <= MAX_OFFER:  # the last list given, refilled when nobody holds it any more
-            for k in range(n):
-                items[k] = PyTuple_GET_ITEM(table, ids[k])
-            out = muggins_refill(<PyObject*>self.acts_kept, items, n, 16)
-            if out is not self.acts_kept:
-                self.acts_kept = out
-        else:
-            out = PyList_New(n)
-            for k in range(n):
-                item = PyTuple_GET_ITEM(table, ids[k])
-                Py_INCREF(<object>item)
-                PyList_SET_ITEM(out, k, <object>item)
+        out = muggins_refill(<PyObject*>self.acts_kept, tuple_items(table), ids, n, 16)  # (the last list given,
+        if out is not self.acts_kept:  # refilled when nobody holds it any more)
+            self.acts_kept = out
         if offer and n <= MAX_OFFER:
             memcpy(self.offer, ids, n * sizeof(int))
             self.noffer = n
