@@ -95,24 +95,28 @@ class NativeCardState:
         """Start a game with the very outcomes of ``pure_type.new`` (the cut for the deal, the first deal):
         drawn by the engine when ``chance`` has none recorded ahead and a generator, else by the pure engine
         (the native engine plays on from there)."""
-        if chance.position == len(chance.outcomes):
-            seed = chance.fresh_seed
-            if seed is not None:
-                try:
-                    nat = cls._start_native(rules, num_players, seed, None)
-                except (ValueError, NotImplementedError):  # a seed too wide, a game the pure engine refuses
-                    pass
-                else:
-                    s = cls.__new__(cls)
-                    s._nat = nat
-                    s._start_len = drawn = nat.num_drawn()
-                    s._start_pos = chance.position + drawn
-                    nat.chance = chance  # (the _chance property, set without its frame)
-                    chance._seed = None  # the engine holds the generator (its stand-in made when handed back)
-                    s.rules = rules
-                    s.num_players = num_players
-                    s._setup(nat)
-                    return s
+        if type(chance) is Chance:  # (the usual case, a chance made for this game: its fields read directly)
+            pos = chance._pos
+            seed = chance._seed if pos == len(chance.outcomes) else None
+        else:
+            pos = chance.position
+            seed = chance.fresh_seed if pos == len(chance.outcomes) else None
+        if seed is not None:
+            try:
+                nat = cls._start_native(rules, num_players, seed, None)
+            except (ValueError, NotImplementedError):  # a seed too wide, a game the pure engine refuses
+                pass
+            else:
+                s = cls.__new__(cls)
+                s._nat = nat
+                s._start_len = drawn = nat.num_drawn()
+                s._start_pos = pos + drawn
+                nat.chance = chance  # (the _chance property, set without its frame)
+                chance._seed = None  # the engine holds the generator (its stand-in made when handed back)
+                s.rules = rules
+                s.num_players = num_players
+                s._setup(nat)
+                return s
         return cls._own(cls.pure_type.new(rules, num_players, chance))
 
     @classmethod
