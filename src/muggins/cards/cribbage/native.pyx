@@ -339,21 +339,26 @@ cdef inline bint logging(Game* g) noexcept nogil:
     return g.log != NULL and g.log.owner == <void*>g
 
 
-cdef void ev(Game* g, int kind, int seat, int a, int b, int c, int d, int e, int f) noexcept nogil:
+cdef bint grow_log(Game* g, EvLog* L) noexcept nogil:
+    """Make room for one more record in ``g``'s log ``L``; False (the log turned off) when out of memory."""
+    cdef long cap = 64 * EV_WIDTH if L.cap == 0 else 2 * L.cap
+    cdef int* buf = <int*>realloc(L.buf, cap * sizeof(int))
+    if buf == NULL:
+        g.log = NULL
+        return False
+    L.buf = buf
+    L.cap = cap
+    return True
+
+
+cdef inline void ev(Game* g, int kind, int seat, int a, int b, int c, int d, int e, int f) noexcept nogil:
     """Append one event record (when the log is on); a failed allocation turns the log off."""
     cdef EvLog* L = g.log
     cdef int* buf
-    cdef long cap
     if L == NULL or L.owner != <void*>g:
         return
-    if L.n + EV_WIDTH > L.cap:
-        cap = 64 * EV_WIDTH if L.cap == 0 else 2 * L.cap
-        buf = <int*>realloc(L.buf, cap * sizeof(int))
-        if buf == NULL:
-            g.log = NULL
-            return
-        L.buf = buf
-        L.cap = cap
+    if L.n + EV_WIDTH > L.cap and not grow_log(g, L):
+        return
     buf = L.buf + L.n
     buf[0] = kind
     buf[1] = seat
