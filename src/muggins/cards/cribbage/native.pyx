@@ -1915,7 +1915,7 @@ cdef class NativeCribbage:
                 late_claim(g, seat, i - self.id_claim)
             self.record(seat, i)
             return 0
-        if i < self.id_play:
+        if i < self.id_play or self.same_ids:  # (the automatic two-player game's ids are the internal ones)
             internal = i
         else:
             if i < self.id_go:
