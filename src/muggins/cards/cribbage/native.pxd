@@ -211,6 +211,3 @@ cdef class NativeCribbage:
     cdef int do_move(self, int seat, int internal, int claim, int i) except -1
     cdef int external_id(self, int internal) noexcept
     cdef int external(self, int i, int claim)
-    cdef object the_owner(self)
-    cdef object window_actions(self, int seat)
-    cdef int slow_apply(self, object seat, object action) except -1

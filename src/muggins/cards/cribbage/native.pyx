@@ -29,6 +29,7 @@ from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy
 
 from muggins.core.pylist cimport muggins_refill, muggins_small_int, tuple_items
+from muggins.core.owner cimport apply_slowly, owner_of, window_actions
 from muggins.core.idlog cimport IdLog, idlog_copy, idlog_init, idlog_list, idlog_push
 from muggins.core.splitmix cimport splitmix_next, splitmix_unit
 from muggins.core.pyrandom cimport (DRAW_CUT, DRAW_DEAL, DRAW_WIDTH, MT, DrawLog, draw_copy, draw_push, draw_take, mt_below,
@@ -1366,7 +1367,7 @@ cdef class NativeCribbage:
             elif self.deal_fn is None and not self.owner_deals:
                 g.external = 0
             elif g.pending == 1:
-                got = self.the_owner()._draw_deal(g.dealer) if self.owner_deals else self.deal_fn(g.dealer)
+                got = owner_of(self.owner)._draw_deal(g.dealer) if self.owner_deals else self.deal_fn(g.dealer)
                 if got is None:  # the owner handed its generator over (take_rng): draw it here
                     if not self.own_rng:
                         raise RuntimeError("the deal function gave no deal and no generator")
@@ -1375,7 +1376,7 @@ cdef class NativeCribbage:
                 self.feed_deal(hands, pack, crib)
             else:
                 pack = [g.pack[i] for i in range(g.npack)]
-                got = self.the_owner()._draw_cut(pack) if self.owner_deals else self.cut_fn(pack)
+                got = owner_of(self.owner)._draw_cut(pack) if self.owner_deals else self.cut_fn(pack)
                 if got is None:
                     if not self.own_rng:
                         raise RuntimeError("the cut function gave no cut and no generator")
@@ -1770,30 +1771,13 @@ cdef class NativeCribbage:
         if self.g.pending:
             self.resume()
 
-    cdef object the_owner(self):
-        """The state of :meth:`bind_owner`, or ReferenceError when it is gone."""
-        owner = None if self.owner is None else self.owner()
-        if owner is None:
-            raise ReferenceError("the state this native game belonged to is gone")
-        return owner
-
-    cdef object window_actions(self, int seat):
-        return self.the_owner()._window_actions(seat) if self.act_window is None else self.act_window(seat)
-
-    cdef int slow_apply(self, object seat, object action) except -1:
-        if self.act_slow is None:
-            self.the_owner()._apply(seat, action)
-        else:
-            self.act_slow(seat, action)
-        return 0
-
     def legal_actions(self, seat: object) -> list:
         """As the pure state's ``legal_actions`` (see :meth:`bind_actions`)."""
         cdef Game* g = &self.g
         cdef int s = seat_arg(seat, g.nplayers)
         out = self.actions_of(s, self.act_table, 1)
         if g.w_open and not g.phase == PH_OVER:
-            out.extend(self.window_actions(s))
+            out.extend(window_actions(self.act_window, self.owner, s))
         return out
 
     def apply_action(self, seat: object, action: object) -> None:
@@ -1816,12 +1800,12 @@ cdef class NativeCribbage:
                         break
         i = self.act_ids.get(id(action))
         if i is None or type(seat) is not int:
-            self.slow_apply(seat, action)
+            apply_slowly(self.act_slow, self.owner, seat, action)
             return
         try:
             self.apply_checked(seat, i)
         except IllegalAction:
-            self.slow_apply(seat, action)  # refuses it again, in the reference engine's words
+            apply_slowly(self.act_slow, self.owner, seat, action)  # refuses it again, in the reference engine's words
 
     def regular_actions(self, int seat, tuple table) -> list:
         """The Actions of ``seat``'s own moves now (no muggins call or late claim), in the pure engine's order

@@ -181,5 +181,3 @@ cdef class NativeCardMuggins:
     cdef list actions_of(self, int seat, tuple table)
     cdef int apply_checked(self, object seat, object i) except -1
     cdef int apply_int(self, int seat, int i) except -1
-    cdef object the_owner(self)
-    cdef int slow_apply(self, object seat, object action) except -1

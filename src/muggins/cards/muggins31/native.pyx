@@ -29,6 +29,7 @@ from libc.time cimport clock, clock_t, CLOCKS_PER_SEC
 
 from muggins.core.bits cimport lowbit, popcount
 from muggins.core.mcts cimport Node, Tree, add_node, best_child, now_seconds
+from muggins.core.owner cimport apply_slowly, owner_of, window_actions
 from muggins.core.idlog cimport IdLog, idlog_copy, idlog_free, idlog_init, idlog_list, idlog_push
 from muggins.core.splitmix cimport splitmix_next
 from muggins.core.pyrandom cimport (DRAW_DEAL, DRAW_WIDTH, MT, DrawLog, draw_copy, draw_push, draw_take,
@@ -805,7 +806,7 @@ cdef class NativeCardMuggins:
         elif self.deal_fn is None and not self.owner_deals:
             g.external = 0
         else:
-            got = self.the_owner()._draw_deal(g.dealer) if self.owner_deals else self.deal_fn(g.dealer)
+            got = owner_of(self.owner)._draw_deal(g.dealer) if self.owner_deals else self.deal_fn(g.dealer)
             if got is None:  # the owner handed its generator over (take_rng): draw it here
                 if not self.own_rng:
                     raise RuntimeError("the deal function gave no deal and no generator")
@@ -1114,20 +1115,6 @@ cdef class NativeCardMuggins:
         if self.g.pending:
             self.resume()
 
-    cdef object the_owner(self):
-        """The state of :meth:`bind_owner`, or ReferenceError when it is gone."""
-        owner = None if self.owner is None else self.owner()
-        if owner is None:
-            raise ReferenceError("the state this native game belonged to is gone")
-        return owner
-
-    cdef int slow_apply(self, object seat, object action) except -1:
-        if self.act_slow is None:
-            self.the_owner()._apply(seat, action)
-        else:
-            self.act_slow(seat, action)
-        return 0
-
     def legal_actions(self, seat: object) -> list:
         """As the pure state's ``legal_actions`` (see :meth:`bind_actions`)."""
         cdef Game* g = &self.g
@@ -1135,7 +1122,7 @@ cdef class NativeCardMuggins:
             seat = check_seat(seat, g.n)
         out = self.actions_of(seat, self.act_table)
         if g.w_open and not g.over:
-            out.extend(self.the_owner()._window_actions(seat) if self.act_window is None else self.act_window(seat))
+            out.extend(window_actions(self.act_window, self.owner, seat))
         return out
 
     def apply_action(self, seat: object, action: object) -> None:
@@ -1143,12 +1130,12 @@ cdef class NativeCardMuggins:
         by the owner's apply."""
         i = self.act_ids.get(id(action))
         if i is None or type(seat) is not int:
-            self.slow_apply(seat, action)
+            apply_slowly(self.act_slow, self.owner, seat, action)
             return
         try:
             self.apply_checked(seat, i)
         except IllegalAction:
-            self.slow_apply(seat, action)  # refuses it again, in the reference engine's words
+            apply_slowly(self.act_slow, self.owner, seat, action)  # refuses it again, in the reference engine's words
 
     def regular_actions(self, int seat, tuple table) -> list:
         """The Actions of :meth:`regular`: ``table[card]`` for each card, ``table[52]`` for a go."""
