@@ -197,3 +197,31 @@ def test_bad_seats_are_refused_when_listing() -> None:
                 assert type(e) is type(q.value) and str(e) == str(q.value), (method, seat)
             except Exception:  # (the pure engine lists some of them, or fails another way: left as it is)
                 pass
+
+
+def test_a_list_of_legal_moves_the_caller_keeps_is_never_changed() -> None:
+    """The engine refills the list of legal ids (or Actions) it gave last only when nobody holds it any more:
+    lists a caller keeps, changes or is iterating over stay as they were through later calls and moves, and
+    every answer equals the pure engine's."""
+    pure, nat = _pair("cribbage", "cribbage", {"claims": "auto"}, 2, 5)
+    kept: list[tuple[list[Any], list[Any]]] = []
+    rng = random.Random(5)
+    for move in range(60):
+        seat = min(pure.waiting_for())
+        ids, actions = nat.legal_action_ids(seat), nat.legal_actions(seat)
+        assert ids == pure.legal_action_ids(seat) and actions == pure.legal_actions(seat)
+        if move % 7 == 0:
+            ids.append(-1)  # changed by its caller: the engine's next answer is a list of its own
+        if move % 3 == 0 or move % 7 == 0:
+            kept.append((ids, list(ids)))
+            kept.append((actions, list(actions)))
+        it = iter(nat.legal_action_ids(seat))
+        first = next(it)
+        i = rng.choice(pure.legal_action_ids(seat))
+        again = nat.legal_action_ids(seat)  # (a new list: the one being iterated over is held)
+        assert [first, *it] == again == pure.legal_action_ids(seat)
+        pure.apply_action_id(seat, i)
+        nat.apply_action_id(seat, i)
+        for held, was in kept:
+            assert held == was
+    _same_now(pure, nat, "after 60 moves")

@@ -31,9 +31,7 @@ from __future__ import annotations
 import random
 import sys
 import weakref
-from collections.abc import Callable
 from contextlib import suppress
-from functools import partial
 from typing import Any, ClassVar, Self
 
 from muggins.core.action_ids import ActionSpace, id_mask, space_of
@@ -64,12 +62,12 @@ class NativeCardState:
     rules: Any
     num_players: int
     _nat: Any  # the engine's game
-    _start: Any  # the pure state this game started from (never changed; None: not built yet, see _start_state)
+    _start: Any = None  # the pure state this game started from (never changed; None: not built yet, see _start_state)
     _start_pos: int  # the chance position of the start
-    _start_len: int  # the outcomes the start drew, when the engine drew them (0: made in Python)
-    _log_cache: list[Event]  # the engine's events made so far
-    _hist_cache: list[tuple[int, Action]]  # the engine's moves made into Actions so far
-    _twin_cache: list[Any] | None  # [pure twin, moves it has, whether this state owns it]
+    _start_len: int = 0  # the outcomes the start drew, when the engine drew them (0: made in Python)
+    _log_cache: list[Event] | None = None  # the engine's events made so far (None: none made yet)
+    _hist_cache: list[tuple[int, Action]] | None = None  # the engine's moves made into Actions so far (None: none)
+    _twin_cache: list[Any] | None = None  # [pure twin, moves it has, whether this state owns it]
     _space: ActionSpace
     _action_cache: dict[int, Action]  # the Action of each id met (shared by every game of these rules)
     _id_cache: dict[Action, int]  # the id of each Action met that numbers it whatever the position
@@ -97,28 +95,28 @@ class NativeCardState:
         """Start a game with the very outcomes of ``pure_type.new`` (the cut for the deal, the first deal):
         drawn by the engine when ``chance`` has none recorded ahead and a generator, else by the pure engine
         (the native engine plays on from there)."""
-        if chance.position == len(chance.outcomes):
-            seed = chance.fresh_seed
-            if seed is not None:
-                try:
-                    nat = cls._start_native(rules, num_players, seed, None)
-                except (ValueError, NotImplementedError):  # a seed too wide, a game the pure engine refuses
-                    pass
-                else:
-                    s = cls.__new__(cls)
-                    s._nat = nat
-                    s._start = None
-                    s._start_len = nat.num_drawn()
-                    s._start_pos = chance.position + s._start_len
-                    nat.chance = chance  # (the _chance property, set without its frame)
-                    chance.rng = _stand_in()
-                    s.rules = rules
-                    s.num_players = num_players
-                    s._log_cache = []
-                    s._hist_cache = []
-                    s._twin_cache = None
-                    s._setup(nat)
-                    return s
+        if type(chance) is Chance:  # (the usual case, a chance made for this game: its fields read directly)
+            pos = chance._pos
+            seed = chance._seed if pos == len(chance.outcomes) else None
+        else:
+            pos = chance.position
+            seed = chance.fresh_seed if pos == len(chance.outcomes) else None
+        if seed is not None:
+            try:
+                nat = cls._start_native(rules, num_players, seed, None)
+            except (ValueError, NotImplementedError):  # a seed too wide, a game the pure engine refuses
+                pass
+            else:
+                s = cls.__new__(cls)
+                s._nat = nat
+                s._start_len = drawn = nat.num_drawn()
+                s._start_pos = pos + drawn
+                nat.chance = chance  # (the _chance property, set without its frame)
+                chance._seed = None  # the engine holds the generator (its stand-in made when handed back)
+                s.rules = rules
+                s.num_players = num_players
+                s._setup(nat)
+                return s
         return cls._own(cls.pure_type.new(rules, num_players, chance))
 
     @classmethod
@@ -145,38 +143,34 @@ class NativeCardState:
         s._chance = start.chance
         s.rules = start.rules
         s.num_players = start.num_players
-        s._log_cache = []
-        s._hist_cache = []
-        s._twin_cache = None
         s._setup(nat)
         return s
 
+    #: the prepared data (see _setup) of the rules and players of this class's last new game
+    _last_prepared: tuple[Any, ...] = (None, 0)
+
     def _setup(self, nat: Any) -> None:
         self._nat = nat
-        key = (type(self), id(self.rules), self.num_players)
-        hit = _PREPARED.get(key)
-        if hit is None or hit[0] is not self.rules:  # what every game of these rules shares, made once
-            space = space_of(self.action_ids, self.rules, self.num_players)
-            table = self._table_for(self.rules)
-            if len(_PREPARED) > 64:
-                _PREPARED.clear()
-            hit = _PREPARED[key] = (self.rules, space, *_decoded(space), table, _fast_ids(space, table, self))
-        _, self._space, self._action_cache, self._id_cache, self._table, self._fast_ids = hit
-        nat.bind_actions(self._table, self._fast_ids, self._hook("_window_actions"), self._hook("_apply"))
-        self._follow(nat)
-
-    def _hook(self, name: str) -> Callable[..., Any]:
-        """This state's method ``name`` for the engine to call back, holding the state weakly: the engine and its
-        state make no reference cycle, so a state dropped is freed at once (not by the garbage collector)."""
-        return partial(_call_back, weakref.ref(self), name)
+        rules, n = self.rules, self.num_players
+        hit = self._last_prepared
+        if hit[0] is not rules or hit[1] != n:
+            key = (type(self), id(rules), n)
+            made = _PREPARED.get(key)
+            if made is None or made[0] is not rules:  # what every game of these rules shares, made once
+                space = space_of(self.action_ids, rules, n)
+                table = self._table_for(rules)
+                if len(_PREPARED) > 64:
+                    _PREPARED.clear()
+                made = _PREPARED[key] = (rules, n, space, *_decoded(space), table, _fast_ids(space, table, self))
+            hit = type(self)._last_prepared = made
+        _, _, self._space, self._action_cache, self._id_cache, self._table, self._fast_ids = hit
+        # the engine calls this state back (_window_actions, _apply, _draw_deal, _draw_cut) through a weak
+        # reference: the engine and its state make no reference cycle, so a state dropped is freed at once
+        nat.bind_owner(weakref.ref(self), self._table, self._fast_ids)
 
     @classmethod
     def _table_for(cls, rules: Any) -> tuple[Action, ...]:
         """The Action of each internal move id of the engine (``regular_actions``)."""
-        raise NotImplementedError
-
-    def _follow(self, nat: Any) -> None:
-        """Make ``nat`` draw its chance through this state's :attr:`chance`."""
         raise NotImplementedError
 
     # --- the chance ---------------------------------------------------------------------------------
@@ -309,6 +303,8 @@ class NativeCardState:
         """Every action applied, as ``(seat, Action)``: the start's, then the native engine's ids made into
         the Actions they number."""
         hist = self._hist_cache
+        if hist is None:
+            hist = self._hist_cache = []
         nat = self._nat
         if nat.num_moves() > len(hist):
             decoded = self._action_cache
@@ -466,6 +462,8 @@ class NativeCardState:
     def _events_made(self) -> list[Event]:
         """The engine's events, each made into an Event once (``_log_cache``, brought up to date)."""
         evs = self._log_cache
+        if evs is None:
+            evs = self._log_cache = []
         records = self._nat.num_events()  # (a list of cards may take records of its own)
         if records != self._log_records_cache:
             evs.extend(self._nat.events(len(evs)))
@@ -554,9 +552,11 @@ class NativeCardState:
             c._chance = self._chance.copy()
         c.rules = self.rules
         c.num_players = self.num_players
-        c._log_cache = self._log_cache[:]
-        c._log_records_cache = self._log_records_cache
-        c._hist_cache = self._hist_cache[:]
+        if self._log_cache is not None:
+            c._log_cache = self._log_cache[:]
+            c._log_records_cache = self._log_records_cache
+        if self._hist_cache is not None:
+            c._hist_cache = self._hist_cache[:]
         if self._tracker_cache is not None:
             c._tracker_cache = self._tracker_cache.copy()
         twin = self._twin_cache
@@ -622,14 +622,6 @@ def _fields(kind: type) -> tuple[str, ...]:
     return tuple(getattr(sys.modules[kind.__module__], "_FIELDS", ()))
 
 
-def _call_back(state: weakref.ref[NativeCardState], name: str, *args: Any) -> Any:
-    """Call the method ``name`` of the state ``state`` refers to (see :meth:`NativeCardState._hook`)."""
-    owner = state()
-    if owner is None:
-        raise ReferenceError("the state this native game belonged to is gone")
-    return getattr(owner, name)(*args)
-
-
 def _stand_in() -> random.Random:
     """The chance's generator object while the engine holds the generator's state (set from it when handed
     back): made without seeding it."""
@@ -638,7 +630,7 @@ def _stand_in() -> random.Random:
     return rng
 
 
-_PREPARED: dict[tuple[type, int, int], tuple[Any, ActionSpace, dict[int, Action], dict[Action, int],
+_PREPARED: dict[tuple[type, int, int], tuple[Any, int, ActionSpace, dict[int, Action], dict[Action, int],
                                              tuple[Action, ...], dict[int, int]]] = {}
 _FAST: dict[int, tuple[ActionSpace, tuple[Action, ...], dict[int, int]]] = {}
 

@@ -106,28 +106,53 @@ cdef inline int mt_seed(MT* m, object seed) except -1:
     return 0
 
 
-cdef inline uint32_t mt_next(MT* m) noexcept nogil:
-    """CPython's ``genrand_uint32``."""
+cdef inline void mt_twist(MT* m) noexcept nogil:
+    """The next 624 words of the state (CPython's ``genrand_uint32`` when it runs out), with no branch on the
+    words: each loop runs over whole vectors."""
     cdef uint32_t y
     cdef int kk
     cdef uint32_t* s = m.state
-    if m.index >= MT_N:
-        for kk in range(MT_N - MT_M):
-            y = (s[kk] & <uint32_t>0x80000000) | (s[kk + 1] & <uint32_t>0x7fffffff)
-            s[kk] = s[kk + MT_M] ^ (y >> 1) ^ (<uint32_t>0x9908b0df if y & 1 else 0)
-        for kk in range(MT_N - MT_M, MT_N - 1):
-            y = (s[kk] & <uint32_t>0x80000000) | (s[kk + 1] & <uint32_t>0x7fffffff)
-            s[kk] = s[kk + (MT_M - MT_N)] ^ (y >> 1) ^ (<uint32_t>0x9908b0df if y & 1 else 0)
-        y = (s[MT_N - 1] & <uint32_t>0x80000000) | (s[0] & <uint32_t>0x7fffffff)
-        s[MT_N - 1] = s[MT_M - 1] ^ (y >> 1) ^ (<uint32_t>0x9908b0df if y & 1 else 0)
-        m.index = 0
-    y = s[m.index]
-    m.index += 1
+    for kk in range(MT_N - MT_M):
+        y = (s[kk] & <uint32_t>0x80000000) | (s[kk + 1] & <uint32_t>0x7fffffff)
+        s[kk] = s[kk + MT_M] ^ (y >> 1) ^ ((<uint32_t>0 - (y & 1)) & <uint32_t>0x9908b0df)
+    for kk in range(MT_N - MT_M, MT_N - 1):
+        y = (s[kk] & <uint32_t>0x80000000) | (s[kk + 1] & <uint32_t>0x7fffffff)
+        s[kk] = s[kk + (MT_M - MT_N)] ^ (y >> 1) ^ ((<uint32_t>0 - (y & 1)) & <uint32_t>0x9908b0df)
+    y = (s[MT_N - 1] & <uint32_t>0x80000000) | (s[0] & <uint32_t>0x7fffffff)
+    s[MT_N - 1] = s[MT_M - 1] ^ (y >> 1) ^ ((<uint32_t>0 - (y & 1)) & <uint32_t>0x9908b0df)
+    m.index = 0
+
+
+cdef inline uint32_t mt_temper(uint32_t y) noexcept nogil:
     y ^= y >> 11
     y ^= (y << 7) & <uint32_t>0x9d2c5680
     y ^= (y << 15) & <uint32_t>0xefc60000
     y ^= y >> 18
     return y
+
+
+cdef inline uint32_t mt_next(MT* m) noexcept nogil:
+    """CPython's ``genrand_uint32``."""
+    if m.index >= MT_N:
+        mt_twist(m)
+    m.index += 1
+    return mt_temper(m.state[m.index - 1])
+
+
+cdef inline void mt_words(MT* m, uint32_t* out, int n) noexcept nogil:
+    """The next ``n`` (at most 624) words of ``mt_next``, tempered together where the state holds them."""
+    cdef int i, k
+    cdef const uint32_t* s
+    while n > 0:
+        if m.index >= MT_N:
+            mt_twist(m)
+        k = MT_N - m.index if MT_N - m.index < n else n
+        s = m.state + m.index
+        for i in range(k):
+            out[i] = mt_temper(s[i])
+        m.index += k
+        out += k
+        n -= k
 
 
 cdef inline double mt_random(MT* m) noexcept nogil:
@@ -269,14 +294,16 @@ cdef inline void mt_sort_shuffle(MT* m, int* deck) noexcept nogil:
     order, an insertion sort finishes."""
     cdef uint64_t key[52]
     cdef uint64_t out[52]
+    cdef uint32_t words[104]
     cdef int start[65]
     cdef uint64_t k, a, b
     cdef int i, j
     for i in range(65):
         start[i] = 0
+    mt_words(m, words, 104)
     for i in range(52):
-        a = mt_next(m) >> 5  # random(): (a * 2**26 + b) / 2**53
-        b = mt_next(m) >> 6
+        a = words[2 * i] >> 5  # random(): (a * 2**26 + b) / 2**53
+        b = words[2 * i + 1] >> 6
         k = (((a << 26) | b) << 6) | <uint64_t>i
         key[i] = k
         start[(k >> 53) + 1] += 1  # (59 bits: the top six pick one of 64 buckets)

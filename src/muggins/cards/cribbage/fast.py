@@ -63,9 +63,6 @@ class NativeCribbageState(NativeCardState):
             raise NotImplementedError(f"{num_players} players for a game of {rules.players}")
         return _engine(cls.engine).NativeCribbage.start(rules, seed, state)
 
-    def _follow(self, nat: Any) -> None:
-        nat.follow_chance(self._hook("_draw_deal"), self._hook("_draw_cut"))
-
     def _draw_deal(self, dealer: int) -> tuple[list[list[int]], list[int], list[int]] | None:
         """The next deal of the chance, read and checked by the pure engine's ``draw_deal``: the hands, the
         pack in order, the crib's card; None: the engine draws it (and those after) from the generator."""

@@ -181,6 +181,8 @@ cdef class NativeCribbage:
     cdef bint same_ids    # the ids of these rules are the internal ones (two players, automatic scoring)
     cdef object deal_fn   # the owner's chance, see follow_chance
     cdef object cut_fn
+    cdef object owner     # a weak reference to the state this game serves (bind_owner), or None
+    cdef bint owner_deals  # the owner's chance gives the deals and cuts (bind_owner), not deal_fn and cut_fn
     cdef IdLog hist       # (seat, id) of every move applied by apply_id while the history is kept
     cdef bint keep_hist
     cdef MT mt            # the owner's random.Random, while the engine holds it (own_rng): see take_rng
@@ -191,6 +193,8 @@ cdef class NativeCribbage:
     cdef dict act_ids
     cdef object act_window
     cdef object act_slow
+    cdef object ids_kept  # the last list of legal ids given, refilled when nobody holds it (core/pylist.pxd)
+    cdef object acts_kept  # the same for the lists of Actions
     cdef int offer[MAX_OFFER]  # the internal ids of the Actions legal_actions offered last (apply_action
     cdef int noffer            # finds an offered Action there by its identity)
 
@@ -200,6 +204,7 @@ cdef class NativeCribbage:
     cdef int mt_deal(self) except -1
     cdef int copy_log(self, EvLog src) except -1
     cdef list legal_list(self, int seat)
+    cdef list id_list(self, const int* ids, int n)
     cdef list actions_of(self, int seat, tuple table, bint offer)
     cdef int apply_checked(self, object seat, object i) except -1
     cdef int apply_int(self, int seat, int i) except -1

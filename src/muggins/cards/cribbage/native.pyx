@@ -28,14 +28,14 @@ from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy
 
+from muggins.core.pylist cimport muggins_refill, muggins_small_int, tuple_items
+from muggins.core.owner cimport apply_slowly, owner_of, window_actions
 from muggins.core.idlog cimport IdLog, idlog_copy, idlog_init, idlog_list, idlog_push
 from muggins.core.splitmix cimport splitmix_next, splitmix_unit
 from muggins.core.pyrandom cimport (DRAW_CUT, DRAW_DEAL, DRAW_WIDTH, MT, DrawLog, draw_copy, draw_push, draw_take, mt_below,
                                     mt_cut_for_deal, mt_load, mt_seed, mt_sort_shuffle, mt_state)
 from libc.time cimport clock, clock_t, CLOCKS_PER_SEC
-from cpython.list cimport PyList_New, PyList_SET_ITEM
-from cpython.long cimport PyLong_AsLongAndOverflow
-from cpython.ref cimport PyObject, Py_INCREF
+from cpython.ref cimport PyObject
 from cpython.tuple cimport PyTuple_GET_ITEM
 
 import dataclasses
@@ -98,9 +98,25 @@ cdef inline int lowbit(uint64_t m) noexcept nogil:
     return MG_CTZ(m)
 
 
+cdef uint64_t FITTING[32]  # FITTING[count]: the cards that keep a count at most 31 (see fitting)
+
+
+cdef void fill_fitting() noexcept nogil:
+    cdef int count, room
+    for count in range(32):
+        room = 31 - count
+        FITTING[count] = <uint64_t>0xFFFFFFFFFFFFFFFF if room >= 10 else \
+            (<uint64_t>1 << (4 * room)) - 1 if room > 0 else 0
+
+
+fill_fitting()
+
+
 cdef inline uint64_t fitting(uint64_t held, int count) noexcept nogil:
     """The cards of ``held`` that keep the count at most 31: ranks 1..room sit at indices 0..4 room - 1."""
     cdef int room = 31 - count
+    if <unsigned int>count <= 31:  # (always, in a game)
+        return held & FITTING[count]
     if room >= 10:
         return held
     if room <= 0:
@@ -191,19 +207,83 @@ cdef int rank_points(const int* cards, int n) noexcept nogil:
     return pts
 
 
-cdef int show_score(uint64_t hand, int starter, bint is_crib) noexcept nogil:
-    """A shown hand or crib of four cards with the starter (show.score_show): fifteens, pairs, runs, the
-    flush (four in hand, five with the starter; the crib only with all five) and his nobs."""
+# The fifteens, pairs and runs (rank_points) of every multiset of 4 or 5 ranks, by its place in the colex
+# order of multisets (RANKS_AT): a show reads its table instead of working them out.
+cdef unsigned char RANK_POINTS4[1820]  # C(16, 4) multisets of four of the 13 ranks
+cdef unsigned char RANK_POINTS5[6188]  # C(17, 5) of five
+cdef int BINOMIAL[6][18]  # BINOMIAL[k][n]: n choose k
+
+
+cdef inline int ranks_at(const int* ranks, int n) noexcept nogil:
+    """The place of the multiset ``ranks[:n]`` (0-12, ascending) in colex order: ranks r0 <= r1 <= ... read
+    as the combination r0 < r1 + 1 < r2 + 2 ... of the combinatorial number system."""
+    cdef int i, at = 0
+    for i in range(n):
+        at += BINOMIAL[i + 1][ranks[i] + i]
+    return at
+
+
+cdef void fill_rank_points() noexcept nogil:
+    cdef int k, n, i, at
+    cdef int ranks[5]
     cdef int cards[5]
-    cdef int n = 0, s0, suit
+    for n in range(18):
+        BINOMIAL[0][n] = 1
+    for k in range(1, 6):
+        BINOMIAL[k][0] = 0
+        for n in range(1, 18):
+            BINOMIAL[k][n] = BINOMIAL[k - 1][n - 1] + BINOMIAL[k][n - 1]
+    for k in range(4, 6):  # every ascending multiset, in turn: ranks as an odometer whose digits never fall
+        for i in range(k):
+            ranks[i] = 0
+        while True:
+            for i in range(k):
+                cards[i] = ranks[i] << 2
+            at = ranks_at(ranks, k)
+            if k == 4:
+                RANK_POINTS4[at] = <unsigned char>rank_points(cards, 4)
+            else:
+                RANK_POINTS5[at] = <unsigned char>rank_points(cards, 5)
+            i = k - 1
+            while i >= 0 and ranks[i] == 12:
+                i -= 1
+            if i < 0:
+                break
+            ranks[i] += 1
+            for n in range(i + 1, k):
+                ranks[n] = ranks[i]
+
+
+fill_rank_points()
+
+
+cdef int show_score(uint64_t hand, int starter, bint is_crib) noexcept nogil:
+    """A shown hand or crib of four cards with the starter (show.score_show): fifteens, pairs, runs (from
+    the table of their ranks), the flush (four in hand, five with the starter; the crib only with all five)
+    and his nobs."""
+    cdef int cards[5]
+    cdef int ranks[5]
+    cdef int n = 0, s0, suit, j, r = starter >> 2
     cdef uint64_t m = hand
     cdef bint flush = True
     while m:
         cards[n] = lowbit(m)
+        ranks[n] = cards[n] >> 2  # (ascending: cards in pack order go by rank)
         m &= m - 1
         n += 1
     cards[n] = starter
-    cdef int pts = rank_points(cards, n + 1)
+    j = n
+    while j > 0 and ranks[j - 1] > r:  # the starter's rank among them
+        ranks[j] = ranks[j - 1]
+        j -= 1
+    ranks[j] = r
+    cdef int pts
+    if n == 4:
+        pts = RANK_POINTS5[ranks_at(ranks, 5)]
+    elif n == 3:
+        pts = RANK_POINTS4[ranks_at(ranks, 4)]
+    else:
+        pts = rank_points(cards, n + 1)
     s0 = cards[0] & 3
     for suit in range(1, n):
         if (cards[suit] & 3) != s0:
@@ -260,21 +340,26 @@ cdef inline bint logging(Game* g) noexcept nogil:
     return g.log != NULL and g.log.owner == <void*>g
 
 
-cdef void ev(Game* g, int kind, int seat, int a, int b, int c, int d, int e, int f) noexcept nogil:
+cdef bint grow_log(Game* g, EvLog* L) noexcept nogil:
+    """Make room for one more record in ``g``'s log ``L``; False (the log turned off) when out of memory."""
+    cdef long cap = 64 * EV_WIDTH if L.cap == 0 else 2 * L.cap
+    cdef int* buf = <int*>realloc(L.buf, cap * sizeof(int))
+    if buf == NULL:
+        g.log = NULL
+        return False
+    L.buf = buf
+    L.cap = cap
+    return True
+
+
+cdef inline void ev(Game* g, int kind, int seat, int a, int b, int c, int d, int e, int f) noexcept nogil:
     """Append one event record (when the log is on); a failed allocation turns the log off."""
     cdef EvLog* L = g.log
     cdef int* buf
-    cdef long cap
     if L == NULL or L.owner != <void*>g:
         return
-    if L.n + EV_WIDTH > L.cap:
-        cap = 64 * EV_WIDTH if L.cap == 0 else 2 * L.cap
-        buf = <int*>realloc(L.buf, cap * sizeof(int))
-        if buf == NULL:
-            g.log = NULL
-            return
-        L.buf = buf
-        L.cap = cap
+    if L.n + EV_WIDTH > L.cap and not grow_log(g, L):
+        return
     buf = L.buf + L.n
     buf[0] = kind
     buf[1] = seat
@@ -651,12 +736,13 @@ cdef inline void do_discard1(Game* g, int seat, int card) noexcept nogil:
     lay_away(g, seat, <uint64_t>1 << card)
 
 
-cdef void log_play(Game* g, int seat, int card, int pts) noexcept nogil:
-    """The "play" event of the card just laid, its points split as ``peg_items`` names them."""
+cdef void log_play(Game* g, int seat, int card, int pts, int pegged) noexcept nogil:
+    """The "play" event of the card just laid, its points ``pts`` (``pegged`` of them by ``peg_points``, the rest
+    the go) split as ``peg_items`` names them."""
     cdef int n = g.nranks
     cdef int fifteen = 2 if (g.count == 15 or g.count == 31) else 0
-    cdef int peg = peg_points(g.ranks, n, g.count) - fifteen
-    cdef int go = pts - fifteen - peg
+    cdef int peg = pegged - fifteen
+    cdef int go = pts - pegged
     cdef bint paired = n >= 2 and g.ranks[n - 2] == g.ranks[n - 1]
     if go and not all_held(g):
         go = 2
@@ -677,6 +763,7 @@ cdef void do_play(Game* g, int seat, int card) noexcept nogil:
     g.pile |= <uint64_t>1 << card
     g.last = seat
     cdef int pts = peg_points(g.ranks, g.nranks, g.count)
+    cdef int pegged = pts
     cdef int nxt = -1
     if g.count < 31:
         nxt = next_active(g, seat)
@@ -695,7 +782,7 @@ cdef void do_play(Game* g, int seat, int card) noexcept nogil:
             return
     else:
         if logging(g):
-            log_play(g, seat, card, pts)
+            log_play(g, seat, card, pts, pegged)
         if pts:
             score(g, seat, pts, R_PLAY)
             if g.phase == PH_OVER:
@@ -822,12 +909,38 @@ cdef int legal_check(Game* g, int seat, int i) noexcept nogil:
     return 3
 
 
+# the 15 pairs of six cards c0 < ... < c5 (indices lo, hi) in the order of their ids (by the higher card, then
+# the lower) and in the order of itertools.combinations
+cdef unsigned char PAIR_LO[2][15]
+cdef unsigned char PAIR_HI[2][15]
+
+
+cdef void fill_six_pairs() noexcept nogil:
+    cdef int a, b, k = 0
+    for b in range(1, 6):
+        for a in range(b):
+            PAIR_LO[1][k] = a
+            PAIR_HI[1][k] = b
+            k += 1
+    k = 0
+    for a in range(5):
+        for b in range(a + 1, 6):
+            PAIR_LO[0][k] = a
+            PAIR_HI[0][k] = b
+            k += 1
+
+
+fill_six_pairs()
+
+
 cdef int own_moves(Game* g, int seat, int* ids, bint by_id, int cap) noexcept nogil:
     """The internal ids of ``seat``'s own moves now into ``ids`` (at most ``cap`` of them), their number:
     discards by id (``by_id``) or as combinations of the sorted hand (the pure engine's order), plays by
-    card, else go, the next count."""
+    card, else go, the next count. (The usual cases - two cards laid away of six, a play from four cards at
+    most - are written out with no branch that depends on the cards.)"""
     cdef uint64_t fit, m, rest, held
-    cdef int a, b, n = 0
+    cdef int a, b, k, n = 0
+    cdef int c[6]
     if not 0 <= seat < g.nplayers or g.phase == PH_OVER:
         return 0
     if g.phase == PH_DISCARD:
@@ -835,6 +948,15 @@ cdef int own_moves(Game* g, int seat, int* ids, bint by_id, int cap) noexcept no
             return 0
         held = g.held[seat]
         m = held
+        if g.discard_each == 2 and popcount(held) == 6 and cap >= 15:
+            for k in range(6):
+                c[k] = lowbit(m)
+                m &= m - 1
+            for k in range(15):
+                a = c[PAIR_LO[by_id][k]]
+                b = c[PAIR_HI[by_id][k]]
+                ids[k] = a + b * (b - 1) // 2
+            return 15
         while m and n < cap:
             a = lowbit(m)
             m &= m - 1
@@ -863,6 +985,14 @@ cdef int own_moves(Game* g, int seat, int* ids, bint by_id, int cap) noexcept no
         if not fit:
             ids[0] = ID_GO
             return 1
+        n = popcount(fit)
+        if n <= 4 and cap >= 4:
+            m = fit | (<uint64_t>1 << 63)  # (a bit past the cards: the places past n are written, not given)
+            for k in range(4):
+                ids[k] = ID_PLAY + lowbit(m)
+                m &= m - 1
+            return n
+        n = 0
         while fit and n < cap:
             ids[n] = ID_PLAY + lowbit(fit)
             n += 1
@@ -1128,22 +1258,9 @@ cdef inline object _int(int i):
     return <object>PyTuple_GET_ITEM(_INTS, i) if 0 <= i < N_IDS_CACHED else i
 
 
-cdef list _int_list(const int* ids, int n):
-    """A new list of the ints ``ids[:n]``."""
-    cdef list out = PyList_New(n)
-    cdef int k
-    for k in range(n):
-        o = _int(ids[k])
-        Py_INCREF(o)
-        PyList_SET_ITEM(out, k, o)
-    return out
-
-
 cdef inline long _small(object x) noexcept:
     """The value of the int ``x`` (an exact int), or -1 when it is negative or does not fit a C long."""
-    cdef int overflow
-    cdef long v = PyLong_AsLongAndOverflow(x, &overflow)
-    return -1 if overflow or v < 0 else v
+    return muggins_small_int(<PyObject*>x)
 
 
 cdef inline int seat_arg(object seat, int n) except -1:
@@ -1159,12 +1276,10 @@ cdef tuple _SEATS = tuple(frozenset(s for s in range(4) if (m >> s) & 1) for m i
 
 
 cdef inline int waiting_mask(Game* g) noexcept nogil:
-    """A bit per seat the game waits for."""
-    if g.phase == PH_OVER:
-        return 0
-    if g.phase == PH_DISCARD:
-        return g.to_discard
-    return 1 << g.turn
+    """A bit per seat the game waits for: those still to lay away, else the seat to play or count (none once
+    over), worked out with no branch on the phase."""
+    return (g.to_discard & -<int>(g.phase == PH_DISCARD)) | \
+        ((1 << (g.turn & 3)) & -<int>((g.phase == PH_PLAY) | (g.phase == PH_SHOW)))
 
 
 cdef struct Spare:
@@ -1249,10 +1364,10 @@ cdef class NativeCribbage:
                 else:
                     g.feed_cut = 4 + mt_below(&self.mt, g.npack - 7)  # draw_cut: randint(4, m - 4)
                     draw_push(&self.drawn, DRAW_CUT, g.feed_cut, 1)[0] = g.pack[g.feed_cut]
-            elif self.deal_fn is None:
+            elif self.deal_fn is None and not self.owner_deals:
                 g.external = 0
             elif g.pending == 1:
-                got = self.deal_fn(g.dealer)
+                got = owner_of(self.owner)._draw_deal(g.dealer) if self.owner_deals else self.deal_fn(g.dealer)
                 if got is None:  # the owner handed its generator over (take_rng): draw it here
                     if not self.own_rng:
                         raise RuntimeError("the deal function gave no deal and no generator")
@@ -1260,7 +1375,8 @@ cdef class NativeCribbage:
                 hands, pack, crib = got
                 self.feed_deal(hands, pack, crib)
             else:
-                got = self.cut_fn([g.pack[i] for i in range(g.npack)])
+                pack = [g.pack[i] for i in range(g.npack)]
+                got = owner_of(self.owner)._draw_cut(pack) if self.owner_deals else self.cut_fn(pack)
                 if got is None:
                     if not self.own_rng:
                         raise RuntimeError("the cut function gave no cut and no generator")
@@ -1355,6 +1471,7 @@ cdef class NativeCribbage:
         engine's chance, outcome by outcome. None: chance from the generator again."""
         self.deal_fn = deal_fn
         self.cut_fn = cut_fn
+        self.owner_deals = 0
         self.g.external = deal_fn is not None
         self.keep_hist = 1
         if self.g.pending:
@@ -1543,6 +1660,8 @@ cdef class NativeCribbage:
         c.rules = self.rules
         c.deal_fn = self.deal_fn
         c.cut_fn = self.cut_fn
+        c.owner = self.owner
+        c.owner_deals = self.owner_deals
         c.keep_hist = self.keep_hist
         idlog_copy(&c.hist, &self.hist)
         if self.own_rng:
@@ -1571,7 +1690,7 @@ cdef class NativeCribbage:
             if not self.same_ids:
                 for a in range(n):
                     ids[a] = self.external_id(ids[a])
-            return _int_list(ids, n)
+            return self.id_list(ids, n)
         out = []
         if not 0 <= seat < g.nplayers or g.phase == PH_OVER:
             return out
@@ -1617,6 +1736,14 @@ cdef class NativeCribbage:
                 out.extend(range(self.id_claim, self.id_size))
         return out
 
+    cdef list id_list(self, const int* ids, int n):
+        """A list of the ints ``ids[:n]`` (ids of the automatic game, below N_IDS_CACHED): the last one given
+        refilled when nobody holds it any more."""
+        out = muggins_refill(<PyObject*>self.ids_kept, tuple_items(_INTS), ids, n, 16)
+        if out is not self.ids_kept:
+            self.ids_kept = out
+        return out
+
     def bind_actions(self, table: tuple, ids: dict, window: object, slow: object) -> None:
         """Serve the owner's :meth:`legal_actions` and :meth:`apply_action`: ``table`` the Action of each
         internal id (:meth:`regular_actions`), ``ids`` the action id of each of them by ``id()`` of the
@@ -1628,13 +1755,29 @@ cdef class NativeCribbage:
         self.act_slow = slow
         self.noffer = 0
 
+    def bind_owner(self, owner: object, table: tuple, ids: dict) -> None:
+        """Serve the state ``owner`` refers to (a weak reference: the game keeps no state alive): its
+        :meth:`legal_actions` and :meth:`apply_action` as :meth:`bind_actions` with its ``_window_actions`` and
+        ``_apply``, its chance as :meth:`follow_chance` with its ``_draw_deal`` and ``_draw_cut`` (one reference
+        held, called back by name, for a new state at no cost of its own). ReferenceError once it is gone."""
+        self.act_table = table
+        self.act_ids = ids
+        self.act_window = self.act_slow = self.deal_fn = self.cut_fn = None
+        self.noffer = 0
+        self.owner = owner
+        self.owner_deals = 1
+        self.g.external = 1
+        self.keep_hist = 1
+        if self.g.pending:
+            self.resume()
+
     def legal_actions(self, seat: object) -> list:
         """As the pure state's ``legal_actions`` (see :meth:`bind_actions`)."""
         cdef Game* g = &self.g
         cdef int s = seat_arg(seat, g.nplayers)
         out = self.actions_of(s, self.act_table, 1)
         if g.w_open and not g.phase == PH_OVER:
-            out.extend(self.act_window(s))
+            out.extend(window_actions(self.act_window, self.owner, s))
         return out
 
     def apply_action(self, seat: object, action: object) -> None:
@@ -1657,12 +1800,12 @@ cdef class NativeCribbage:
                         break
         i = self.act_ids.get(id(action))
         if i is None or type(seat) is not int:
-            self.act_slow(seat, action)
+            apply_slowly(self.act_slow, self.owner, seat, action)
             return
         try:
             self.apply_checked(seat, i)
         except IllegalAction:
-            self.act_slow(seat, action)  # refuses it again, in the reference engine's words
+            apply_slowly(self.act_slow, self.owner, seat, action)  # refuses it again, in the reference engine's words
 
     def regular_actions(self, int seat, tuple table) -> list:
         """The Actions of ``seat``'s own moves now (no muggins call or late claim), in the pure engine's order
@@ -1675,18 +1818,15 @@ cdef class NativeCribbage:
         """The Actions of ``seat``'s own moves now; ``offer``: their internal ids kept as the offer
         :meth:`apply_action` knows (``table`` is then the bound one)."""
         cdef int ids[N_IDS]
-        cdef int n, k
-        cdef PyObject* item
+        cdef int n
         if offer:
             self.noffer = 0
         if len(table) != N_IDS:
             return []
         n = own_moves(&self.g, seat, ids, 0, N_IDS)
-        out = PyList_New(n)
-        for k in range(n):
-            item = PyTuple_GET_ITEM(table, ids[k])
-            Py_INCREF(<object>item)
-            PyList_SET_ITEM(out, k, <object>item)
+        out = muggins_refill(<PyObject*>self.acts_kept, tuple_items(table), ids, n, 16)  # (the last list given,
+        if out is not self.acts_kept:  # refilled when nobody holds it any more)
+            self.acts_kept = out
         if offer and n <= MAX_OFFER:
             memcpy(self.offer, ids, n * sizeof(int))
             self.noffer = n
@@ -1759,7 +1899,7 @@ cdef class NativeCribbage:
                 late_claim(g, seat, i - self.id_claim)
             self.record(seat, i)
             return 0
-        if i < self.id_play:
+        if i < self.id_play or self.same_ids:  # (the automatic two-player game's ids are the internal ones)
             internal = i
         else:
             if i < self.id_go:

@@ -38,9 +38,6 @@ class NativeCardMugginsState(NativeCardState):
 
         return _engine(cls.engine).NativeCardMuggins.start(rules, num_players, seed, state)
 
-    def _follow(self, nat: Any) -> None:
-        nat.follow_chance(self._hook("_draw_deal"))
-
     def _outcomes(self, drawn: list[tuple[int, int, int, list[int]]]) -> list[dict[str, Any]]:
         """As ``cut_for_deal`` and ``CardMugginsState._deal`` make them."""
         n, each = self.num_players, self.rules.hand_size

@@ -160,6 +160,8 @@ cdef class NativeCardMuggins:
     cdef object rules
     cdef int width, bound, id_go, id_muggins, id_claim, id_size
     cdef object deal_fn   # the owner's chance: dealer -> (hands, stock), see follow_chance
+    cdef object owner     # a weak reference to the state this game serves (bind_owner), or None
+    cdef bint owner_deals  # the owner's chance gives the deals (bind_owner), not deal_fn
     cdef IdLog hist       # (seat, id) of every move applied by apply_id while the history is kept
     cdef bint keep_hist
     cdef MT mt            # the owner's random.Random, while the engine holds it (own_rng): see take_rng

@@ -29,6 +29,7 @@ from libc.time cimport clock, clock_t, CLOCKS_PER_SEC
 
 from muggins.core.bits cimport lowbit, popcount
 from muggins.core.mcts cimport Node, Tree, add_node, best_child, now_seconds
+from muggins.core.owner cimport apply_slowly, owner_of, window_actions
 from muggins.core.idlog cimport IdLog, idlog_copy, idlog_free, idlog_init, idlog_list, idlog_push
 from muggins.core.splitmix cimport splitmix_next
 from muggins.core.pyrandom cimport (DRAW_DEAL, DRAW_WIDTH, MT, DrawLog, draw_copy, draw_push, draw_take,
@@ -802,10 +803,10 @@ cdef class NativeCardMuggins:
         cdef Game* g = &self.g
         if self.own_rng:
             self.mt_deal()
-        elif self.deal_fn is None:
+        elif self.deal_fn is None and not self.owner_deals:
             g.external = 0
         else:
-            got = self.deal_fn(g.dealer)
+            got = owner_of(self.owner)._draw_deal(g.dealer) if self.owner_deals else self.deal_fn(g.dealer)
             if got is None:  # the owner handed its generator over (take_rng): draw it here
                 if not self.own_rng:
                     raise RuntimeError("the deal function gave no deal and no generator")
@@ -900,6 +901,7 @@ cdef class NativeCardMuggins:
         them), called when a round needs it, and keep the history of moves (:meth:`history_ids`): a game
         that follows another engine's chance, outcome by outcome. None: deals from the generator again."""
         self.deal_fn = deal_fn
+        self.owner_deals = 0
         self.g.external = deal_fn is not None
         self.keep_hist = 1
         if self.g.pending:
@@ -1013,6 +1015,8 @@ cdef class NativeCardMuggins:
         c.g.log = NULL
         c.rules = self.rules
         c.deal_fn = self.deal_fn
+        c.owner = self.owner
+        c.owner_deals = self.owner_deals
         c.keep_hist = self.keep_hist
         idlog_copy(&c.hist, &self.hist)
         if self.own_rng:
@@ -1096,6 +1100,21 @@ cdef class NativeCardMuggins:
         self.act_window = window
         self.act_slow = slow
 
+    def bind_owner(self, owner: object, table: tuple, ids: dict) -> None:
+        """Serve the state ``owner`` refers to (a weak reference: the game keeps no state alive): its
+        :meth:`legal_actions` and :meth:`apply_action` as :meth:`bind_actions` with its ``_window_actions`` and
+        ``_apply``, its chance as :meth:`follow_chance` with its ``_draw_deal`` (one reference held, called
+        back by name, for a new state at no cost of its own). ReferenceError once it is gone."""
+        self.act_table = table
+        self.act_ids = ids
+        self.act_window = self.act_slow = self.deal_fn = None
+        self.owner = owner
+        self.owner_deals = 1
+        self.g.external = 1
+        self.keep_hist = 1
+        if self.g.pending:
+            self.resume()
+
     def legal_actions(self, seat: object) -> list:
         """As the pure state's ``legal_actions`` (see :meth:`bind_actions`)."""
         cdef Game* g = &self.g
@@ -1103,7 +1122,7 @@ cdef class NativeCardMuggins:
             seat = check_seat(seat, g.n)
         out = self.actions_of(seat, self.act_table)
         if g.w_open and not g.over:
-            out.extend(self.act_window(seat))
+            out.extend(window_actions(self.act_window, self.owner, seat))
         return out
 
     def apply_action(self, seat: object, action: object) -> None:
@@ -1111,12 +1130,12 @@ cdef class NativeCardMuggins:
         by the owner's apply."""
         i = self.act_ids.get(id(action))
         if i is None or type(seat) is not int:
-            self.act_slow(seat, action)
+            apply_slowly(self.act_slow, self.owner, seat, action)
             return
         try:
             self.apply_checked(seat, i)
         except IllegalAction:
-            self.act_slow(seat, action)  # refuses it again, in the reference engine's words
+            apply_slowly(self.act_slow, self.owner, seat, action)  # refuses it again, in the reference engine's words
 
     def regular_actions(self, int seat, tuple table) -> list:
         """The Actions of :meth:`regular`: ``table[card]`` for each card, ``table[52]`` for a go."""
