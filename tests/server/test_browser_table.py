@@ -320,6 +320,11 @@ def test_motion_and_sound_follow_their_switch_and_reduced_motion(server: tuple[s
         sounds = page.evaluate("muggins.fxLog")
         if switch_on and not reduced:
             assert any(re.fullmatch(r"\d+-\d+", g) for g in glides), glides   # tiles glided to their places
+            # each of my tiles glided from my hand, whichever way round it was laid (a play names it as laid,
+            # "2-5", the hand as dealt, "5-2"); only a play that ended the hand may not, the next deal on the board
+            mine = {"-".join(sorted(e.split("-"), key=int, reverse=True)) for e in page.evaluate(
+                "muggins.state.logEvents.filter((e) => e.kind === 'play' && e.seat === 0).map((e) => e.tile)")}
+            assert mine and len(mine & set(glides)) >= len(mine) - 1, (mine, glides)
         else:
             assert glides == [], glides
         assert ("chime" in sounds) == switch_on, sounds   # sound follows the switch, not the motion setting

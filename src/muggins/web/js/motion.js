@@ -12,7 +12,11 @@ import { tkey } from "./domino-board.js";
 /** Where my pieces, the other hands and the pegs are now. @returns {Capture} */
 export function capture() {
   return {
-    mine: positions("#my-tiles [data-tile], #my-cards [data-card]", (e) => e.getAttribute("data-tile") || e.getAttribute("data-card")),
+    // a tile by its key: a play names it in the way it was laid ("2-5"), the hand in its own ("5-2")
+    mine: positions("#my-tiles [data-tile], #my-cards [data-card]", (e) => {
+      const tile = e.getAttribute("data-tile");
+      return tile ? tkey(tile) : e.getAttribute("data-card");
+    }),
     hands: positions("#hands [data-seat]", (e) => e.getAttribute("data-seat")),
     // pegs by their holes on the board (the board itself may have moved on the page)
     pegs: new Map([...document.querySelectorAll("#pegboard [data-peg]")].map((e) =>
@@ -27,7 +31,7 @@ export function announceChanges(before, m, was) {
   if (before && before.table.id === m.table.id) {
     for (const e of m.events) {
       if (e.kind !== "play") continue;
-      const from = e.seat === state.me ? was.mine.get(e.tile || e.card) : was.hands.get(String(e.seat));
+      const from = e.seat === state.me ? was.mine.get(e.tile ? tkey(e.tile) : e.card) : was.hands.get(String(e.seat));
       const to = e.tile ? document.querySelector(`#layout g.placed[data-tile="${tkey(e.tile)}"]`)
         : e.card ? document.querySelector(`#pile [data-card="${e.card}"]`) : null;
       if (to) glide(to, from);
