@@ -867,7 +867,7 @@ class TableManager:
         table.cancel()
         if fresh.status in ENDED:
             del self.tables[table.id]
-            self.archived[table.id] = fresh
+            self._archive(fresh)
         else:
             self.tables[table.id] = fresh
             fresh.schedule_bots()
@@ -948,10 +948,15 @@ class TableManager:
             log.error("stored table %s cannot be replayed: %s", table_id, e)
             raise TableError(f"table {table_id!r} is stored, but its data is damaged and cannot be shown; "
                              f"it is kept aside", 409) from None
-        self.archived[table_id] = t
+        self._archive(t)
+        return t
+
+    def _archive(self, t: GameTable) -> None:
+        """Keep ``t``, a table not in play here, among those read back lately (ARCHIVE_CACHE at most, the oldest
+        leave first)."""
+        self.archived[t.id] = t
         while len(self.archived) > ARCHIVE_CACHE:
             self.archived.popitem(last=False)
-        return t
 
     def sweep(self) -> int:
         """Abandon every table in play that nobody has acted at, joined or watched for the idle time
